@@ -1,0 +1,6 @@
+package com.bettercompute.bootstrap;
+
+public final class Main {
+    public static void main(String[] args) {
+    }
+}
