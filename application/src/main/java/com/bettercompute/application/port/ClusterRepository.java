@@ -1,0 +1,35 @@
+package com.bettercompute.application.port;
+
+import com.bettercompute.domain.cluster.Cluster;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Clusters with their node pools. */
+public interface ClusterRepository {
+
+    /** The cluster with its node pools (oldest first), whatever its tenant or state. */
+    Optional<Cluster> find(String clusterId);
+
+    /** The filter's clusters, oldest first (then by id), at most {@code limit}. */
+    List<Cluster> list(ClusterFilter filter, int limit);
+
+    /** How many of the tenant's clusters are not deleted (one being deleted counts). */
+    int countNotDeleted(String tenantId);
+
+    /** Whether a cluster of the tenant that is not deleted has this name. */
+    boolean nameInUse(String tenantId, String name);
+
+    /**
+     * Stores a new cluster and its node pools. A second cluster with the same id, or with the name of
+     * one of the tenant's clusters that is not deleted, is {@code CONFLICT} — the database's own
+     * constraint, the last guard of the rules the caller already checked under the tenant's lock.
+     */
+    void insert(Cluster cluster);
+
+    /**
+     * Replaces the cluster's row and its node pools' rows with these values, if the stored row is still at
+     * {@code expectedVersion}. Returns false (and changes nothing) when someone else changed it first.
+     */
+    boolean update(Cluster cluster, long expectedVersion);
+}

@@ -1,0 +1,19 @@
+package com.bettercompute.domain.access;
+
+/** The actions of the kubernetes module; the wire form is {@code compute:kubernetes:<verb>}. */
+public enum Action {
+    /** Create a cluster under a tenant. */
+    CREATE,
+    /** Read a tenant's clusters or one cluster. */
+    READ,
+    /** Change a cluster. */
+    UPDATE,
+    /** Delete a cluster. */
+    DELETE,
+    /** Get credentials for a cluster's Kubernetes API. */
+    CONNECT;
+
+    public String wire() {
+        return "compute:kubernetes:" + name().toLowerCase();
+    }
+}
