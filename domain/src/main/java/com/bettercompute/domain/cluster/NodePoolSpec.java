@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the tenant asked of a node pool, with defaults applied. {@code autoscaling} and
+ * What the tenant asked of a node pool, with defaults applied; labels sorted by key. {@code autoscaling} and
  * {@code accelerators} may be null; collections are never null.
  */
 public record NodePoolSpec(
@@ -25,7 +25,7 @@ public record NodePoolSpec(
 
     public NodePoolSpec {
         zones = List.copyOf(zones);
-        labels = Map.copyOf(labels);
+        labels = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(labels));
         taints = List.copyOf(taints);
     }
 }

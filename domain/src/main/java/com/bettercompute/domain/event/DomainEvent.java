@@ -10,6 +10,6 @@ import java.util.Map;
  */
 public record DomainEvent(String type, String tenantId, String subjectId, Instant occurredAt, Map<String, Object> data) {
     public DomainEvent {
-        data = Map.copyOf(data);
+        data = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(data));
     }
 }

@@ -1,0 +1,221 @@
+package com.bettercompute.application.cluster;
+
+import com.bettercompute.application.access.Authorizer;
+import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.port.AccessRepository;
+import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.access.Action;
+import com.bettercompute.domain.access.Resource;
+import com.bettercompute.domain.catalog.BillingMode;
+import com.bettercompute.domain.catalog.Budget;
+import com.bettercompute.domain.catalog.Locations;
+import com.bettercompute.domain.catalog.Network;
+import com.bettercompute.domain.catalog.Offer;
+import com.bettercompute.domain.catalog.Subnet;
+import com.bettercompute.domain.catalog.Tenant;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.cluster.Ids;
+import com.bettercompute.domain.cluster.NodePool;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.input.FieldProblem;
+import com.bettercompute.domain.input.Input;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code kubernetesClusters.create}: records a cluster {@code pending} with its node pools. The checks run
+ * in {@code API.md}'s order; the last ones (name, quota) run under the tenant's lock in the transaction
+ * that inserts, so they are exact under concurrent calls.
+ */
+public final class CreateCluster {
+    private final Transactions tx;
+    private final ClusterRepository clusters;
+    private final CatalogRepository catalog;
+    private final AccessRepository access;
+    private final EventOutbox outbox;
+    private final Authorizer authorizer;
+    private final ClusterPlacement placement;
+    private final Clock clock;
+
+    public CreateCluster(Transactions tx, ClusterRepository clusters, CatalogRepository catalog, AccessRepository access,
+                         EventOutbox outbox, Authorizer authorizer, Clock clock) {
+        this.tx = tx;
+        this.clusters = clusters;
+        this.catalog = catalog;
+        this.access = access;
+        this.outbox = outbox;
+        this.authorizer = authorizer;
+        this.placement = new ClusterPlacement(catalog);
+        this.clock = clock;
+    }
+
+    public Cluster create(Caller caller, CreateClusterCommand cmd) {
+        String id = cmd.clusterId(caller.id());
+        Optional<Cluster> earlier = clusters.find(id);
+        if (earlier.isPresent()) {
+            return replay(caller, cmd, earlier.get());
+        }
+        ClusterPlacement.VisiblePool pool = placement.pool(cmd.tenantId(), cmd.poolId());
+        ClusterPlacement.Location location = ClusterPlacement.location(pool.account(), cmd.location());
+        Optional<Subnet> subnet = checkShape(cmd, pool, location);
+        authorizer.require(caller, Action.CREATE, resource(cmd, id, pool));
+        checkOffer(pool.offer(), location);
+        if (pool.pool().billingMode() != BillingMode.NONE) {
+            checkBudgets(cmd.tenantId());
+        }
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+        Cluster cluster = newCluster(caller, cmd, id, pool, location, subnet, now);
+        return tx.inTransaction(() -> {
+            if (!catalog.lockTenant(cmd.tenantId())) {
+                throw new DomainException(ErrorCode.NOT_FOUND, "No tenant " + cmd.tenantId() + ".", Map.of("tenantId", cmd.tenantId()));
+            }
+            Optional<Cluster> raced = clusters.find(id);
+            if (raced.isPresent()) {
+                return sameRequest(cmd, raced.get());
+            }
+            if (clusters.nameInUse(cmd.tenantId(), cmd.name())) {
+                throw new DomainException(ErrorCode.CONFLICT,
+                        "The tenant already has a cluster named " + cmd.name() + ".",
+                        Map.of("field", "name", "reason", "name-in-use"));
+            }
+            int limit = catalog.tenant(cmd.tenantId()).map(Tenant::maxClusters).orElse(Tenant.DEFAULT_MAX_CLUSTERS);
+            if (clusters.countNotDeleted(cmd.tenantId()) >= limit) {
+                throw new DomainException(ErrorCode.QUOTA_EXCEEDED,
+                        "The tenant has " + limit + " clusters that are not deleted, its limit.",
+                        Map.of("reason", "clusters", "limit", limit));
+            }
+            clusters.insert(cluster);
+            access.addOwner(id, caller.id());
+            outbox.append(ClusterEvents.of(ClusterEvents.CREATED, cluster, now));
+            return cluster;
+        });
+    }
+
+    /** Step 3: the same key again. The same request returns the cluster as it is now, once decided again. */
+    private Cluster replay(Caller caller, CreateClusterCommand cmd, Cluster earlier) {
+        Cluster same = sameRequest(cmd, earlier);
+        authorizer.require(caller, Action.CREATE, ClusterResources.of(same));
+        return same;
+    }
+
+    private static Cluster sameRequest(CreateClusterCommand cmd, Cluster earlier) {
+        if (!earlier.requestFingerprint().equals(cmd.fingerprint())) {
+            throw new DomainException(ErrorCode.CONFLICT,
+                    "The idempotency key was used for a different request.",
+                    Map.of("field", "idempotencyKey", "reason", "idempotency-key-reused", "clusterId", earlier.id()));
+        }
+        return earlier;
+    }
+
+    /** Step 5: mode and node pools, their zones, the project and the network. Returns the subnet the nodes use. */
+    private Optional<Subnet> checkShape(CreateClusterCommand cmd, ClusterPlacement.VisiblePool pool, ClusterPlacement.Location location) {
+        List<FieldProblem> problems = new ArrayList<>();
+        if (cmd.mode() == ClusterMode.STANDARD && cmd.nodePools().isEmpty()) {
+            problems.add(new FieldProblem("nodePools", "a standard cluster needs 1 to 10 node pools"));
+        }
+        if (cmd.mode() == ClusterMode.AUTOPILOT && !cmd.nodePools().isEmpty()) {
+            problems.add(new FieldProblem("nodePools", "an autopilot cluster takes no node pools: the provider runs its nodes"));
+        }
+        for (int i = 0; i < cmd.nodePools().size(); i++) {
+            List<String> zones = cmd.nodePools().get(i).zones();
+            for (int z = 0; z < zones.size(); z++) {
+                String zone = zones.get(z);
+                if (!pool.account().zones().contains(zone) || !location.region().equals(Locations.regionOfZone(zone))) {
+                    problems.add(new FieldProblem("nodePools[" + i + "].zones[" + z + "]",
+                            "must be a zone of the cluster's region " + location.region() + " that the pool's account is configured with"));
+                }
+            }
+        }
+        if (cmd.projectId() != null && catalog.project(cmd.projectId()).filter(p -> p.tenantId().equals(cmd.tenantId())).isEmpty()) {
+            problems.add(new FieldProblem("projectId", "is not a project of this tenant"));
+        }
+        Optional<Subnet> subnet = Optional.empty();
+        if (cmd.networkId() != null) {
+            Optional<Network> network = catalog.network(cmd.networkId());
+            if (network.isEmpty() || !network.get().tenantId().equals(cmd.tenantId())) {
+                problems.add(new FieldProblem("networkId", "is not a network of this tenant"));
+            } else if (!network.get().accountId().equals(pool.account().id())) {
+                problems.add(new FieldProblem("networkId", "is on another provider account than the pool"));
+            } else if (problems.isEmpty()) {
+                subnet = network.get().readySubnetIn(location.region());
+                if (!network.get().provisioned()) {
+                    throw new DomainException(ErrorCode.INVALID_STATE,
+                            "Network " + cmd.networkId() + " has not been provisioned yet.",
+                            Map.of("field", "networkId", "reason", "network-not-provisioned"));
+                }
+                if (subnet.isEmpty()) {
+                    boolean anyInRegion = network.get().subnets().stream().anyMatch(s -> s.region().equals(location.region()));
+                    if (anyInRegion) {
+                        throw new DomainException(ErrorCode.INVALID_STATE,
+                                "Network " + cmd.networkId() + " has no ready subnet in " + location.region() + " yet.",
+                                Map.of("field", "networkId", "reason", "subnet-not-ready", "region", location.region()));
+                    }
+                    problems.add(new FieldProblem("networkId", "has no subnet in the cluster's region " + location.region()));
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw Input.invalid(problems);
+        }
+        return subnet;
+    }
+
+    private static void checkOffer(Optional<Offer> offer, ClusterPlacement.Location location) {
+        if (offer.isEmpty()) {
+            return;
+        }
+        if (!offer.get().active()) {
+            throw new DomainException(ErrorCode.ACCESS_DENIED, "The tenant's offer of this pool is suspended.",
+                    Map.of("reason", "offer-suspended", "poolId", offer.get().poolId()));
+        }
+        if (offer.get().excludedRegions().contains(location.region())) {
+            throw new DomainException(ErrorCode.ACCESS_DENIED,
+                    "The tenant's offer of this pool excludes the region " + location.region() + ".",
+                    Map.of("reason", "region-excluded", "region", location.region()));
+        }
+    }
+
+    private void checkBudgets(String tenantId) {
+        for (Budget b : catalog.budgets(tenantId)) {
+            if (b.exhausted()) {
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("reason", "budget");
+                details.put("budgetId", b.id());
+                details.put("limit", b.limitUsd());
+                details.put("spent", b.spentUsd());
+                throw new DomainException(ErrorCode.QUOTA_EXCEEDED, "The tenant's budget " + b.id() + " is spent.", details);
+            }
+        }
+    }
+
+    private static Resource resource(CreateClusterCommand cmd, String id, ClusterPlacement.VisiblePool pool) {
+        return ClusterResources.of(cmd.tenantId(), id, pool.account().id(), cmd.poolId(), cmd.projectId(), cmd.mode(), cmd.location());
+    }
+
+    private static Cluster newCluster(Caller caller, CreateClusterCommand cmd, String id, ClusterPlacement.VisiblePool pool,
+                                      ClusterPlacement.Location location, Optional<Subnet> subnet, Instant now) {
+        List<NodePool> pools = new ArrayList<>();
+        for (NodePoolSpec spec : cmd.nodePools()) {
+            pools.add(new NodePool(Ids.nodePoolId(id, spec.name()), id, spec, ClusterState.PENDING, null, 1, now, now));
+        }
+        return new Cluster(id, cmd.tenantId(), cmd.projectId(), cmd.poolId(), pool.account().id(), cmd.name(),
+                cmd.description(), cmd.mode(), location.name(), location.region(), location.type(), cmd.releaseChannel(),
+                cmd.version(), null, null, null, cmd.authorizedNetworks(), cmd.privateNodes(), cmd.networkId(),
+                subnet.map(Subnet::name).orElse(null), ClusterState.PENDING, null, Ids.providerName(id), caller.id(),
+                cmd.fingerprint(), 1, now, now, null, null, pools);
+    }
+}

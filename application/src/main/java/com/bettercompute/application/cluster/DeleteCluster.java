@@ -1,0 +1,68 @@
+package com.bettercompute.application.cluster;
+
+import com.bettercompute.application.access.Authorizer;
+import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.access.Action;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.cluster.NodePool;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code kubernetesClusters.delete}: marks the cluster and its node pools {@code deleting} and publishes
+ * {@code kubernetes.cluster.deleting}. A cluster already being deleted (or deleted) is returned unchanged.
+ */
+public final class DeleteCluster {
+    private static final int ATTEMPTS = 5;
+
+    private final Transactions tx;
+    private final ClusterRepository clusters;
+    private final EventOutbox outbox;
+    private final ClusterLookup lookup;
+    private final Clock clock;
+
+    public DeleteCluster(Transactions tx, ClusterRepository clusters, EventOutbox outbox, Authorizer authorizer, Clock clock) {
+        this.tx = tx;
+        this.clusters = clusters;
+        this.outbox = outbox;
+        this.lookup = new ClusterLookup(clusters, authorizer);
+        this.clock = clock;
+    }
+
+    public Cluster delete(Caller caller, ClusterRef ref) {
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            Cluster current = lookup.require(caller, ref, Action.DELETE);
+            if (current.goingAway()) {
+                return current;
+            }
+            Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+            List<NodePool> pools = current.nodePools().stream()
+                    .map(p -> p.state() == ClusterState.DELETED ? p : p.withState(ClusterState.DELETING, null, now))
+                    .toList();
+            Cluster deleting = current.toBuilder().state(ClusterState.DELETING).message(null).nodePools(pools)
+                    .version(current.version() + 1).updatedAt(now).build();
+            Boolean saved = tx.inTransaction(() -> {
+                if (!clusters.update(deleting, current.version())) {
+                    return false;
+                }
+                outbox.append(ClusterEvents.of(ClusterEvents.DELETING, deleting, now));
+                return true;
+            });
+            if (saved) {
+                return deleting;
+            }
+        }
+        throw new DomainException(ErrorCode.CONFLICT, "The cluster is changing under concurrent calls; try again.",
+                Map.of("reason", "concurrent-change"));
+    }
+}
