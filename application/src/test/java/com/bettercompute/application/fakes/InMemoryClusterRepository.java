@@ -1,0 +1,99 @@
+package com.bettercompute.application.fakes;
+
+import com.bettercompute.application.port.ClusterFilter;
+import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.NodePool;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/** {@link ClusterRepository} on an {@link InMemoryStore}; the same contract test runs against it and the database. */
+public final class InMemoryClusterRepository implements ClusterRepository {
+    static final Comparator<Cluster> OLDEST_FIRST = Comparator.comparing(Cluster::createdAt).thenComparing(Cluster::id);
+
+    private final InMemoryStore store;
+
+    public InMemoryClusterRepository(InMemoryStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public Optional<Cluster> find(String clusterId) {
+        return store.locked(s -> Optional.ofNullable(s.clusters.get(clusterId)));
+    }
+
+    @Override
+    public List<Cluster> list(ClusterFilter filter, int limit) {
+        return store.locked(s -> s.clusters.values().stream()
+                .filter(c -> filter.tenantId() == null || filter.tenantId().equals(c.tenantId()))
+                .filter(c -> filter.poolId() == null || filter.poolId().equals(c.poolId()))
+                .filter(c -> filter.projectId() == null || filter.projectId().equals(c.projectId()))
+                .filter(c -> filter.includeDeleted() || !c.deleted())
+                .sorted(OLDEST_FIRST)
+                .limit(Math.max(0, limit))
+                .toList());
+    }
+
+    @Override
+    public int countNotDeleted(String tenantId) {
+        return store.locked(s -> (int) s.clusters.values().stream()
+                .filter(c -> c.tenantId().equals(tenantId) && !c.deleted())
+                .count());
+    }
+
+    @Override
+    public boolean nameInUse(String tenantId, String name) {
+        return store.locked(s -> nameTaken(s.clusters, tenantId, name, null));
+    }
+
+    @Override
+    public void insert(Cluster cluster) {
+        store.lockedRun(s -> {
+            if (s.clusters.containsKey(cluster.id())) {
+                throw new DomainException(ErrorCode.CONFLICT, "A cluster with this id already exists.",
+                        Map.of("id", cluster.id()));
+            }
+            if (!cluster.deleted() && nameTaken(s.clusters, cluster.tenantId(), cluster.name(), null)) {
+                throw nameConflict(cluster);
+            }
+            s.clusters.put(cluster.id(), withPoolsOldestFirst(cluster));
+        });
+    }
+
+    @Override
+    public boolean update(Cluster cluster, long expectedVersion) {
+        return store.locked(s -> {
+            Cluster stored = s.clusters.get(cluster.id());
+            if (stored == null || stored.version() != expectedVersion) {
+                return false;
+            }
+            if (!cluster.deleted() && nameTaken(s.clusters, cluster.tenantId(), cluster.name(), cluster.id())) {
+                throw nameConflict(cluster);
+            }
+            s.clusters.put(cluster.id(), withPoolsOldestFirst(cluster));
+            return true;
+        });
+    }
+
+    private static boolean nameTaken(Map<String, Cluster> clusters, String tenantId, String name, String exceptId) {
+        return clusters.values().stream().anyMatch(c -> c.tenantId().equals(tenantId) && c.name().equals(name)
+                && !c.deleted() && !Objects.equals(c.id(), exceptId));
+    }
+
+    private static DomainException nameConflict(Cluster cluster) {
+        return new DomainException(ErrorCode.CONFLICT, "The tenant already has a cluster with this name.",
+                Map.of("name", cluster.name()));
+    }
+
+    /** The database returns node pools oldest first, keeping the given order among equals; so does the fake. */
+    private static Cluster withPoolsOldestFirst(Cluster c) {
+        List<NodePool> sorted = c.nodePools().stream().sorted(Comparator.comparing(NodePool::createdAt)).toList();
+        return sorted.equals(c.nodePools()) ? c : c.toBuilder().nodePools(sorted).build();
+    }
+}

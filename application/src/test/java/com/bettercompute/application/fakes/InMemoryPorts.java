@@ -1,0 +1,19 @@
+package com.bettercompute.application.fakes;
+
+/** Every fake of the driven ports on one shared {@link InMemoryStore}, and a {@link MutableClock}. */
+public record InMemoryPorts(
+        InMemoryStore store,
+        InMemoryTransactions transactions,
+        InMemoryClusterRepository clusters,
+        InMemoryCatalogRepository catalog,
+        InMemoryAccessRepository access,
+        InMemoryEventOutbox outbox,
+        MutableClock clock) {
+
+    public static InMemoryPorts create() {
+        InMemoryStore store = new InMemoryStore();
+        return new InMemoryPorts(store, new InMemoryTransactions(store), new InMemoryClusterRepository(store),
+                new InMemoryCatalogRepository(store), new InMemoryAccessRepository(store),
+                new InMemoryEventOutbox(store), new MutableClock());
+    }
+}

@@ -1,0 +1,121 @@
+package com.bettercompute.application.fakes;
+
+import com.bettercompute.domain.access.Principal;
+import com.bettercompute.domain.access.RoleBinding;
+import com.bettercompute.domain.catalog.Budget;
+import com.bettercompute.domain.catalog.Network;
+import com.bettercompute.domain.catalog.Offer;
+import com.bettercompute.domain.catalog.Pool;
+import com.bettercompute.domain.catalog.Project;
+import com.bettercompute.domain.catalog.Provider;
+import com.bettercompute.domain.catalog.ProviderAccount;
+import com.bettercompute.domain.catalog.Tenant;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.event.StoredEvent;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The one "database" the in-memory fakes share. Every fake call holds {@link #lock}, and so does a whole
+ * {@link InMemoryTransactions#inTransaction} call, so transactions run one at a time: what a real database
+ * gets from row locks ({@code lockTenant}) the fakes get from serializing everything. The held values are
+ * immutable records, so a snapshot is a copy of the maps.
+ */
+public final class InMemoryStore {
+
+    /** Everything stored. Package-private: the fakes read and write it under the lock. */
+    static final class State {
+        final Map<String, Cluster> clusters = new LinkedHashMap<>();
+        final Map<String, Provider> providers = new LinkedHashMap<>();
+        final Map<String, ProviderAccount> accounts = new LinkedHashMap<>();
+        final Map<String, Pool> pools = new LinkedHashMap<>();
+        /** by {@code poolId + '\n' + tenantId} */
+        final Map<String, Offer> offers = new LinkedHashMap<>();
+        final Map<String, Tenant> tenants = new LinkedHashMap<>();
+        final Map<String, Project> projects = new LinkedHashMap<>();
+        final Map<String, Network> networks = new LinkedHashMap<>();
+        /** by {@code tenantId + '\n' + budgetId} */
+        final Map<String, Budget> budgets = new LinkedHashMap<>();
+        final Map<String, Principal> principals = new LinkedHashMap<>();
+        /** principal id to its token's SHA-256 (absent: no token) */
+        final Map<String, String> tokenHashes = new LinkedHashMap<>();
+        final Map<String, List<RoleBinding>> bindings = new LinkedHashMap<>();
+        /** cluster id to owner principal id */
+        final Map<String, String> owners = new LinkedHashMap<>();
+        final List<StoredEvent> events = new ArrayList<>();
+        long lastSequence;
+
+        State copy() {
+            State s = new State();
+            s.clusters.putAll(clusters);
+            s.providers.putAll(providers);
+            s.accounts.putAll(accounts);
+            s.pools.putAll(pools);
+            s.offers.putAll(offers);
+            s.tenants.putAll(tenants);
+            s.projects.putAll(projects);
+            s.networks.putAll(networks);
+            s.budgets.putAll(budgets);
+            s.principals.putAll(principals);
+            s.tokenHashes.putAll(tokenHashes);
+            s.bindings.putAll(bindings);
+            s.owners.putAll(owners);
+            s.events.addAll(events);
+            s.lastSequence = lastSequence;
+            return s;
+        }
+    }
+
+    private final ReentrantLock lock = new ReentrantLock(true);
+    private State state = new State();
+    private int transactionDepth;
+
+    /** Runs one fake call under the lock. */
+    <T> T locked(java.util.function.Function<State, T> call) {
+        lock.lock();
+        try {
+            return call.apply(state);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void lockedRun(java.util.function.Consumer<State> call) {
+        locked(s -> {
+            call.accept(s);
+            return null;
+        });
+    }
+
+    /** Whether the calling thread is inside {@link #transaction}. */
+    boolean inTransaction() {
+        return lock.isHeldByCurrentThread() && transactionDepth > 0;
+    }
+
+    /** Runs the work holding the lock; the outermost call restores the snapshot when the work throws. */
+    <T> T transaction(Supplier<T> work) {
+        lock.lock();
+        try {
+            boolean outermost = transactionDepth == 0;
+            State snapshot = outermost ? state.copy() : null;
+            transactionDepth++;
+            try {
+                return work.get();
+            } catch (RuntimeException | Error e) {
+                if (outermost) {
+                    state = snapshot;
+                }
+                throw e;
+            } finally {
+                transactionDepth--;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+}
