@@ -28,7 +28,7 @@ final class ClusterLookup {
     Cluster require(Caller caller, ClusterRef ref, Action action) {
         Optional<Cluster> found = clusters.find(ref.clusterId()).filter(c -> c.tenantId().equals(ref.tenantId()));
         authorizer.require(caller, action, found.map(ClusterResources::of)
-                .orElseGet(() -> ClusterResources.unknown(ref.tenantId(), ref.clusterId())));
+                .orElseGet(() -> ClusterResources.unknown(ref.tenantId())));
         return found.orElseThrow(() -> new DomainException(ErrorCode.NOT_FOUND,
                 "No cluster " + ref.clusterId() + " in tenant " + ref.tenantId() + ".", Map.of("clusterId", ref.clusterId())));
     }

@@ -27,8 +27,12 @@ final class ClusterResources {
         return Resource.cluster(tenantId, id, attributes);
     }
 
-    /** A cluster that was not found in the tenant: only its id is known. */
-    static Resource unknown(String tenantId, String clusterId) {
-        return Resource.cluster(tenantId, clusterId, Map.of());
+    /**
+     * A cluster that was not found in the tenant: nothing is known of it, not even that the id is one of
+     * the tenant's, so neither ownership nor a binding on that id can allow anything here — only a
+     * binding on the tenant without conditions (whose holder may then learn it is not found).
+     */
+    static Resource unknown(String tenantId) {
+        return Resource.cluster(tenantId, null, Map.of());
     }
 }

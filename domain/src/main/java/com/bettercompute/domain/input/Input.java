@@ -3,7 +3,6 @@ package com.bettercompute.domain.input;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -127,22 +126,13 @@ public final class Input {
         return whole.intValueExact();
     }
 
+    /** A JSON integer; a number written with a fraction or exponent is not one, even {@code 2.0}. */
     private static BigInteger wholeNumber(Object value) {
         if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
             return BigInteger.valueOf(((Number) value).longValue());
         }
         if (value instanceof BigInteger b) {
             return b;
-        }
-        if (value instanceof BigDecimal d) {
-            try {
-                return d.toBigIntegerExact();
-            } catch (ArithmeticException notWhole) {
-                return null;
-            }
-        }
-        if (value instanceof Double d && !d.isInfinite() && !d.isNaN() && d == Math.rint(d) && Math.abs(d) < 1e15) {
-            return BigInteger.valueOf(d.longValue());
         }
         return null;
     }

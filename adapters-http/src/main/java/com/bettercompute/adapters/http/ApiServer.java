@@ -1,0 +1,170 @@
+package com.bettercompute.adapters.http;
+
+import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.cluster.ClusterRef;
+import com.bettercompute.application.cluster.CreateClusterCommand;
+import com.bettercompute.application.cluster.ListClustersQuery;
+import com.bettercompute.application.cluster.UpdateClusterCommand;
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.event.StoredEvent;
+import com.bettercompute.domain.input.Input;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.BiFunction;
+
+/**
+ * The HTTP API of {@code API.md}: every method is {@code POST /api/compute/kubernetesClusters/<method>}
+ * with a JSON object; every response carries {@code X-Request-Id}; every error has the one body shape.
+ * No input may produce a 500: a 500 is a bug, logged with its request id and shown without internals.
+ */
+public final class ApiServer {
+    private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+    static final String REQUEST_ID = "X-Request-Id";
+    static final long MAX_BODY_BYTES = 1024 * 1024;
+
+    private final ApiUseCases uc;
+    private final Javalin app;
+
+    public ApiServer(ApiUseCases useCases) {
+        this.uc = useCases;
+        this.app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.startup.showOldJavalinVersionWarning = false;
+            config.http.maxRequestSize = MAX_BODY_BYTES;
+            config.routes.before(ctx -> ctx.header(REQUEST_ID, UUID.randomUUID().toString()));
+            String base = "/api/compute/kubernetesClusters/";
+            config.routes.post(base + "create", ctx -> respond(ctx, (caller, body) ->
+                    ClusterJson.of(uc.createCluster().create(caller, CreateClusterCommand.from(body)))));
+            config.routes.post(base + "list", ctx -> respond(ctx, (caller, body) ->
+                    items(uc.listClusters().list(caller, ListClustersQuery.from(body)))));
+            config.routes.post(base + "get", ctx -> respond(ctx, (caller, body) ->
+                    ClusterJson.of(uc.getCluster().get(caller, ClusterRef.from(body)))));
+            config.routes.post(base + "update", ctx -> respond(ctx, (caller, body) ->
+                    ClusterJson.of(uc.updateCluster().update(caller, UpdateClusterCommand.from(body)))));
+            config.routes.post(base + "delete", ctx -> respond(ctx, (caller, body) ->
+                    ClusterJson.of(uc.deleteCluster().delete(caller, ClusterRef.from(body)))));
+            config.routes.get("/api/events", this::events);
+            config.routes.exception(DomainException.class, (e, ctx) -> error(ctx, e));
+            config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(), e.getMessage()));
+            config.routes.exception(Exception.class, (e, ctx) -> internal(ctx, e));
+            config.routes.error(404, ctx -> {
+                if (ctx.result() == null || ctx.result().isEmpty()) {
+                    write(ctx, 404, ErrorMapper.body(ErrorCode.NOT_FOUND, "No such method: " + ctx.method() + " " + ctx.path() + ".", Map.of()));
+                }
+            });
+            config.routes.error(405, ctx -> write(ctx, 405, ErrorMapper.body(ErrorCode.NOT_FOUND,
+                    "Method " + ctx.method() + " is not served here; the API's methods are POST.", Map.of())));
+        });
+    }
+
+    /** Starts on the host and port (0: any free port) and returns the port. */
+    public int start(String host, int port) {
+        app.start(host, port);
+        return app.port();
+    }
+
+    public void stop() {
+        app.stop();
+    }
+
+    private void respond(Context ctx, BiFunction<Caller, Object, Object> call) {
+        Caller caller = uc.authenticate().byToken(bearer(ctx));
+        Object body = Json.parse(ctx.bodyAsBytes());
+        write(ctx, 200, call.apply(caller, body));
+    }
+
+    private void events(Context ctx) {
+        Caller caller = uc.authenticate().byToken(bearer(ctx));
+        long after = number(ctx.queryParam("after"), "after", 0);
+        int limit = (int) number(ctx.queryParam("limit"), "limit", com.bettercompute.application.event.ReadEvents.DEFAULT_LIMIT);
+        List<StoredEvent> events = uc.readEvents().read(caller, after, limit, ctx.queryParam("tenantId"));
+        List<Object> items = new ArrayList<>();
+        long next = after;
+        for (StoredEvent e : events) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("sequence", e.sequence());
+            m.put("type", e.event().type());
+            m.put("tenantId", e.event().tenantId());
+            m.put("subjectId", e.event().subjectId());
+            m.put("occurredAt", e.event().occurredAt().toString());
+            m.put("data", e.event().data());
+            items.add(m);
+            next = e.sequence();
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("items", items);
+        out.put("next", next);
+        write(ctx, 200, out);
+    }
+
+    private static long number(String text, String name, long fallback) {
+        if (text == null || text.isEmpty()) {
+            return fallback;
+        }
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw Input.invalid(name, "must be an integer");
+        }
+    }
+
+    private static Map<String, Object> items(List<Cluster> clusters) {
+        List<Object> items = new ArrayList<>();
+        for (Cluster c : clusters) {
+            items.add(ClusterJson.of(c));
+        }
+        return Map.of("items", items);
+    }
+
+    /** The bearer token of the request, or null. Never logged. */
+    private static String bearer(Context ctx) {
+        String header = ctx.header("Authorization");
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        return header.substring(7).trim();
+    }
+
+    private static void write(Context ctx, int status, Object body) {
+        ctx.status(status).contentType("application/json").result(Json.write(body));
+    }
+
+    private static void error(Context ctx, DomainException e) {
+        if (e.code() == ErrorCode.INTERNAL) {
+            internal(ctx, e);
+            return;
+        }
+        write(ctx, ErrorMapper.status(e.code()), ErrorMapper.body(e));
+    }
+
+    private static void httpError(Context ctx, int status, String message) {
+        if (status == 413) {
+            write(ctx, 400, ErrorMapper.body(Input.invalid("", "the body must be at most " + MAX_BODY_BYTES + " bytes")));
+        } else if (status == 404) {
+            write(ctx, 404, ErrorMapper.body(ErrorCode.NOT_FOUND, "Not found.", Map.of()));
+        } else if (status >= 400 && status < 500) {
+            write(ctx, 400, ErrorMapper.body(ErrorCode.INVALID_INPUT, "The request could not be read.", Map.of()));
+        } else {
+            internal(ctx, new IllegalStateException("HTTP " + status + ": " + message));
+        }
+    }
+
+    private static void internal(Context ctx, Exception e) {
+        String requestId = ctx.res().getHeader(REQUEST_ID);
+        log.error("internal error serving {} {} (request {})", ctx.method(), ctx.path(), requestId, e);
+        write(ctx, 500, ErrorMapper.body(ErrorCode.INTERNAL,
+                "An unexpected error occurred; it has been logged with request id " + requestId + ".",
+                Map.of("requestId", requestId == null ? "" : requestId)));
+    }
+}

@@ -1,0 +1,43 @@
+package com.bettercompute.adapters.http;
+
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The one place that maps error codes to HTTP statuses and writes the error body of {@code API.md}. */
+final class ErrorMapper {
+    private static final Map<ErrorCode, Integer> STATUS = new EnumMap<>(ErrorCode.class);
+
+    static {
+        STATUS.put(ErrorCode.INVALID_INPUT, 400);
+        STATUS.put(ErrorCode.UNAUTHENTICATED, 401);
+        STATUS.put(ErrorCode.ACCESS_DENIED, 403);
+        STATUS.put(ErrorCode.NOT_FOUND, 404);
+        STATUS.put(ErrorCode.CONFLICT, 409);
+        STATUS.put(ErrorCode.INVALID_STATE, 409);
+        STATUS.put(ErrorCode.UNSUPPORTED, 422);
+        STATUS.put(ErrorCode.QUOTA_EXCEEDED, 429);
+        STATUS.put(ErrorCode.INTERNAL, 500);
+    }
+
+    private ErrorMapper() {}
+
+    static int status(ErrorCode code) {
+        return STATUS.get(code);
+    }
+
+    static Map<String, Object> body(DomainException e) {
+        return body(e.code(), e.getMessage(), e.details());
+    }
+
+    static Map<String, Object> body(ErrorCode code, String message, Map<String, Object> details) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("code", code.name());
+        error.put("message", message);
+        error.put("details", details);
+        return Map.of("error", error);
+    }
+}
