@@ -7,6 +7,7 @@ import com.bettercompute.domain.access.Principal;
 import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.catalog.CatalogPrincipal;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,27 +20,24 @@ public final class InMemoryAccessRepository implements AccessRepository {
         this.store = store;
     }
 
+    /** Tokens may move between the saved principals; one another principal still holds is CONFLICT, and nothing is saved. */
     @Override
     public void save(List<CatalogPrincipal> principals) {
         store.lockedRun(s -> {
+            Map<String, String> hashes = new LinkedHashMap<>(s.tokenHashes);
+            principals.forEach(p -> hashes.remove(p.id()));
             for (CatalogPrincipal p : principals) {
                 if (p.tokenSha256() != null) {
-                    s.tokenHashes.forEach((otherId, hash) -> {
-                        if (hash.equals(p.tokenSha256()) && !otherId.equals(p.id())) {
-                            // the id only: the hash identifies a secret
-                            throw new DomainException(ErrorCode.CONFLICT,
-                                    "Another principal already has this API token.", Map.of("principal", p.id()));
-                        }
-                    });
+                    if (hashes.containsValue(p.tokenSha256())) {
+                        throw new DomainException(ErrorCode.CONFLICT, "Two principals have the same API token.");
+                    }
+                    hashes.put(p.id(), p.tokenSha256());
                 }
             }
+            s.tokenHashes.clear();
+            s.tokenHashes.putAll(hashes);
             for (CatalogPrincipal p : principals) {
                 s.principals.put(p.id(), new Principal(p.id(), p.operator()));
-                if (p.tokenSha256() == null) {
-                    s.tokenHashes.remove(p.id());
-                } else {
-                    s.tokenHashes.put(p.id(), p.tokenSha256());
-                }
                 s.bindings.put(p.id(), p.bindings());
             }
         });

@@ -92,6 +92,11 @@ public final class InMemoryStore {
         });
     }
 
+    /** Forgets everything stored, as a fresh store would. */
+    public void clear() {
+        lockedRun(s -> state = new State());
+    }
+
     /** Whether the calling thread is inside {@link #transaction}. */
     boolean inTransaction() {
         return lock.isHeldByCurrentThread() && transactionDepth > 0;

@@ -1,0 +1,157 @@
+package com.bettercompute.adapters.persistence;
+
+import com.bettercompute.application.port.AccessRepository;
+import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.flywaydb.core.Flyway;
+import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Locale;
+
+/**
+ * The database of the product: a connection pool on a JDBC URL ({@code jdbc:h2:...} or
+ * {@code jdbc:postgresql:...}), the schema migrated by Flyway, and the repositories on it. Close it to
+ * close the pool.
+ *
+ * <pre>{@code
+ * Database db = Database.open(Database.DEFAULT_URL);            // or open(url, user, password)
+ * new CreateCluster(db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(), clock, ...);
+ * }</pre>
+ *
+ * An H2 URL gets the flags that make H2 behave as the migrations and queries expect (see
+ * {@link #effectiveUrl}); flags already in the URL are kept.
+ */
+public final class Database implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Database.class);
+
+    /** The embedded default: an H2 file under {@code ./data}. */
+    public static final String DEFAULT_URL = "jdbc:h2:file:./data/better-compute";
+
+    private final HikariDataSource dataSource;
+    private final Jdbi jdbi;
+    private final boolean postgres;
+    private final JdbiTransactions transactions;
+    private final JdbiClusterRepository clusters;
+    private final JdbiCatalogRepository catalog;
+    private final JdbiAccessRepository access;
+    private final JdbiEventOutbox outbox;
+
+    private Database(HikariDataSource dataSource, boolean postgres) {
+        this.dataSource = dataSource;
+        this.postgres = postgres;
+        this.jdbi = Jdbi.create(dataSource).registerArgument(new Times.InstantArgumentFactory());
+        this.transactions = new JdbiTransactions(jdbi);
+        this.clusters = new JdbiClusterRepository(jdbi);
+        this.catalog = new JdbiCatalogRepository(jdbi);
+        this.access = new JdbiAccessRepository(jdbi);
+        this.outbox = new JdbiEventOutbox(jdbi);
+    }
+
+    /** Opens the database of a URL that carries its own credentials, if it needs any. */
+    public static Database open(String jdbcUrl) {
+        return open(jdbcUrl, null, null);
+    }
+
+    /**
+     * Opens the pool and migrates the schema to the latest version. {@code user} and {@code password} may
+     * be null. Fails with {@link IllegalStateException} (naming no password) when the URL is neither H2
+     * nor PostgreSQL or the database cannot be reached or migrated.
+     */
+    public static Database open(String jdbcUrl, String user, String password) {
+        String url = effectiveUrl(jdbcUrl);
+        boolean postgres = url.startsWith("jdbc:postgresql:");
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setUsername(user);
+        config.setPassword(password);
+        config.setPoolName(postgres ? "better-compute-postgresql" : "better-compute-h2");
+        config.setMaximumPoolSize(16);
+        config.setAutoCommit(true);
+        HikariDataSource dataSource;
+        try {
+            dataSource = new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            LOG.error("cannot open the database pool", e);
+            throw new IllegalStateException("cannot connect to the database (" + (postgres ? "PostgreSQL" : "H2") + ")", e);
+        }
+        try {
+            Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+        } catch (RuntimeException e) {
+            dataSource.close();
+            LOG.error("cannot migrate the database schema", e);
+            throw new IllegalStateException("cannot migrate the database schema", e);
+        }
+        return new Database(dataSource, postgres);
+    }
+
+    /**
+     * The URL as opened. H2 URLs get {@code MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;
+     * DEFAULT_NULL_ORDERING=HIGH} (PostgreSQL's identifier case and NULL order), {@code LOCK_TIMEOUT=10000}
+     * (H2 waits 1 s for a row lock by default, too short for a queue of creates behind one tenant's lock),
+     * and for {@code mem:} databases {@code DB_CLOSE_DELAY=-1} (kept while the JVM lives).
+     */
+    public static String effectiveUrl(String jdbcUrl) {
+        if (jdbcUrl == null || !(jdbcUrl.startsWith("jdbc:h2:") || jdbcUrl.startsWith("jdbc:postgresql:"))) {
+            throw new IllegalStateException("the database URL must start with jdbc:h2: or jdbc:postgresql:");
+        }
+        if (!jdbcUrl.startsWith("jdbc:h2:")) {
+            return jdbcUrl;
+        }
+        StringBuilder url = new StringBuilder(jdbcUrl);
+        String upper = jdbcUrl.toUpperCase(Locale.ROOT);
+        addFlag(url, upper, "MODE", "PostgreSQL");
+        addFlag(url, upper, "DATABASE_TO_LOWER", "TRUE");
+        addFlag(url, upper, "DEFAULT_NULL_ORDERING", "HIGH");
+        addFlag(url, upper, "LOCK_TIMEOUT", "10000");
+        if (upper.startsWith("JDBC:H2:MEM:")) {
+            addFlag(url, upper, "DB_CLOSE_DELAY", "-1");
+        }
+        return url.toString();
+    }
+
+    private static void addFlag(StringBuilder url, String upperUrl, String flag, String value) {
+        if (!upperUrl.contains(";" + flag + "=")) {
+            url.append(';').append(flag).append('=').append(value);
+        }
+    }
+
+    public boolean postgres() {
+        return postgres;
+    }
+
+    /** For adapters and tests of this module; the application sees only the ports below. */
+    public Jdbi jdbi() {
+        return jdbi;
+    }
+
+    public Transactions transactions() {
+        return transactions;
+    }
+
+    public ClusterRepository clusters() {
+        return clusters;
+    }
+
+    public CatalogRepository catalog() {
+        return catalog;
+    }
+
+    public AccessRepository access() {
+        return access;
+    }
+
+    public EventOutbox outbox() {
+        return outbox;
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+}

@@ -1,0 +1,147 @@
+package com.bettercompute.adapters.persistence;
+
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * The repositories' one way into the database. Each call runs on the thread's open handle when there is
+ * one (so inside {@link JdbiTransactions#inTransaction} every repository shares its transaction), else on
+ * a fresh one in auto-commit. Library errors stop here: a unique violation the caller asked to guard
+ * becomes {@code CONFLICT}; anything else is logged (with its SQL) and becomes {@code INTERNAL} with a
+ * message that names no table, statement or library type.
+ */
+final class Db {
+    private static final Logger LOG = LoggerFactory.getLogger(Db.class);
+    /** SQLSTATE of a unique violation; the same on H2 and PostgreSQL. */
+    static final String UNIQUE_VIOLATION = "23505";
+
+    private final Jdbi jdbi;
+
+    Db(Jdbi jdbi) {
+        this.jdbi = jdbi;
+    }
+
+    Jdbi jdbi() {
+        return jdbi;
+    }
+
+    /** Runs a read or a single statement; {@code what} names it in the log when it fails. */
+    <T> T call(String what, HandleCallback<T, RuntimeException> work) {
+        try {
+            return jdbi.withHandle(work);
+        } catch (JdbiException e) {
+            throw failure(what, e);
+        }
+    }
+
+    /** Runs several statements as one unit: the caller's transaction when there is one, else its own. */
+    <T> T inTransaction(String what, HandleCallback<T, RuntimeException> work) {
+        return call(what, h -> h.inTransaction(work));
+    }
+
+    void inTransactionRun(String what, Consumer<Handle> work) {
+        inTransaction(what, h -> {
+            work.accept(h);
+            return null;
+        });
+    }
+
+    /**
+     * Runs statements that a unique constraint may refuse, turning that refusal into the given
+     * {@code CONFLICT}. A savepoint around them keeps the caller's transaction usable afterwards:
+     * PostgreSQL otherwise refuses every later statement of an aborted transaction.
+     */
+    static <T> T guardUnique(Handle h, String savepoint, Function<Handle, T> work,
+                             Function<SQLException, DomainException> conflict) {
+        h.savepoint(savepoint);
+        try {
+            T result = work.apply(h);
+            h.releaseSavepoint(savepoint);
+            return result;
+        } catch (JdbiException e) {
+            SQLException unique = uniqueViolation(e);
+            if (unique == null) {
+                throw e;
+            }
+            h.rollbackToSavepoint(savepoint);
+            LOG.debug("unique constraint refused a write: {}", unique.getMessage());
+            throw conflict.apply(unique);
+        }
+    }
+
+    /** The SQL exception in the chain that is a unique violation, or null. */
+    static SQLException uniqueViolation(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SQLException sql) {
+                for (SQLException s = sql; s != null; s = s.getNextException()) {
+                    if (UNIQUE_VIOLATION.equals(s.getSQLState())) {
+                        return s;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Whether the violated constraint (as the engine names it in its message) is this one. */
+    static boolean violates(SQLException unique, String constraint) {
+        String m = unique.getMessage();
+        return m != null && m.toLowerCase(Locale.ROOT).contains(constraint);
+    }
+
+    /**
+     * Writes a row by its key: updates it when it is there, else inserts it. (Plain UPDATE-then-INSERT:
+     * the one upsert both engines run unchanged; the catalog is written by one loader at a time.)
+     */
+    static void upsert(Handle h, String table, List<String> keys, Map<String, Object> row) {
+        String set = row.keySet().stream().filter(c -> !keys.contains(c)).map(c -> c + " = :" + c)
+                .collect(Collectors.joining(", "));
+        String where = keys.stream().map(c -> c + " = :" + c).collect(Collectors.joining(" AND "));
+        int rows = set.isEmpty()
+                ? h.createQuery("SELECT COUNT(*) FROM " + table + " WHERE " + where).bindMap(row).mapTo(Long.class).one().intValue()
+                : h.createUpdate("UPDATE " + table + " SET " + set + " WHERE " + where).bindMap(row).execute();
+        if (rows == 0) {
+            h.createUpdate("INSERT INTO " + table + " (" + String.join(", ", row.keySet()) + ") VALUES ("
+                    + row.keySet().stream().map(c -> ":" + c).collect(Collectors.joining(", ")) + ")")
+                    .bindMap(row).execute();
+        }
+    }
+
+    /** A row for {@link #upsert}: column names and values (null allowed) in order. */
+    static Map<String, Object> row(Object... columnsAndValues) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        for (int i = 0; i < columnsAndValues.length; i += 2) {
+            row.put((String) columnsAndValues[i], columnsAndValues[i + 1]);
+        }
+        return row;
+    }
+
+    static DomainException failure(String what, RuntimeException e) {
+        LOG.error("database call failed while {}", what, e);
+        return new DomainException(ErrorCode.INTERNAL, "The database could not complete the request.");
+    }
+
+    static <T> T orFail(String what, Supplier<T> work) {
+        try {
+            return work.get();
+        } catch (JdbiException e) {
+            throw failure(what, e);
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package com.bettercompute.adapters.persistence;
+
+import com.bettercompute.application.port.AccessRepository;
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.access.Principal;
+import com.bettercompute.domain.access.Role;
+import com.bettercompute.domain.access.RoleBinding;
+import com.bettercompute.domain.catalog.CatalogPrincipal;
+import com.fasterxml.jackson.core.type.TypeReference;
+import org.jdbi.v3.core.Jdbi;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static com.bettercompute.adapters.persistence.Db.row;
+import static com.bettercompute.adapters.persistence.Db.upsert;
+
+/** {@link AccessRepository} on {@code principals}, {@code role_bindings} and {@code cluster_owners}. */
+public final class JdbiAccessRepository implements AccessRepository {
+    private static final TypeReference<Map<String, List<String>>> CONDITIONS = new TypeReference<>() {};
+
+    private final Db db;
+
+    public JdbiAccessRepository(Jdbi jdbi) {
+        this.db = new Db(jdbi);
+    }
+
+    /**
+     * The saved principals' old tokens are cleared first, so tokens may move between them in one save;
+     * a token another principal still holds is {@code CONFLICT} and nothing is saved.
+     */
+    @Override
+    public void save(List<CatalogPrincipal> principals) {
+        if (principals.isEmpty()) {
+            return;
+        }
+        db.inTransactionRun("saving principals", h -> Db.guardUnique(h, "principals_save", g -> {
+            g.createUpdate("UPDATE principals SET token_sha256 = NULL WHERE id IN (<ids>)")
+                    .bindList("ids", principals.stream().map(CatalogPrincipal::id).toList()).execute();
+            for (CatalogPrincipal p : principals) {
+                upsert(g, "principals", List.of("id"),
+                        row("id", p.id(), "token_sha256", p.tokenSha256(), "is_operator", p.operator()));
+                g.createUpdate("DELETE FROM role_bindings WHERE principal_id = :id").bind("id", p.id()).execute();
+                for (int i = 0; i < p.bindings().size(); i++) {
+                    RoleBinding b = p.bindings().get(i);
+                    g.createUpdate("INSERT INTO role_bindings (principal_id, ordinal, tenant_id, cluster_id, role, conditions_json)"
+                                    + " VALUES (:principal_id, :ordinal, :tenant_id, :cluster_id, :role, :conditions_json)")
+                            .bind("principal_id", p.id()).bind("ordinal", i).bind("tenant_id", b.tenantId())
+                            .bind("cluster_id", b.clusterId()).bind("role", b.role().wire())
+                            .bind("conditions_json", Json.write(b.where())).execute();
+                }
+            }
+            return null;
+        }, unique -> new DomainException(ErrorCode.CONFLICT, "Two principals have the same API token.")));
+    }
+
+    @Override
+    public Optional<Principal> principalByTokenHash(String tokenSha256) {
+        return db.call("finding a principal", h -> h.createQuery(
+                        "SELECT id, is_operator FROM principals WHERE token_sha256 = :hash")
+                .bind("hash", tokenSha256)
+                .map((rs, ctx) -> new Principal(rs.getString("id"), rs.getBoolean("is_operator")))
+                .findOne());
+    }
+
+    @Override
+    public List<RoleBinding> bindings(String principalId) {
+        return db.call("reading role bindings", h -> h.createQuery(
+                        "SELECT principal_id, tenant_id, cluster_id, role, conditions_json FROM role_bindings"
+                                + " WHERE principal_id = :id ORDER BY ordinal")
+                .bind("id", principalId)
+                .map((rs, ctx) -> new RoleBinding(rs.getString("principal_id"), rs.getString("tenant_id"),
+                        rs.getString("cluster_id"), role(rs.getString("role")),
+                        Json.read(rs.getString("conditions_json"), CONDITIONS)))
+                .list());
+    }
+
+    private static Role role(String wire) {
+        return Role.fromWire(wire).orElseThrow(() -> new IllegalStateException("unknown stored role " + wire));
+    }
+
+    @Override
+    public Optional<String> owner(String clusterId) {
+        return db.call("reading a cluster's owner", h -> h.createQuery(
+                        "SELECT principal_id FROM cluster_owners WHERE cluster_id = :id")
+                .bind("id", clusterId).mapTo(String.class).findOne());
+    }
+
+    @Override
+    public void addOwner(String clusterId, String principalId) {
+        db.inTransactionRun("recording a cluster's owner", h -> upsert(h, "cluster_owners", List.of("cluster_id"),
+                row("cluster_id", clusterId, "principal_id", principalId)));
+    }
+
+    @Override
+    public void removeOwner(String clusterId) {
+        db.call("removing a cluster's owner", h -> h.createUpdate("DELETE FROM cluster_owners WHERE cluster_id = :id")
+                .bind("id", clusterId).execute());
+    }
+}

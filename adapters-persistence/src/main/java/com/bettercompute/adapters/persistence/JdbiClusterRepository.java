@@ -1,0 +1,317 @@
+package com.bettercompute.adapters.persistence;
+
+import com.bettercompute.application.port.ClusterFilter;
+import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.cluster.Accelerators;
+import com.bettercompute.domain.cluster.Autoscaling;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.cluster.LocationType;
+import com.bettercompute.domain.cluster.NodePool;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.ReleaseChannel;
+import com.bettercompute.domain.cluster.Taint;
+import com.fasterxml.jackson.core.type.TypeReference;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.SqlStatement;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * {@link ClusterRepository} on the {@code clusters} and {@code node_pools} tables. Enums are stored in
+ * their wire form ({@code pending}, {@code standard}); the column {@code active_name} carries the name
+ * while the cluster is not deleted and NULL after, so {@code UNIQUE (tenant_id, active_name)} is the
+ * database's own guard of name uniqueness.
+ */
+public final class JdbiClusterRepository implements ClusterRepository {
+    private static final List<String> CLUSTER_COLUMNS = List.of(
+            "id", "tenant_id", "project_id", "pool_id", "provider_account_id", "name", "active_name", "description",
+            "mode", "location", "region", "location_type", "release_channel", "requested_version",
+            "kubernetes_version", "node_version", "endpoint", "authorized_networks_json", "private_nodes",
+            "network_id", "subnet_name", "state", "message", "provider_name", "owner_id", "request_fingerprint",
+            "version", "created_at", "updated_at", "ready_at", "deleted_at");
+    private static final List<String> NODE_POOL_COLUMNS = List.of(
+            "id", "cluster_id", "ordinal", "name", "machine_type", "node_count", "autoscaling_min", "autoscaling_max",
+            "disk_gib", "disk_type", "spot", "accelerator_type", "accelerator_count", "zones_json", "labels_json",
+            "taints_json", "state", "message", "version", "created_at", "updated_at");
+
+    private static final String SELECT_CLUSTERS = "SELECT " + String.join(", ", CLUSTER_COLUMNS) + " FROM clusters";
+    private static final String INSERT_CLUSTER = insertSql("clusters", CLUSTER_COLUMNS);
+    private static final String UPDATE_CLUSTER = "UPDATE clusters SET " + assignments(CLUSTER_COLUMNS)
+            + " WHERE id = :id AND version = :expected_version";
+    private static final String INSERT_NODE_POOL = insertSql("node_pools", NODE_POOL_COLUMNS);
+    private static final String UPDATE_NODE_POOL = "UPDATE node_pools SET " + assignments(NODE_POOL_COLUMNS)
+            + " WHERE id = :id AND cluster_id = :cluster_id";
+    private static final String NAME_CONSTRAINT = "clusters_active_name_uq";
+
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
+    private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {};
+    private static final TypeReference<List<Taint>> TAINTS = new TypeReference<>() {};
+
+    private final Db db;
+
+    public JdbiClusterRepository(Jdbi jdbi) {
+        this.db = new Db(jdbi);
+    }
+
+    @Override
+    public Optional<Cluster> find(String clusterId) {
+        return db.call("reading a cluster", h -> withNodePools(h,
+                h.createQuery(SELECT_CLUSTERS + " WHERE id = :id").bind("id", clusterId)
+                        .map((rs, ctx) -> cluster(rs)).list()).stream().findFirst());
+    }
+
+    @Override
+    public List<Cluster> list(ClusterFilter filter, int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        StringBuilder sql = new StringBuilder(SELECT_CLUSTERS).append(" WHERE 1 = 1");
+        Map<String, Object> params = new LinkedHashMap<>();
+        narrow(sql, params, "tenant_id", filter.tenantId());
+        narrow(sql, params, "pool_id", filter.poolId());
+        narrow(sql, params, "project_id", filter.projectId());
+        if (!filter.includeDeleted()) {
+            sql.append(" AND state <> :deleted");
+            params.put("deleted", ClusterState.DELETED.wire());
+        }
+        sql.append(" ORDER BY created_at, id LIMIT :limit");
+        params.put("limit", limit);
+        return db.call("listing clusters", h -> withNodePools(h,
+                h.createQuery(sql.toString()).bindMap(params).map((rs, ctx) -> cluster(rs)).list()));
+    }
+
+    private static void narrow(StringBuilder sql, Map<String, Object> params, String column, String value) {
+        if (value != null) {
+            sql.append(" AND ").append(column).append(" = :").append(column);
+            params.put(column, value);
+        }
+    }
+
+    @Override
+    public int countNotDeleted(String tenantId) {
+        return db.call("counting clusters", h -> h.createQuery(
+                        "SELECT COUNT(*) FROM clusters WHERE tenant_id = :tenant_id AND state <> :deleted")
+                .bind("tenant_id", tenantId).bind("deleted", ClusterState.DELETED.wire())
+                .mapTo(Long.class).one().intValue());
+    }
+
+    @Override
+    public boolean nameInUse(String tenantId, String name) {
+        return db.call("checking a cluster name", h -> h.createQuery(
+                        "SELECT COUNT(*) FROM clusters WHERE tenant_id = :tenant_id AND active_name = :name")
+                .bind("tenant_id", tenantId).bind("name", name)
+                .mapTo(Long.class).one() > 0);
+    }
+
+    @Override
+    public void insert(Cluster cluster) {
+        db.inTransactionRun("inserting a cluster", h -> Db.guardUnique(h, "cluster_insert", g -> {
+            bindCluster(g.createUpdate(INSERT_CLUSTER), cluster).execute();
+            for (int i = 0; i < cluster.nodePools().size(); i++) {
+                bindNodePool(g.createUpdate(INSERT_NODE_POOL), cluster.nodePools().get(i), i).execute();
+            }
+            return null;
+        }, unique -> conflict(cluster, unique)));
+    }
+
+    @Override
+    public boolean update(Cluster cluster, long expectedVersion) {
+        return db.inTransaction("updating a cluster", h -> Db.guardUnique(h, "cluster_update", g -> {
+            int rows = bindCluster(g.createUpdate(UPDATE_CLUSTER), cluster)
+                    .bind("expected_version", expectedVersion).execute();
+            if (rows == 0) {
+                return false;
+            }
+            List<String> keep = cluster.nodePools().stream().map(NodePool::id).toList();
+            if (keep.isEmpty()) {
+                g.createUpdate("DELETE FROM node_pools WHERE cluster_id = :cluster_id")
+                        .bind("cluster_id", cluster.id()).execute();
+            } else {
+                g.createUpdate("DELETE FROM node_pools WHERE cluster_id = :cluster_id AND id NOT IN (<keep>)")
+                        .bind("cluster_id", cluster.id()).bindList("keep", keep).execute();
+            }
+            for (int i = 0; i < cluster.nodePools().size(); i++) {
+                NodePool pool = cluster.nodePools().get(i);
+                if (bindNodePool(g.createUpdate(UPDATE_NODE_POOL), pool, i).execute() == 0) {
+                    bindNodePool(g.createUpdate(INSERT_NODE_POOL), pool, i).execute();
+                }
+            }
+            return true;
+        }, unique -> conflict(cluster, unique)));
+    }
+
+    private static DomainException conflict(Cluster cluster, SQLException unique) {
+        if (Db.violates(unique, NAME_CONSTRAINT)) {
+            return new DomainException(ErrorCode.CONFLICT, "The tenant already has a cluster with this name.",
+                    Map.of("name", cluster.name()));
+        }
+        return new DomainException(ErrorCode.CONFLICT, "A cluster with this id already exists.",
+                Map.of("id", cluster.id()));
+    }
+
+    private static <S extends SqlStatement<S>> S bindCluster(S s, Cluster c) {
+        return s.bind("id", c.id())
+                .bind("tenant_id", c.tenantId())
+                .bind("project_id", c.projectId())
+                .bind("pool_id", c.poolId())
+                .bind("provider_account_id", c.providerAccountId())
+                .bind("name", c.name())
+                .bind("active_name", c.deleted() ? null : c.name())
+                .bind("description", c.description())
+                .bind("mode", c.mode() == null ? null : c.mode().wire())
+                .bind("location", c.location())
+                .bind("region", c.region())
+                .bind("location_type", c.locationType() == null ? null : c.locationType().wire())
+                .bind("release_channel", c.releaseChannel() == null ? null : c.releaseChannel().wire())
+                .bind("requested_version", c.requestedVersion())
+                .bind("kubernetes_version", c.kubernetesVersion())
+                .bind("node_version", c.nodeVersion())
+                .bind("endpoint", c.endpoint())
+                .bind("authorized_networks_json", Json.write(c.authorizedNetworks()))
+                .bind("private_nodes", c.privateNodes())
+                .bind("network_id", c.networkId())
+                .bind("subnet_name", c.subnetName())
+                .bind("state", c.state().wire())
+                .bind("message", c.message())
+                .bind("provider_name", c.providerName())
+                .bind("owner_id", c.ownerId())
+                .bind("request_fingerprint", c.requestFingerprint())
+                .bind("version", c.version())
+                .bind("created_at", c.createdAt())
+                .bind("updated_at", c.updatedAt())
+                .bind("ready_at", c.readyAt())
+                .bind("deleted_at", c.deletedAt());
+    }
+
+    private static <S extends SqlStatement<S>> S bindNodePool(S s, NodePool p, int ordinal) {
+        NodePoolSpec spec = p.spec();
+        return s.bind("id", p.id())
+                .bind("cluster_id", p.clusterId())
+                .bind("ordinal", ordinal)
+                .bind("name", spec.name())
+                .bind("machine_type", spec.machineType())
+                .bind("node_count", spec.nodeCount())
+                .bind("autoscaling_min", spec.autoscaling() == null ? null : spec.autoscaling().minNodes())
+                .bind("autoscaling_max", spec.autoscaling() == null ? null : spec.autoscaling().maxNodes())
+                .bind("disk_gib", spec.diskGiB())
+                .bind("disk_type", spec.diskType())
+                .bind("spot", spec.spot())
+                .bind("accelerator_type", spec.accelerators() == null ? null : spec.accelerators().type())
+                .bind("accelerator_count", spec.accelerators() == null ? null : spec.accelerators().count())
+                .bind("zones_json", Json.write(spec.zones()))
+                .bind("labels_json", Json.write(spec.labels()))
+                .bind("taints_json", Json.write(spec.taints()))
+                .bind("state", p.state().wire())
+                .bind("message", p.message())
+                .bind("version", p.version())
+                .bind("created_at", p.createdAt())
+                .bind("updated_at", p.updatedAt());
+    }
+
+    /** Loads the node pools of the clusters (one query) and returns the clusters with them. */
+    private static List<Cluster> withNodePools(Handle h, List<Cluster> clusters) {
+        if (clusters.isEmpty()) {
+            return clusters;
+        }
+        Map<String, List<NodePool>> pools = h.createQuery("SELECT " + String.join(", ", NODE_POOL_COLUMNS)
+                        + " FROM node_pools WHERE cluster_id IN (<ids>) ORDER BY created_at, ordinal, id")
+                .bindList("ids", clusters.stream().map(Cluster::id).toList())
+                .map((rs, ctx) -> nodePool(rs)).list().stream()
+                .collect(Collectors.groupingBy(NodePool::clusterId, LinkedHashMap::new, Collectors.toList()));
+        List<Cluster> out = new ArrayList<>(clusters.size());
+        for (Cluster c : clusters) {
+            out.add(c.toBuilder().nodePools(pools.getOrDefault(c.id(), List.of())).build());
+        }
+        return out;
+    }
+
+    private static Cluster cluster(ResultSet rs) throws SQLException {
+        return new Cluster(
+                rs.getString("id"),
+                rs.getString("tenant_id"),
+                rs.getString("project_id"),
+                rs.getString("pool_id"),
+                rs.getString("provider_account_id"),
+                rs.getString("name"),
+                rs.getString("description"),
+                wireEnum(ClusterMode.class, rs.getString("mode")),
+                rs.getString("location"),
+                rs.getString("region"),
+                wireEnum(LocationType.class, rs.getString("location_type")),
+                wireEnum(ReleaseChannel.class, rs.getString("release_channel")),
+                rs.getString("requested_version"),
+                rs.getString("kubernetes_version"),
+                rs.getString("node_version"),
+                rs.getString("endpoint"),
+                Json.read(rs.getString("authorized_networks_json"), STRINGS),
+                rs.getBoolean("private_nodes"),
+                rs.getString("network_id"),
+                rs.getString("subnet_name"),
+                wireEnum(ClusterState.class, rs.getString("state")),
+                rs.getString("message"),
+                rs.getString("provider_name"),
+                rs.getString("owner_id"),
+                rs.getString("request_fingerprint"),
+                rs.getLong("version"),
+                Times.instant(rs, "created_at"),
+                Times.instant(rs, "updated_at"),
+                Times.instant(rs, "ready_at"),
+                Times.instant(rs, "deleted_at"),
+                List.of());
+    }
+
+    private static NodePool nodePool(ResultSet rs) throws SQLException {
+        Integer autoscalingMin = (Integer) rs.getObject("autoscaling_min", Integer.class);
+        Integer autoscalingMax = (Integer) rs.getObject("autoscaling_max", Integer.class);
+        String acceleratorType = rs.getString("accelerator_type");
+        NodePoolSpec spec = new NodePoolSpec(
+                rs.getString("name"),
+                rs.getString("machine_type"),
+                rs.getInt("node_count"),
+                autoscalingMin == null ? null : new Autoscaling(autoscalingMin, autoscalingMax),
+                rs.getInt("disk_gib"),
+                rs.getString("disk_type"),
+                rs.getBoolean("spot"),
+                acceleratorType == null ? null : new Accelerators(acceleratorType, rs.getInt("accelerator_count")),
+                Json.read(rs.getString("zones_json"), STRINGS),
+                Json.read(rs.getString("labels_json"), LABELS),
+                Json.read(rs.getString("taints_json"), TAINTS));
+        return new NodePool(
+                rs.getString("id"),
+                rs.getString("cluster_id"),
+                spec,
+                wireEnum(ClusterState.class, rs.getString("state")),
+                rs.getString("message"),
+                rs.getLong("version"),
+                Times.instant(rs, "created_at"),
+                Times.instant(rs, "updated_at"));
+    }
+
+    /** The enum constant whose lower-case name is the stored wire form. */
+    static <E extends Enum<E>> E wireEnum(Class<E> type, String wire) {
+        return wire == null ? null : Enum.valueOf(type, wire.toUpperCase(Locale.ROOT));
+    }
+
+    static String insertSql(String table, List<String> columns) {
+        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES ("
+                + columns.stream().map(c -> ":" + c).collect(Collectors.joining(", ")) + ")";
+    }
+
+    static String assignments(List<String> columns) {
+        return columns.stream().filter(c -> !c.equals("id")).map(c -> c + " = :" + c)
+                .collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,54 @@
+package com.bettercompute.adapters.persistence;
+
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.domain.event.DomainEvent;
+import com.bettercompute.domain.event.StoredEvent;
+import com.fasterxml.jackson.core.type.TypeReference;
+import org.jdbi.v3.core.Jdbi;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@link EventOutbox} on the {@code events} table; the sequence is its identity column, the data JSON
+ * text. A rolled-back append leaves a gap in the sequence, never a row.
+ */
+public final class JdbiEventOutbox implements EventOutbox {
+    private static final TypeReference<Map<String, Object>> DATA = new TypeReference<>() {};
+
+    private final Db db;
+
+    public JdbiEventOutbox(Jdbi jdbi) {
+        this.db = new Db(jdbi);
+    }
+
+    @Override
+    public void append(DomainEvent event) {
+        String data = Json.write(event.data());
+        db.call("appending an event", h -> h.createUpdate(
+                        "INSERT INTO events (event_type, tenant_id, subject_id, occurred_at, data_json)"
+                                + " VALUES (:event_type, :tenant_id, :subject_id, :occurred_at, :data_json)")
+                .bind("event_type", event.type()).bind("tenant_id", event.tenantId())
+                .bind("subject_id", event.subjectId()).bind("occurred_at", event.occurredAt())
+                .bind("data_json", data).execute());
+    }
+
+    @Override
+    public List<StoredEvent> read(long after, int limit, String tenantId) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        String sql = "SELECT seq, event_type, tenant_id, subject_id, occurred_at, data_json FROM events WHERE seq > :after"
+                + (tenantId == null ? "" : " AND tenant_id = :tenant_id") + " ORDER BY seq LIMIT :limit";
+        return db.call("reading events", h -> {
+            var query = h.createQuery(sql).bind("after", after).bind("limit", limit);
+            if (tenantId != null) {
+                query.bind("tenant_id", tenantId);
+            }
+            return query.map((rs, ctx) -> new StoredEvent(rs.getLong("seq"), new DomainEvent(
+                            rs.getString("event_type"), rs.getString("tenant_id"), rs.getString("subject_id"),
+                            Times.instant(rs, "occurred_at"), Json.read(rs.getString("data_json"), DATA))))
+                    .list();
+        });
+    }
+}

@@ -1,0 +1,31 @@
+package com.bettercompute.adapters.persistence;
+
+import com.bettercompute.application.port.Transactions;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+
+import java.util.function.Supplier;
+
+/**
+ * {@link Transactions} on Jdbi. The work runs inside {@code jdbi.inTransaction}, which leaves its handle
+ * open on the calling thread for the duration: every {@code jdbi.withHandle} the repositories make on
+ * that thread gets that same handle, so they all take part in the transaction (a test proves it). Nested
+ * calls join the outer transaction. Any exception rolls back and is rethrown as it is; a failure of the
+ * database itself (begin, commit) becomes {@code INTERNAL}.
+ */
+public final class JdbiTransactions implements Transactions {
+    private final Jdbi jdbi;
+
+    public JdbiTransactions(Jdbi jdbi) {
+        this.jdbi = jdbi;
+    }
+
+    @Override
+    public <T> T inTransaction(Supplier<T> work) {
+        try {
+            return jdbi.inTransaction(h -> work.get());
+        } catch (JdbiException e) {
+            throw Db.failure("running a transaction", e);
+        }
+    }
+}

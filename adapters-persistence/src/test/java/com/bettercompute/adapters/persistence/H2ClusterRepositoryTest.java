@@ -1,0 +1,8 @@
+package com.bettercompute.adapters.persistence;
+
+class H2ClusterRepositoryTest extends ClusterRepositoryContract {
+    @Override
+    protected Ports open() {
+        return Backends.h2();
+    }
+}

@@ -1,0 +1,8 @@
+package com.bettercompute.adapters.persistence;
+
+class InMemoryClusterRepositoryTest extends ClusterRepositoryContract {
+    @Override
+    protected Ports open() {
+        return Backends.inMemory();
+    }
+}

@@ -1,0 +1,29 @@
+package com.bettercompute.adapters.persistence;
+
+import com.bettercompute.application.port.AccessRepository;
+import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+
+/** The ports a contract test runs against, with a way to empty them between tests and to close them. */
+record Ports(
+        String backend,
+        Transactions transactions,
+        ClusterRepository clusters,
+        CatalogRepository catalog,
+        AccessRepository access,
+        EventOutbox outbox,
+        Runnable wipe,
+        Runnable closer) implements AutoCloseable {
+
+    @Override
+    public void close() {
+        closer.run();
+    }
+
+    @Override
+    public String toString() {
+        return backend;
+    }
+}
