@@ -152,7 +152,7 @@ public final class ApiServer {
         if (status == 413) {
             write(ctx, 400, ErrorMapper.body(Input.invalid("", "the body must be at most " + MAX_BODY_BYTES + " bytes")));
         } else if (status == 404) {
-            write(ctx, 404, ErrorMapper.body(ErrorCode.NOT_FOUND, "Not found.", Map.of()));
+            write(ctx, 404, ErrorMapper.body(ErrorCode.NOT_FOUND, "No such method: " + ctx.method() + " " + ctx.path() + ".", Map.of()));
         } else if (status >= 400 && status < 500) {
             write(ctx, 400, ErrorMapper.body(ErrorCode.INVALID_INPUT, "The request could not be read.", Map.of()));
         } else {

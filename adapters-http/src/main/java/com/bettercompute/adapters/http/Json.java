@@ -38,7 +38,12 @@ final class Json {
         try {
             return MAPPER.readValue(body, Object.class);
         } catch (JsonProcessingException e) {
-            throw Input.invalid("", "the body is not valid JSON: " + e.getOriginalMessage());
+            // The parser's own message quotes parts of the body; say only where it broke.
+            String where = e.getLocation() == null ? ""
+                    : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
+            String why = e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException
+                    ? "it is nested deeper than " + MAX_DEPTH + " levels" : "it is not well-formed JSON";
+            throw Input.invalid("", "the body cannot be read: " + why + where);
         } catch (IOException e) {
             throw Input.invalid("", "the body could not be read");
         }
