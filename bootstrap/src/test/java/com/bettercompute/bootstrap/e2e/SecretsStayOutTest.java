@@ -1,0 +1,102 @@
+package com.bettercompute.bootstrap.e2e;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import ch.qos.logback.core.read.ListAppender;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static com.bettercompute.bootstrap.e2e.RunningServer.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * API tokens never reach a log line, an event, an error body or the database in plain text: a full run
+ * with good, bad and broken calls, its logs captured and the whole database dumped, searched for them.
+ */
+class SecretsStayOutTest {
+
+    @Test
+    void no_api_token_in_logs_events_errors_or_the_database() throws Exception {
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ListAppender<ILoggingEvent> logs = new ListAppender<>();
+        logs.start();
+        root.addAppender(logs);
+        String db = h2();
+        List<String> bodies = new ArrayList<>();
+        String unknownToken = "not-a-real-token-4f1b2c";
+        try (RunningServer server = RunningServer.start(db)) {
+            Map<String, Object> create = ClustersApiContract.standard("acme", "secret-run");
+            String id = server.call("create", ALICE, create).json().get("id").asText();
+            bodies.add(server.call("get", ALICE, Map.of("tenantId", "acme", "clusterId", id)).text());
+            bodies.add(server.call("create", unknownToken, create).text());
+            bodies.add(server.call("create", ALICE, "{\"tenantId\": \"" + ALICE + "\", \"x\": ").text());
+            bodies.add(server.call("create", ALICE, Map.of("tenantId", ALICE, "poolId", ALICE)).text());
+            bodies.add(server.call("get", DAVE, Map.of("tenantId", "acme", "clusterId", id)).text());
+            bodies.add(server.call("delete", DAVE, Map.of("tenantId", "acme", "clusterId", id)).text());
+            bodies.add(server.call("delete", ALICE, Map.of("tenantId", "acme", "clusterId", id)).text());
+            bodies.add(server.get("/api/events?limit=1000", OPS).text());
+            bodies.add(server.get("/api/events?after=x", OPS).text());
+        } finally {
+            root.detachAppender(logs);
+        }
+        // A restart loads the catalog again: still only hashes.
+        RunningServer.start(db).close();
+
+        String dump = databaseDump(db);
+        assertThat(dump).contains("acme").contains("user:alice@acme.example");
+        assertThat(logs.list).isNotEmpty();
+        for (String token : List.of(ALICE, BOB, CAROL, DAVE, OPS, unknownToken)) {
+            for (ILoggingEvent e : logs.list) {
+                assertThat(e.getFormattedMessage()).doesNotContain(token);
+                assertThat(throwableText(e.getThrowableProxy())).doesNotContain(token);
+            }
+            for (String body : bodies) {
+                assertThat(body).as("a reply").doesNotContain(token);
+            }
+            assertThat(dump).as("the database").doesNotContain(token);
+        }
+    }
+
+    private static String throwableText(IThrowableProxy t) {
+        StringBuilder s = new StringBuilder();
+        for (IThrowableProxy p = t; p != null; p = p.getCause()) {
+            s.append(p.getClassName()).append(": ").append(p.getMessage()).append('\n');
+        }
+        return s.toString();
+    }
+
+    /** Every row of every table of the database, as text. */
+    static String databaseDump(String url) throws Exception {
+        StringBuilder s = new StringBuilder();
+        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT table_name FROM information_schema.tables WHERE table_schema = 'PUBLIC' OR table_schema = 'public'")) {
+                while (rs.next()) {
+                    tables.add(rs.getString(1));
+                }
+            }
+            assertThat(tables).isNotEmpty();
+            for (String table : tables) {
+                try (ResultSet rs = st.executeQuery("SELECT * FROM \"" + table + "\"")) {
+                    int columns = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        for (int i = 1; i <= columns; i++) {
+                            s.append(rs.getString(i)).append('\t');
+                        }
+                        s.append('\n');
+                    }
+                }
+            }
+        }
+        return s.toString();
+    }
+}
