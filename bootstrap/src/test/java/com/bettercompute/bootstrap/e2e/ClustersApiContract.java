@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * test uses its own cluster names, so they share one server.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ClustersApiContract {
+public abstract class ClustersApiContract {
     RunningServer server;
 
     abstract String database();
@@ -38,7 +38,7 @@ abstract class ClustersApiContract {
         server.close();
     }
 
-    static Map<String, Object> standard(String tenant, String name) {
+    public static Map<String, Object> standard(String tenant, String name) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("tenantId", tenant);
         body.put("poolId", POOL);
