@@ -16,7 +16,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -35,10 +34,6 @@ final class Db {
 
     Db(Jdbi jdbi) {
         this.jdbi = jdbi;
-    }
-
-    Jdbi jdbi() {
-        return jdbi;
     }
 
     /** Runs a read or a single statement; {@code what} names it in the log when it fails. */
@@ -110,17 +105,25 @@ final class Db {
      * the one upsert both engines run unchanged; the catalog is written by one loader at a time.)
      */
     static void upsert(Handle h, String table, List<String> keys, Map<String, Object> row) {
-        String set = row.keySet().stream().filter(c -> !keys.contains(c)).map(c -> c + " = :" + c)
-                .collect(Collectors.joining(", "));
+        String set = assignments(row.keySet().stream().filter(c -> !keys.contains(c)).toList());
         String where = keys.stream().map(c -> c + " = :" + c).collect(Collectors.joining(" AND "));
         int rows = set.isEmpty()
                 ? h.createQuery("SELECT COUNT(*) FROM " + table + " WHERE " + where).bindMap(row).mapTo(Long.class).one().intValue()
                 : h.createUpdate("UPDATE " + table + " SET " + set + " WHERE " + where).bindMap(row).execute();
         if (rows == 0) {
-            h.createUpdate("INSERT INTO " + table + " (" + String.join(", ", row.keySet()) + ") VALUES ("
-                    + row.keySet().stream().map(c -> ":" + c).collect(Collectors.joining(", ")) + ")")
-                    .bindMap(row).execute();
+            h.createUpdate(insertSql(table, List.copyOf(row.keySet()))).bindMap(row).execute();
         }
+    }
+
+    /** {@code INSERT INTO table (a, b) VALUES (:a, :b)}: parameters are named after their columns. */
+    static String insertSql(String table, List<String> columns) {
+        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES ("
+                + columns.stream().map(c -> ":" + c).collect(Collectors.joining(", ")) + ")";
+    }
+
+    /** {@code a = :a, b = :b} */
+    static String assignments(List<String> columns) {
+        return columns.stream().map(c -> c + " = :" + c).collect(Collectors.joining(", "));
     }
 
     /** A row for {@link #upsert}: column names and values (null allowed) in order. */
@@ -135,13 +138,5 @@ final class Db {
     static DomainException failure(String what, RuntimeException e) {
         LOG.error("database call failed while {}", what, e);
         return new DomainException(ErrorCode.INTERNAL, "The database could not complete the request.");
-    }
-
-    static <T> T orFail(String what, Supplier<T> work) {
-        try {
-            return work.get();
-        } catch (JdbiException e) {
-            throw failure(what, e);
-        }
     }
 }

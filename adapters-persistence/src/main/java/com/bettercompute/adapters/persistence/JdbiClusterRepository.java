@@ -48,11 +48,14 @@ public final class JdbiClusterRepository implements ClusterRepository {
             "taints_json", "state", "message", "version", "created_at", "updated_at");
 
     private static final String SELECT_CLUSTERS = "SELECT " + String.join(", ", CLUSTER_COLUMNS) + " FROM clusters";
-    private static final String INSERT_CLUSTER = insertSql("clusters", CLUSTER_COLUMNS);
-    private static final String UPDATE_CLUSTER = "UPDATE clusters SET " + assignments(CLUSTER_COLUMNS)
+    private static final String INSERT_CLUSTER = Db.insertSql("clusters", CLUSTER_COLUMNS);
+    /** sets every column but the first, the id */
+    private static final String UPDATE_CLUSTER = "UPDATE clusters SET "
+            + Db.assignments(CLUSTER_COLUMNS.subList(1, CLUSTER_COLUMNS.size()))
             + " WHERE id = :id AND version = :expected_version";
-    private static final String INSERT_NODE_POOL = insertSql("node_pools", NODE_POOL_COLUMNS);
-    private static final String UPDATE_NODE_POOL = "UPDATE node_pools SET " + assignments(NODE_POOL_COLUMNS)
+    private static final String INSERT_NODE_POOL = Db.insertSql("node_pools", NODE_POOL_COLUMNS);
+    private static final String UPDATE_NODE_POOL = "UPDATE node_pools SET "
+            + Db.assignments(NODE_POOL_COLUMNS.subList(1, NODE_POOL_COLUMNS.size()))
             + " WHERE id = :id AND cluster_id = :cluster_id";
     private static final String NAME_CONSTRAINT = "clusters_active_name_uq";
 
@@ -274,8 +277,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
     }
 
     private static NodePool nodePool(ResultSet rs) throws SQLException {
-        Integer autoscalingMin = (Integer) rs.getObject("autoscaling_min", Integer.class);
-        Integer autoscalingMax = (Integer) rs.getObject("autoscaling_max", Integer.class);
+        Integer autoscalingMin = rs.getObject("autoscaling_min", Integer.class);
+        Integer autoscalingMax = rs.getObject("autoscaling_max", Integer.class);
         String acceleratorType = rs.getString("accelerator_type");
         NodePoolSpec spec = new NodePoolSpec(
                 rs.getString("name"),
@@ -303,15 +306,5 @@ public final class JdbiClusterRepository implements ClusterRepository {
     /** The enum constant whose lower-case name is the stored wire form. */
     static <E extends Enum<E>> E wireEnum(Class<E> type, String wire) {
         return wire == null ? null : Enum.valueOf(type, wire.toUpperCase(Locale.ROOT));
-    }
-
-    static String insertSql(String table, List<String> columns) {
-        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES ("
-                + columns.stream().map(c -> ":" + c).collect(Collectors.joining(", ")) + ")";
-    }
-
-    static String assignments(List<String> columns) {
-        return columns.stream().filter(c -> !c.equals("id")).map(c -> c + " = :" + c)
-                .collect(Collectors.joining(", "));
     }
 }

@@ -10,11 +10,8 @@ import com.bettercompute.domain.cluster.ClusterState;
 import com.bettercompute.domain.cluster.Ids;
 import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.cluster.NodePoolSpec;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 import java.util.List;
 import java.util.Map;
@@ -27,27 +24,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What every {@link ClusterRepository} must do; run against the fake, H2 and PostgreSQL. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class ClusterRepositoryContract {
-    private Ports ports;
+abstract class ClusterRepositoryContract extends PortsContract {
     private ClusterRepository clusters;
 
-    protected abstract Ports open();
-
-    @BeforeAll
-    void openPorts() {
-        ports = open();
-        clusters = ports.clusters();
-    }
-
     @BeforeEach
-    void wipe() {
-        ports.wipe().run();
-    }
-
-    @AfterAll
-    void closePorts() {
-        ports.close();
+    void repository() {
+        clusters = ports.clusters();
     }
 
     private static ClusterFilter tenant(String tenantId) {

@@ -46,7 +46,12 @@ final class Samples {
 
     /** An autopilot cluster: no node pools, every optional field null. */
     static Cluster minimal(String tenantId, String name, Instant createdAt) {
-        String id = Ids.clusterId(tenantId, "service:ci", name + "-key");
+        return minimal(tenantId, name, createdAt, name + "-key");
+    }
+
+    /** The same with the id derived from another idempotency key, for clusters that share a name. */
+    static Cluster minimal(String tenantId, String name, Instant createdAt, String idempotencyKey) {
+        String id = Ids.clusterId(tenantId, "service:ci", idempotencyKey);
         return new Cluster(id, tenantId, null, "pool_2", "acct_other", name, null, ClusterMode.AUTOPILOT,
                 "europe-west4", "europe-west4", LocationType.REGIONAL, ReleaseChannel.REGULAR, null, null, null, null,
                 List.of(), false, null, null, ClusterState.PENDING, null, Ids.providerName(id), "service:ci", null, 1,

@@ -18,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -25,6 +27,9 @@ import java.util.function.Supplier;
  * {@link InMemoryTransactions#inTransaction} call, so transactions run one at a time: what a real database
  * gets from row locks ({@code lockTenant}) the fakes get from serializing everything. The held values are
  * immutable records, so a snapshot is a copy of the maps.
+ *
+ * <p>Because a transaction holds the one lock, work inside a transaction must not wait for another
+ * thread that calls the fakes: that thread waits for the lock, and both wait forever.
  */
 public final class InMemoryStore {
 
@@ -76,7 +81,7 @@ public final class InMemoryStore {
     private int transactionDepth;
 
     /** Runs one fake call under the lock. */
-    <T> T locked(java.util.function.Function<State, T> call) {
+    <T> T locked(Function<State, T> call) {
         lock.lock();
         try {
             return call.apply(state);
@@ -85,7 +90,7 @@ public final class InMemoryStore {
         }
     }
 
-    void lockedRun(java.util.function.Consumer<State> call) {
+    void lockedRun(Consumer<State> call) {
         locked(s -> {
             call.accept(s);
             return null;

@@ -1,0 +1,46 @@
+package com.bettercompute.adapters.persistence;
+
+import com.bettercompute.domain.cluster.Cluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Path;
+
+import static com.bettercompute.adapters.persistence.Samples.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DatabaseTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "jdbc:h2:file:./data/better-compute | jdbc:h2:file:./data/better-compute;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000",
+            "jdbc:h2:mem:x                      | jdbc:h2:mem:x;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000;DB_CLOSE_DELAY=-1",
+            "jdbc:h2:mem:x;lock_timeout=5       | jdbc:h2:mem:x;lock_timeout=5;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1",
+            "jdbc:postgresql://db:5432/bc?user=u | jdbc:postgresql://db:5432/bc?user=u",
+    })
+    void h2_urls_get_the_flags_they_lack(String given, String opened) {
+        assertThat(Database.effectiveUrl(given)).isEqualTo(opened);
+    }
+
+    @Test
+    void other_urls_are_refused_without_echoing_them() {
+        assertThatThrownBy(() -> Database.open("jdbc:mysql://db/bc?password=secret"))
+                .isInstanceOf(IllegalStateException.class).message().doesNotContain("secret");
+    }
+
+    @Test
+    void a_file_database_keeps_its_rows_across_restarts(@TempDir Path dir) {
+        String url = "jdbc:h2:file:" + dir.resolve("better-compute");
+        Cluster c = Samples.full("acme", "train", T0);
+        try (Database db = Database.open(url)) {
+            assertThat(db.postgres()).isFalse();
+            db.clusters().insert(c);
+        }
+        try (Database db = Database.open(url)) {
+            assertThat(db.clusters().find(c.id())).contains(c);
+        }
+    }
+}

@@ -1,0 +1,8 @@
+package com.bettercompute.adapters.persistence;
+
+class InMemoryCatalogRepositoryTest extends CatalogRepositoryContract {
+    @Override
+    protected Ports open() {
+        return Backends.inMemory();
+    }
+}

@@ -1,0 +1,8 @@
+package com.bettercompute.adapters.persistence;
+
+class PostgresAccessRepositoryTest extends AccessRepositoryContract {
+    @Override
+    protected Ports open() {
+        return Backends.postgres();
+    }
+}

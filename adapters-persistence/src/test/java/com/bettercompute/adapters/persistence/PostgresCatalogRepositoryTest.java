@@ -1,0 +1,8 @@
+package com.bettercompute.adapters.persistence;
+
+class PostgresCatalogRepositoryTest extends CatalogRepositoryContract {
+    @Override
+    protected Ports open() {
+        return Backends.postgres();
+    }
+}

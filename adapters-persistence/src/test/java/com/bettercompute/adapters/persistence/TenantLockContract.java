@@ -1,0 +1,109 @@
+package com.bettercompute.adapters.persistence;
+
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.catalog.Catalog;
+import com.bettercompute.domain.catalog.Tenant;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.event.DomainEvent;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+import static com.bettercompute.adapters.persistence.Samples.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The pattern the create use case relies on — in one transaction: lock the tenant, check the name and
+ * count the clusters, insert — admits exactly the right callers when {@value #THREADS} of them race.
+ */
+abstract class TenantLockContract extends PortsContract {
+    static final int THREADS = 20;
+
+    private void tenant(int maxClusters) {
+        ports.catalog().save(new Catalog(List.of(), List.of(), List.of(), List.of(),
+                List.of(new Tenant("acme", maxClusters)), List.of(), List.of(), List.of(), List.of()));
+    }
+
+    /** What CreateCluster does under the tenant's lock; empty when the cluster was created. */
+    private Optional<ErrorCode> create(Cluster cluster) {
+        try {
+            ports.transactions().inTransaction(() -> {
+                if (!ports.catalog().lockTenant(cluster.tenantId())) {
+                    throw new DomainException(ErrorCode.NOT_FOUND, "no tenant");
+                }
+                int max = ports.catalog().tenant(cluster.tenantId()).orElseThrow().maxClusters();
+                if (ports.clusters().nameInUse(cluster.tenantId(), cluster.name())) {
+                    throw new DomainException(ErrorCode.CONFLICT, "name in use");
+                }
+                if (ports.clusters().countNotDeleted(cluster.tenantId()) >= max) {
+                    throw new DomainException(ErrorCode.QUOTA_EXCEEDED, "quota");
+                }
+                ports.clusters().insert(cluster);
+                ports.outbox().append(new DomainEvent("kubernetes.cluster.created", cluster.tenantId(), cluster.id(),
+                        cluster.createdAt(), Map.of("name", cluster.name())));
+                return null;
+            });
+            return Optional.empty();
+        } catch (DomainException e) {
+            return Optional.of(e.code());
+        }
+    }
+
+    /** Starts every caller at once and collects what each got. */
+    private List<Optional<ErrorCode>> race(IntFunction<Cluster> clusterOfCaller) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Optional<ErrorCode>>> futures = new ArrayList<>();
+            for (int i = 0; i < THREADS; i++) {
+                Cluster c = clusterOfCaller.apply(i);
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    return create(c);
+                }));
+            }
+            start.countDown();
+            List<Optional<ErrorCode>> results = new ArrayList<>();
+            for (Future<Optional<ErrorCode>> f : futures) {
+                results.add(f.get(60, TimeUnit.SECONDS));
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void the_quota_admits_exactly_its_limit() throws Exception {
+        tenant(5);
+
+        List<Optional<ErrorCode>> results = race(i -> Samples.minimal("acme", "c" + i, T0.plusSeconds(i)));
+
+        assertThat(results).filteredOn(Optional::isEmpty).hasSize(5);
+        assertThat(results).filteredOn(r -> r.equals(Optional.of(ErrorCode.QUOTA_EXCEEDED))).hasSize(THREADS - 5);
+        assertThat(ports.clusters().countNotDeleted("acme")).isEqualTo(5);
+        assertThat(ports.outbox().read(0, 100, "acme")).hasSize(5);
+    }
+
+    @Test
+    void a_name_is_taken_exactly_once() throws Exception {
+        tenant(100);
+
+        List<Optional<ErrorCode>> results = race(i -> Samples.minimal("acme", "train", T0, "key-" + i));
+
+        assertThat(results).filteredOn(Optional::isEmpty).hasSize(1);
+        assertThat(results).filteredOn(r -> r.equals(Optional.of(ErrorCode.CONFLICT))).hasSize(THREADS - 1);
+        assertThat(ports.clusters().countNotDeleted("acme")).isEqualTo(1);
+        assertThat(ports.outbox().read(0, 100, "acme")).hasSize(1);
+    }
+}
