@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.function.BiFunction;
 
@@ -30,6 +31,9 @@ import java.util.function.BiFunction;
  */
 public final class ApiServer {
     private static final Logger log = LoggerFactory.getLogger(ApiServer.class);
+    /** One line per request: method, path, status, caller, request id. Never a header or a body. */
+    private static final Logger access = LoggerFactory.getLogger("better-compute.access");
+    private static final String CALLER = "bc.caller";
     static final String REQUEST_ID = "X-Request-Id";
     static final long MAX_BODY_BYTES = 1024 * 1024;
 
@@ -43,6 +47,12 @@ public final class ApiServer {
             config.startup.showOldJavalinVersionWarning = false;
             config.http.maxRequestSize = MAX_BODY_BYTES;
             config.routes.before(ctx -> ctx.header(REQUEST_ID, UUID.randomUUID().toString()));
+            config.routes.after(ctx -> {
+                if (access.isInfoEnabled()) {
+                    access.info("{} {} {} caller={} request={}", ctx.method(), ctx.path(), ctx.statusCode(),
+                            Objects.requireNonNullElse(ctx.<String>attribute(CALLER), "-"), ctx.res().getHeader(REQUEST_ID));
+                }
+            });
             String base = "/api/compute/kubernetesClusters/";
             config.routes.post(base + "create", ctx -> respond(ctx, (caller, body) ->
                     ClusterJson.of(uc.createCluster().create(caller, CreateClusterCommand.from(body)))));
@@ -79,13 +89,19 @@ public final class ApiServer {
     }
 
     private void respond(Context ctx, BiFunction<Caller, Object, Object> call) {
-        Caller caller = uc.authenticate().byToken(bearer(ctx));
+        Caller caller = authenticate(ctx);
         Object body = Json.parse(ctx.bodyAsBytes());
         write(ctx, 200, call.apply(caller, body));
     }
 
-    private void events(Context ctx) {
+    private Caller authenticate(Context ctx) {
         Caller caller = uc.authenticate().byToken(bearer(ctx));
+        ctx.attribute(CALLER, caller.id());
+        return caller;
+    }
+
+    private void events(Context ctx) {
+        Caller caller = authenticate(ctx);
         long after = number(ctx.queryParam("after"), "after", 0);
         int limit = (int) number(ctx.queryParam("limit"), "limit", com.bettercompute.application.event.ReadEvents.DEFAULT_LIMIT);
         List<StoredEvent> events = uc.readEvents().read(caller, after, limit, ctx.queryParam("tenantId"));

@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * {@link EventOutbox} on the {@code events} table; the sequence is its identity column, the data JSON
- * text. A rolled-back append leaves a gap in the sequence, never a row.
+ * text. A rolled-back append leaves a gap in the sequence, never a row. Appends lock one row until their
+ * transaction ends, so sequence order is commit order and a reader never skips an event.
  */
 public final class JdbiEventOutbox implements EventOutbox {
     private static final TypeReference<Map<String, Object>> DATA = new TypeReference<>() {};
@@ -25,6 +26,9 @@ public final class JdbiEventOutbox implements EventOutbox {
     @Override
     public void append(DomainEvent event) {
         String data = Json.write(event.data());
+        // Held until commit: appends of concurrent transactions commit in sequence order (V2 migration).
+        db.call("ordering event appends", h -> h.createQuery("SELECT id FROM outbox_writer WHERE id = 1 FOR UPDATE")
+                .mapTo(Integer.class).one());
         db.call("appending an event", h -> h.createUpdate(
                         "INSERT INTO events (event_type, tenant_id, subject_id, occurred_at, data_json)"
                                 + " VALUES (:event_type, :tenant_id, :subject_id, :occurred_at, :data_json)")

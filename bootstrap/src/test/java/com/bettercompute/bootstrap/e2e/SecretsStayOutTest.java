@@ -53,7 +53,8 @@ class SecretsStayOutTest {
 
         String dump = databaseDump(db);
         assertThat(dump).contains("acme").contains("user:alice@acme.example");
-        assertThat(logs.list).isNotEmpty();
+        assertThat(logs.list).as("the access log of the run").anySatisfy(e ->
+                assertThat(e.getFormattedMessage()).contains("/api/compute/kubernetesClusters/create").contains("caller=user:alice@acme.example"));
         for (String token : List.of(ALICE, BOB, CAROL, DAVE, OPS, unknownToken)) {
             for (ILoggingEvent e : logs.list) {
                 assertThat(e.getFormattedMessage()).doesNotContain(token);
