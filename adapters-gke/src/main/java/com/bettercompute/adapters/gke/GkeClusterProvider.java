@@ -494,7 +494,11 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
         return value == null || value.isEmpty() ? null : value;
     }
 
-    /** A client failure as a {@link ProviderException}, with the provider's own message (over REST it hides in the cause). */
+    /**
+     * A client failure as a {@link ProviderException}, with the provider's own message. Over REST
+     * the HTTP status is ambiguous (409 is ALREADY_EXISTS or ABORTED, 400 INVALID_ARGUMENT or
+     * FAILED_PRECONDITION) and the message hides in the cause: both are read from the error body.
+     */
     static ProviderException translate(RuntimeException e) {
         if (e instanceof ProviderException p) {
             return p;
@@ -502,40 +506,50 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
         if (!(e instanceof ApiException api)) {
             return new ProviderException(Kind.UNAVAILABLE, "GKE could not be reached: " + e.getMessage(), e);
         }
-        Kind kind = switch (api.getStatusCode().getCode()) {
-            case NOT_FOUND -> Kind.NOT_FOUND;
-            case ALREADY_EXISTS -> Kind.ALREADY_EXISTS;
-            case INVALID_ARGUMENT, OUT_OF_RANGE -> Kind.INVALID;
-            case FAILED_PRECONDITION, ABORTED -> Kind.FAILED_PRECONDITION;
-            case RESOURCE_EXHAUSTED -> Kind.QUOTA;
-            case PERMISSION_DENIED, UNAUTHENTICATED -> Kind.PERMISSION_DENIED;
-            case UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED -> Kind.UNAVAILABLE;
-            default -> Kind.INTERNAL;
-        };
-        return new ProviderException(kind, providerMessage(api), e);
-    }
-
-    private static String providerMessage(ApiException e) {
+        String code = api.getStatusCode().getCode().name();
+        String message = e.getMessage();
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
             if (cause instanceof HttpResponseException http && http.getContent() != null) {
-                try {
-                    Struct.Builder body = Struct.newBuilder();
-                    JsonFormat.parser().ignoringUnknownFields().merge(http.getContent(), body);
-                    Value error = body.getFieldsMap().get("error");
-                    if (error != null && error.getStructValue().containsFields("message")) {
-                        return error.getStructValue().getFieldsOrThrow("message").getStringValue();
+                Struct error = errorBody(http.getContent());
+                if (error != null) {
+                    if (error.containsFields("status") && !error.getFieldsOrThrow("status").getStringValue().isEmpty()) {
+                        code = error.getFieldsOrThrow("status").getStringValue();
                     }
-                } catch (Exception ignored) {
-                    // not a Google error body: fall through to the status
+                    if (error.containsFields("message")) {
+                        message = error.getFieldsOrThrow("message").getStringValue();
+                    }
                 }
+                break;
             }
             if (cause instanceof io.grpc.StatusRuntimeException grpc) {
                 Status status = grpc.getStatus();
                 if (status.getDescription() != null) {
-                    return status.getDescription();
+                    message = status.getDescription();
                 }
+                break;
             }
         }
-        return e.getMessage();
+        Kind kind = switch (code) {
+            case "NOT_FOUND" -> Kind.NOT_FOUND;
+            case "ALREADY_EXISTS" -> Kind.ALREADY_EXISTS;
+            case "INVALID_ARGUMENT", "OUT_OF_RANGE" -> Kind.INVALID;
+            case "FAILED_PRECONDITION", "ABORTED" -> Kind.FAILED_PRECONDITION;
+            case "RESOURCE_EXHAUSTED" -> Kind.QUOTA;
+            case "PERMISSION_DENIED", "UNAUTHENTICATED" -> Kind.PERMISSION_DENIED;
+            case "UNAVAILABLE", "DEADLINE_EXCEEDED", "CANCELLED" -> Kind.UNAVAILABLE;
+            default -> Kind.INTERNAL;
+        };
+        return new ProviderException(kind, message, e);
+    }
+
+    private static Struct errorBody(String content) {
+        try {
+            Struct.Builder body = Struct.newBuilder();
+            JsonFormat.parser().ignoringUnknownFields().merge(content, body);
+            Value error = body.getFieldsMap().get("error");
+            return error == null ? null : error.getStructValue();
+        } catch (Exception notJson) {
+            return null;
+        }
     }
 }
