@@ -278,6 +278,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
 
     private static String fingerprint(Map<String, String> labels) {
         CRC32 crc = new CRC32();
+        crc.update("labels:".getBytes(StandardCharsets.UTF_8));
         new TreeMap<>(labels).forEach((k, v) -> crc.update((k + "=" + v + ";").getBytes(StandardCharsets.UTF_8)));
         return String.format("%08x", crc.getValue());
     }
@@ -344,9 +345,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
             if (!regional(at.location())) {
                 throw Ref.invalid("Autopilot clusters must be regional clusters.");
             }
-            if (!requestedPools.isEmpty() || in.getInitialNodeCount() > 0) {
-                throw Ref.invalid("Autopilot clusters do not take node pools: the provider manages their nodes.");
-            }
+            // gcloud's create-auto sends a default-pool: GKE keeps it as the pool it manages itself.
         } else if (requestedPools.isEmpty()) {
             if (in.getInitialNodeCount() <= 0) {
                 throw Ref.invalid("Cluster.initial_node_count must be greater than zero.");
