@@ -4,9 +4,7 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.InvalidProtocolBufferException;
-import com.google.protobuf.ListValue;
 import com.google.protobuf.Message;
-import com.google.protobuf.NullValue;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
@@ -304,42 +302,75 @@ final class RestFrontEnd {
         return value == null || value.hasNullValue() ? fallback : (int) value.getNumberValue();
     }
 
-    private static String json(Map<String, ?> map) {
-        try {
-            return PRINTER.print(toValue(map).getStructValue());
-        } catch (InvalidProtocolBufferException e) {
-            throw new IllegalStateException(e);
-        }
+    /** JSON of maps, lists, strings, numbers, booleans and nulls; integers stay integers. */
+    static String json(Object object) {
+        StringBuilder out = new StringBuilder();
+        write(out, object);
+        return out.toString();
     }
 
-    private static Value toValue(Object object) {
+    private static void write(StringBuilder out, Object object) {
         if (object == null) {
-            return Value.newBuilder().setNullValue(NullValue.NULL_VALUE).build();
+            out.append("null");
+        } else if (object instanceof Map<?, ?> map) {
+            out.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                if (!first) {
+                    out.append(", ");
+                }
+                first = false;
+                write(out, String.valueOf(entry.getKey()));
+                out.append(": ");
+                write(out, entry.getValue());
+            }
+            out.append('}');
+        } else if (object instanceof Collection<?> list) {
+            out.append('[');
+            boolean first = true;
+            for (Object item : list) {
+                if (!first) {
+                    out.append(", ");
+                }
+                first = false;
+                write(out, item);
+            }
+            out.append(']');
+        } else if (object instanceof Number || object instanceof Boolean) {
+            out.append(object);
+        } else {
+            String text = String.valueOf(object);
+            out.append('"');
+            for (int i = 0; i < text.length(); i++) {
+                char c = text.charAt(i);
+                switch (c) {
+                    case '"' -> out.append("\\\"");
+                    case '\\' -> out.append("\\\\");
+                    case '\n' -> out.append("\\n");
+                    case '\r' -> out.append("\\r");
+                    case '\t' -> out.append("\\t");
+                    default -> {
+                        if (c < 0x20) {
+                            out.append(String.format("\\u%04x", (int) c));
+                        } else {
+                            out.append(c);
+                        }
+                    }
+                }
+            }
+            out.append('"');
         }
-        if (object instanceof Map<?, ?> map) {
-            Struct.Builder struct = Struct.newBuilder();
-            map.forEach((k, v) -> struct.putFields(String.valueOf(k), toValue(v)));
-            return Value.newBuilder().setStructValue(struct).build();
-        }
-        if (object instanceof Collection<?> list) {
-            ListValue.Builder values = ListValue.newBuilder();
-            list.forEach(v -> values.addValues(toValue(v)));
-            return Value.newBuilder().setListValue(values).build();
-        }
-        if (object instanceof Number number) {
-            return Value.newBuilder().setNumberValue(number.doubleValue()).build();
-        }
-        if (object instanceof Boolean bool) {
-            return Value.newBuilder().setBoolValue(bool).build();
-        }
-        return Value.newBuilder().setStringValue(String.valueOf(object)).build();
     }
 
     // ---------------------------------------------------------------- replies
 
     private static void sendError(HttpExchange exchange, Status status) throws IOException {
         String message = status.getDescription() == null ? status.getCode().name() : status.getDescription();
-        String body = json(Map.of("error", Map.of("code", httpStatus(status.getCode()), "message", message, "status", status.getCode().name())));
+        Map<String, Object> error = new java.util.LinkedHashMap<>();
+        error.put("code", httpStatus(status.getCode()));
+        error.put("message", message);
+        error.put("status", status.getCode().name());
+        String body = json(Map.of("error", error));
         send(exchange, httpStatus(status.getCode()), body);
     }
 
