@@ -110,7 +110,7 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
         Operation latestDone = null;
         for (Operation operation : operations) {
             if (operation.getStatus() == Operation.Status.DONE
-                    && (latestDone == null || operation.getStartTime().compareTo(latestDone.getStartTime()) >= 0)) {
+                    && (latestDone == null || startOf(operation).compareTo(startOf(latestDone)) >= 0)) {
                 latestDone = operation;
             }
         }
@@ -118,6 +118,15 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
             operationError = latestDone.getError().getMessage().isEmpty() ? latestDone.getStatusMessage() : latestDone.getError().getMessage();
         }
         return toObservation(cluster, running, operationError);
+    }
+
+    /** GKE writes RFC 3339 times with varying fractions: compare them as instants. */
+    private static java.time.Instant startOf(Operation operation) {
+        try {
+            return java.time.OffsetDateTime.parse(operation.getStartTime()).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            return java.time.Instant.EPOCH;
+        }
     }
 
     private List<Operation> operationsOf(ClusterLocator at) {

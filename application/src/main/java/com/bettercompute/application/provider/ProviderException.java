@@ -1,5 +1,8 @@
 package com.bettercompute.application.provider;
 
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -49,5 +52,22 @@ public final class ProviderException extends RuntimeException {
     /** Worth trying the same call again later. */
     public boolean retryable() {
         return kind == Kind.FAILED_PRECONDITION || kind == Kind.UNAVAILABLE || kind == Kind.INTERNAL || kind == Kind.QUOTA;
+    }
+
+    /**
+     * The failure as the API shows it when a call (such as {@code versions}) reaches the provider
+     * synchronously: the provider's message, its kind in {@code details.providerError}. A provider
+     * that refuses our credentials or is down is the operator's problem, not the caller's: INTERNAL.
+     */
+    public DomainException toDomainException() {
+        ErrorCode code = switch (kind) {
+            case NOT_FOUND -> ErrorCode.NOT_FOUND;
+            case ALREADY_EXISTS, FOREIGN -> ErrorCode.CONFLICT;
+            case INVALID -> ErrorCode.INVALID_INPUT;
+            case FAILED_PRECONDITION -> ErrorCode.INVALID_STATE;
+            case QUOTA -> ErrorCode.QUOTA_EXCEEDED;
+            case PERMISSION_DENIED, UNAVAILABLE, INTERNAL -> ErrorCode.INTERNAL;
+        };
+        return new DomainException(code, getMessage(), Map.of("providerError", kind.name()));
     }
 }

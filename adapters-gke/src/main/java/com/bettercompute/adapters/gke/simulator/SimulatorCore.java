@@ -1,5 +1,6 @@
 package com.bettercompute.adapters.gke.simulator;
 
+import com.google.container.v1.CancelOperationRequest;
 import com.google.container.v1.Cluster;
 import com.google.container.v1.ClusterManagerGrpc;
 import com.google.container.v1.ClusterUpdate;
@@ -36,6 +37,7 @@ import com.google.container.v1.UpdateClusterRequest;
 import com.google.container.v1.UpdateMasterRequest;
 import com.google.container.v1.UpdateNodePoolRequest;
 import com.google.protobuf.Descriptors.FieldDescriptor;
+import com.google.protobuf.Empty;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
@@ -76,6 +78,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
     private static final Pattern REGION = Pattern.compile("[a-z]+-[a-z]+[0-9]+");
     private static final Pattern CIDR = Pattern.compile("(\\d{1,3}\\.){3}\\d{1,3}/\\d{1,2}");
     private static final String CA = loadCa();
+    private static final int MAX_OPERATIONS = 5000;
 
     private final Clock clock;
     private final Faults faults;
@@ -106,15 +109,17 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         final Operation.Builder op;
         final String project;
         final String clusterPath;
+        final Instant startedAt;
         final Instant doneAt;
         final String failure;
         final Runnable onDone;
         final Consumer<String> onFail;
 
-        SimOperation(Operation.Builder op, String project, String clusterPath, Instant doneAt, String failure, Runnable onDone, Consumer<String> onFail) {
+        SimOperation(Operation.Builder op, String project, String clusterPath, Instant startedAt, Instant doneAt, String failure, Runnable onDone, Consumer<String> onFail) {
             this.op = op;
             this.project = project;
             this.clusterPath = clusterPath;
+            this.startedAt = startedAt;
             this.doneAt = doneAt;
             this.failure = failure;
             this.onDone = onDone;
@@ -159,20 +164,45 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         return result;
     }
 
-    /** Completes every operation whose time has come, in the order they started. */
+    /**
+     * Moves every operation along: PENDING until the clock has moved past its start, RUNNING until
+     * its duration has passed, then DONE (with its error, if it was made to fail). In start order.
+     */
     private void settle() {
         Instant now = clock.instant();
         for (SimOperation operation : List.copyOf(operations.values())) {
-            if (operation.running() && !operation.doneAt.isAfter(now)) {
-                operation.op.setStatus(Operation.Status.DONE).setEndTime(time(operation.doneAt)).setProgress(
-                        operation.op.getProgress());
-                if (operation.failure != null) {
-                    operation.op.setError(com.google.rpc.Status.newBuilder().setCode(Status.Code.INTERNAL.value()).setMessage(operation.failure))
-                            .setStatusMessage(operation.failure);
-                    operation.onFail.accept(operation.failure);
-                } else {
-                    operation.onDone.run();
-                }
+            if (!operation.running()) {
+                continue;
+            }
+            if (!operation.doneAt.isAfter(now)) {
+                finish(operation, operation.failure);
+            } else if (operation.op.getStatus() == Operation.Status.PENDING && now.isAfter(operation.startedAt)) {
+                operation.op.setStatus(Operation.Status.RUNNING);
+            }
+        }
+        prune();
+    }
+
+    private void finish(SimOperation operation, String failure) {
+        operation.op.setStatus(Operation.Status.DONE).setEndTime(time(operation.doneAt.isAfter(clock.instant()) ? clock.instant() : operation.doneAt));
+        if (failure != null) {
+            operation.op.setError(com.google.rpc.Status.newBuilder().setCode(Status.Code.INTERNAL.value()).setMessage(failure))
+                    .setStatusMessage(failure);
+            operation.onFail.accept(failure);
+        } else {
+            operation.onDone.run();
+        }
+    }
+
+    /** Forgets the oldest finished operations beyond a bound, so a long-running simulator does not grow without end. */
+    private void prune() {
+        if (operations.size() <= MAX_OPERATIONS) {
+            return;
+        }
+        var iterator = operations.values().iterator();
+        while (operations.size() > MAX_OPERATIONS * 3 / 4 && iterator.hasNext()) {
+            if (!iterator.next().running()) {
+                iterator.remove();
             }
         }
     }
@@ -192,12 +222,12 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
                 .setZone(ref.location())
                 .setLocation(ref.location())
                 .setOperationType(type)
-                .setStatus(Operation.Status.RUNNING)
+                .setStatus(Operation.Status.PENDING)
                 .setSelfLink(API + ref.locationPath() + "/operations/" + id)
                 .setTargetLink(targetLink)
                 .setStartTime(time(now));
         String failure = mayFail ? faults.nextOperationFailure() : null;
-        operations.put(id, new SimOperation(op, ref.project(), ref.clusterPath(), now.plus(operationDuration), failure, onDone, onFail));
+        operations.put(id, new SimOperation(op, ref.project(), ref.clusterPath(), now, now.plus(operationDuration), failure, onDone, onFail));
         return op.build();
     }
 
@@ -703,6 +733,22 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
                 }
             }
             return response.build();
+        });
+    }
+
+    @Override
+    public void cancelOperation(CancelOperationRequest request, StreamObserver<Empty> out) {
+        respond(out, () -> {
+            Ref ref = Ref.of(request.getName(), request.getProjectId(), request.getZone(), null, null, request.getOperationId());
+            SimOperation operation = ref.operation() == null ? null : operations.get(ref.operation());
+            if (operation == null || (ref.project() != null && !operation.project.equals(ref.project()))) {
+                throw Status.NOT_FOUND.withDescription("Not found: operation \"" + ref.operation() + "\".").asRuntimeException();
+            }
+            if (operation.running()) {
+                finish(operation, "The operation was cancelled.");
+                operation.op.setError(com.google.rpc.Status.newBuilder().setCode(Status.Code.CANCELLED.value()).setMessage("The operation was cancelled."));
+            }
+            return Empty.getDefaultInstance();
         });
     }
 

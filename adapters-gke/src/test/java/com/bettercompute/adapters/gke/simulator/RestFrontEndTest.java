@@ -61,7 +61,13 @@ class RestFrontEndTest {
     void createsAndReadsThroughBothPathForms() throws Exception {
         Reply created = call("POST", "/v1/projects/p1/locations/us-central1-a/clusters", CREATE);
         assertThat(created.status()).isEqualTo(200);
-        assertThat(created.body()).contains("\"operationType\": \"CREATE_CLUSTER\"").contains("\"status\": \"RUNNING\"");
+        assertThat(created.body()).contains("\"operationType\": \"CREATE_CLUSTER\"").contains("\"status\": \"PENDING\"");
+
+        java.util.regex.Matcher id = java.util.regex.Pattern.compile("\"name\": \"(operation-[^\"]+)\"").matcher(created.body());
+        assertThat(id.find()).isTrue();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(call("GET", "/v1/projects/p1/locations/us-central1-a/operations/" + id.group(1), null).body())
+                .contains("\"status\": \"RUNNING\"");
 
         Reply provisioning = call("GET", "/v1/projects/p1/zones/us-central1-a/clusters/c1", null);
         assertThat(provisioning.status()).isEqualTo(200);
@@ -69,6 +75,8 @@ class RestFrontEndTest {
 
         clock.advance(OPERATION);
         Reply running = call("GET", "/v1/projects/p1/locations/us-central1-a/clusters/c1?$alt=json;enum-encoding=int&alt=json", null);
+        assertThat(call("GET", "/v1/projects/p1/zones/us-central1-a/operations/" + id.group(1), null).body())
+                .contains("\"status\": \"DONE\"").contains("\"endTime\": \"2026-01-01T00:00:10Z\"");
         assertThat(running.body()).contains("\"status\": \"RUNNING\"").contains("\"currentNodeVersion\": \"1.34.1-gke.1829001\"");
 
         Reply list = call("GET", "/v1/projects/p1/locations/-/clusters", null);
