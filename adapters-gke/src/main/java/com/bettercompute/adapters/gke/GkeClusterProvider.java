@@ -48,6 +48,9 @@ import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import io.grpc.Status;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -121,11 +124,11 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
     }
 
     /** GKE writes RFC 3339 times with varying fractions: compare them as instants. */
-    private static java.time.Instant startOf(Operation operation) {
+    private static Instant startOf(Operation operation) {
         try {
-            return java.time.OffsetDateTime.parse(operation.getStartTime()).toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
-            return java.time.Instant.EPOCH;
+            return OffsetDateTime.parse(operation.getStartTime()).toInstant();
+        } catch (DateTimeParseException e) {
+            return Instant.EPOCH;
         }
     }
 

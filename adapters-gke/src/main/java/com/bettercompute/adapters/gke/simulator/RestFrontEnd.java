@@ -23,6 +23,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -366,7 +367,7 @@ final class RestFrontEnd {
 
     private static void sendError(HttpExchange exchange, Status status) throws IOException {
         String message = status.getDescription() == null ? status.getCode().name() : status.getDescription();
-        Map<String, Object> error = new java.util.LinkedHashMap<>();
+        Map<String, Object> error = new LinkedHashMap<>();
         error.put("code", httpStatus(status.getCode()));
         error.put("message", message);
         error.put("status", status.getCode().name());

@@ -4,7 +4,6 @@ import com.google.container.v1.CancelOperationRequest;
 import com.google.container.v1.Cluster;
 import com.google.container.v1.ClusterManagerGrpc;
 import com.google.container.v1.ClusterUpdate;
-import com.google.container.v1.ControlPlaneEndpointsConfig;
 import com.google.container.v1.CreateClusterRequest;
 import com.google.container.v1.CreateNodePoolRequest;
 import com.google.container.v1.DeleteClusterRequest;

@@ -11,6 +11,8 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +65,7 @@ class RestFrontEndTest {
         assertThat(created.status()).isEqualTo(200);
         assertThat(created.body()).contains("\"operationType\": \"CREATE_CLUSTER\"").contains("\"status\": \"PENDING\"");
 
-        java.util.regex.Matcher id = java.util.regex.Pattern.compile("\"name\": \"(operation-[^\"]+)\"").matcher(created.body());
+        Matcher id = Pattern.compile("\"name\": \"(operation-[^\"]+)\"").matcher(created.body());
         assertThat(id.find()).isTrue();
         clock.advance(Duration.ofSeconds(1));
         assertThat(call("GET", "/v1/projects/p1/locations/us-central1-a/operations/" + id.group(1), null).body())
