@@ -507,7 +507,8 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
     }
 
     /**
-     * A client failure as a {@link ProviderException}, with the provider's own message. Over REST
+     * A client failure as a {@link ProviderException}, with the provider's own message (and no cause:
+     * the library's exception is logged here, it does not travel). Over REST
      * the HTTP status is ambiguous (409 is ALREADY_EXISTS or ABORTED, 400 INVALID_ARGUMENT or
      * FAILED_PRECONDITION) and the message hides in the cause: both are read from the error body.
      */
@@ -516,7 +517,8 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
             return p;
         }
         if (!(e instanceof ApiException api)) {
-            return new ProviderException(Kind.UNAVAILABLE, "GKE could not be reached: " + e.getMessage(), e);
+            LOG.warn("gke: the call failed before reaching GKE", e);
+            return new ProviderException(Kind.UNAVAILABLE, "GKE could not be reached: " + e.getMessage());
         }
         String code = api.getStatusCode().getCode().name();
         String message = e.getMessage();
@@ -551,7 +553,13 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
             case "UNAVAILABLE", "DEADLINE_EXCEEDED", "CANCELLED" -> Kind.UNAVAILABLE;
             default -> Kind.INTERNAL;
         };
-        return new ProviderException(kind, message, e);
+        // the library's exception stays here (no gax type reaches application): logged, not chained
+        if (kind == Kind.INTERNAL || kind == Kind.UNAVAILABLE || kind == Kind.PERMISSION_DENIED) {
+            LOG.warn("gke: {} from GKE: {}", code, message, e);
+        } else {
+            LOG.debug("gke: {} from GKE: {}", code, message);
+        }
+        return new ProviderException(kind, message);
     }
 
     private static Struct errorBody(String content) {
