@@ -70,6 +70,18 @@ class SimulatorFaultsTest {
     }
 
     @Test
+    void theClientRetriesReadsThatFailUnavailableButNotChanges() {
+        simulator.failNextCalls("GetCluster", 1, "UNAVAILABLE", "try later");
+        assertThat(provider.observe(AT).exists()).isFalse();
+        simulator.failNextCalls("CreateCluster", 1, "UNAVAILABLE", "try later");
+        assertThatThrownBy(() -> provider.createCluster(SPEC)).isInstanceOfSatisfying(ProviderException.class, e -> {
+            assertThat(e.kind()).isEqualTo(Kind.UNAVAILABLE);
+            assertThat(e.retryable()).isTrue();
+            assertThat(e.getCause()).isNull();
+        });
+    }
+
+    @Test
     void refuseAVersion() {
         simulator.refuseVersion("1.33.5-gke.1080000");
         assertThat(provider.serverConfig("p1", "us-central1-a").validVersions()).doesNotContain("1.33.5-gke.1080000");
