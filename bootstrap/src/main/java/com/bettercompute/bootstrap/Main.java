@@ -1,5 +1,7 @@
 package com.bettercompute.bootstrap;
 
+import com.bettercompute.bootstrap.gke.GkeSimulatorCommand;
+
 import java.util.Arrays;
 
 /** The one entry point: {@code serve} (the default) and the other sub-commands of {@code API.md}. */
@@ -9,15 +11,18 @@ public final class Main {
     public static void main(String[] args) {
         String command = args.length > 0 && !args[0].startsWith("-") ? args[0] : "serve";
         String[] rest = args.length > 0 && !args[0].startsWith("-") ? Arrays.copyOfRange(args, 1, args.length) : args;
-        int code = switch (command) {
-            case "serve" -> ServeCommand.run(rest, System.out, System.err, System.getenv());
-            default -> {
-                System.err.println("better-compute: unknown sub-command '" + command + "'; sub-commands: serve");
-                yield 2;
+        switch (command) {
+            case "serve" -> {
+                int code = ServeCommand.run(rest, System.out, System.err, System.getenv());
+                if (code != 0) {
+                    System.exit(code);
+                }
             }
-        };
-        if (code != 0 || !command.equals("serve")) {
-            System.exit(code);
+            case "gke-simulator" -> GkeSimulatorCommand.run(rest);
+            default -> {
+                System.err.println("better-compute: unknown sub-command '" + command + "'; sub-commands: serve, gke-simulator");
+                System.exit(2);
+            }
         }
     }
 }

@@ -1,0 +1,66 @@
+package com.bettercompute.adapters.gke;
+
+import com.google.api.gax.core.NoCredentialsProvider;
+import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
+import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
+import com.google.cloud.container.v1.ClusterManagerClient;
+import com.google.cloud.container.v1.ClusterManagerSettings;
+import io.grpc.ManagedChannelBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Set;
+
+/**
+ * Builds a {@link GkeClusterProvider} for real GKE or for any GKE API at an address (a standalone
+ * or in-process simulator).
+ */
+public final class GkeClusterProviders {
+    private static final Set<String> LOOPBACK = Set.of("127.0.0.1", "localhost", "::1", "[::1]");
+
+    private GkeClusterProviders() {
+    }
+
+    /** Real GKE ({@code container.googleapis.com}) with application-default credentials ({@code --provider gke}). */
+    public static GkeClusterProvider google() {
+        return create(ClusterManagerSettings.newBuilder());
+    }
+
+    /**
+     * GKE's API over gRPC at {@code HOST:PORT} ({@code --gke-endpoint}): plaintext and no credentials
+     * when the host is loopback (a simulator), TLS and application-default credentials otherwise.
+     */
+    public static GkeClusterProvider grpc(String hostPort) {
+        ClusterManagerSettings.Builder settings = ClusterManagerSettings.newBuilder().setEndpoint(hostPort);
+        if (isLoopback(hostPort)) {
+            settings.setCredentialsProvider(NoCredentialsProvider.create())
+                    .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
+                            .setEndpoint(hostPort)
+                            .setChannelConfigurator(ManagedChannelBuilder::usePlaintext)
+                            .build());
+        }
+        return create(settings);
+    }
+
+    /** GKE's API over HTTP/JSON at a base URL such as {@code http://127.0.0.1:PORT}, without credentials (tests, the simulator). */
+    public static GkeClusterProvider restWithoutCredentials(String baseUrl) {
+        ClusterManagerSettings.Builder settings = ClusterManagerSettings.newHttpJsonBuilder()
+                .setEndpoint(baseUrl)
+                .setCredentialsProvider(NoCredentialsProvider.create())
+                .setTransportChannelProvider(InstantiatingHttpJsonChannelProvider.newBuilder().setEndpoint(baseUrl).build());
+        return create(settings);
+    }
+
+    static boolean isLoopback(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        String host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+        return LOOPBACK.contains(host) || host.startsWith("127.");
+    }
+
+    private static GkeClusterProvider create(ClusterManagerSettings.Builder settings) {
+        try {
+            return new GkeClusterProvider(ClusterManagerClient.create(settings.build()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("the GKE client could not be created: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package com.bettercompute.adapters.gke.simulator;
+
+import io.grpc.Metadata;
+import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A GKE v1 API server on loopback: plaintext gRPC and REST over one stateful core, with faults on
+ * demand. Start it with {@link #start}, point clients at {@link #grpcTarget()} or {@link #restUrl()},
+ * {@link #close()} it when done.
+ *
+ * <p>Method names for {@link #failNextCalls} are the RPC names of {@code google.container.v1.ClusterManager}
+ * ({@code CreateCluster}, {@code GetOperation}…), or {@code *} for any.
+ */
+public final class GkeSimulator implements AutoCloseable {
+    private final SimulatorCore core;
+    private final Faults faults;
+    private final Server grpc;
+    private final RestFrontEnd rest;
+
+    private GkeSimulator(Clock clock, Duration operationDuration, int grpcPort, int restPort, Pause pause) throws IOException {
+        this.faults = new Faults(Objects.requireNonNull(pause, "pause"));
+        this.core = new SimulatorCore(Objects.requireNonNull(clock, "clock"), operationDuration, faults);
+        this.grpc = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), grpcPort))
+                .addService(ServerInterceptors.intercept(core, new FaultInterceptor(faults)))
+                .build()
+                .start();
+        try {
+            this.rest = new RestFrontEnd(core, faults, this, restPort);
+        } catch (IOException | RuntimeException e) {
+            grpc.shutdownNow();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts the simulator. Ports 0 pick free ones. Operations complete once {@code operationDuration}
+     * has passed on {@code clock}; the latency fault waits with {@code pause}.
+     */
+    public static GkeSimulator start(Clock clock, Duration operationDuration, int grpcPort, int restPort, Pause pause) {
+        try {
+            return new GkeSimulator(clock, operationDuration, grpcPort, restPort, pause);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the GKE simulator could not listen: " + e.getMessage(), e);
+        }
+    }
+
+    /** Starts the simulator without a way to wait: the latency fault is ignored. */
+    public static GkeSimulator start(Clock clock, Duration operationDuration, int grpcPort, int restPort) {
+        return start(clock, operationDuration, grpcPort, restPort, Pause.NONE);
+    }
+
+    public int grpcPort() {
+        return grpc.getPort();
+    }
+
+    public int restPort() {
+        return rest.port();
+    }
+
+    /** {@code 127.0.0.1:<grpc port>}, what {@code --gke-endpoint} takes. */
+    public String grpcTarget() {
+        return "127.0.0.1:" + grpcPort();
+    }
+
+    /** {@code http://127.0.0.1:<rest port>}. */
+    public String restUrl() {
+        return "http://127.0.0.1:" + restPort();
+    }
+
+    /** The line the standalone command prints. */
+    public String banner() {
+        return "gke simulator: grpc " + grpcTarget() + " rest " + restUrl();
+    }
+
+    @Override
+    public void close() {
+        rest.close();
+        grpc.shutdownNow();
+        try {
+            grpc.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---------------------------------------------------------------- faults and controls
+
+    /** The next {@code count} calls of {@code method} ({@code *}: any) fail with this gRPC status code name and message. */
+    public void failNextCalls(String method, int count, String statusCode, String message) {
+        Status status = Status.fromCode(Status.Code.valueOf(statusCode)).withDescription(message);
+        faults.failCalls(method, count, status);
+    }
+
+    /** The next {@code count} operations started end DONE with this error message (and their resource in error or unchanged). */
+    public void failNextOperations(int count, String message) {
+        faults.failOperations(count, message);
+    }
+
+    /** Stops offering a version: creates, upgrades and server config no longer know it. */
+    public void refuseVersion(String version) {
+        core.refuseVersion(version);
+    }
+
+    /** Calls that would add nodes in the project ({@code *}: any) fail with RESOURCE_EXHAUSTED. */
+    public void exhaustQuota(String project) {
+        faults.exhaustQuota(project);
+    }
+
+    public void restoreQuota(String project) {
+        faults.restoreQuota(project);
+    }
+
+    /** Every call waits this long before it is served (needs a {@link Pause}). */
+    public void addLatency(Duration latency) {
+        faults.latency(latency);
+    }
+
+    /** Deletes a cluster at once, as someone would in the console. False if there was none. */
+    public boolean deleteClusterBehindTheBack(String project, String location, String name) {
+        return core.deleteBehindTheBack(project, location, name);
+    }
+
+    /**
+     * Moves a cluster's control plane and node pools to {@code version} (null: the newest version
+     * its channel offers) as a release-channel auto-upgrade would. Returns the version.
+     */
+    public String releaseChannelUpgrade(String project, String location, String name, String version) {
+        return core.releaseChannelUpgrade(project, location, name, version);
+    }
+
+    /** Clears every fault (refused versions included). */
+    public void clearFaults() {
+        faults.clear();
+        core.clearRefusedVersions();
+    }
+
+    /** Changes how long operations started from now take. */
+    public void operationDuration(Duration duration) {
+        core.operationDuration(duration);
+    }
+
+    /** The resource names of the clusters that exist. */
+    public List<String> clusters() {
+        return core.clusterNames();
+    }
+
+    Map<String, Object> describeFaults() {
+        Map<String, Object> out = new LinkedHashMap<>(faults.describe());
+        out.putAll(core.describeVersions());
+        out.put("operationDurationMillis", core.operationDuration().toMillis());
+        return out;
+    }
+
+    /** Applies the call faults to gRPC calls, before the core sees them. */
+    private static final class FaultInterceptor implements ServerInterceptor {
+        private final Faults faults;
+
+        FaultInterceptor(Faults faults) {
+            this.faults = faults;
+        }
+
+        @Override
+        public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+            try {
+                faults.beforeCall(call.getMethodDescriptor().getBareMethodName());
+            } catch (StatusRuntimeException e) {
+                call.close(e.getStatus(), new Metadata());
+                return new ServerCall.Listener<>() { };
+            }
+            return next.startCall(call, headers);
+        }
+    }
+}

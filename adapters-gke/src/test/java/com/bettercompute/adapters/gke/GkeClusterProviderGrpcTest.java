@@ -1,0 +1,11 @@
+package com.bettercompute.adapters.gke;
+
+import com.bettercompute.adapters.gke.simulator.GkeSimulator;
+
+/** The port's contract over gRPC, the transport the product uses. */
+class GkeClusterProviderGrpcTest extends SimulatedGkeContract {
+    @Override
+    GkeClusterProvider connect(GkeSimulator simulator) {
+        return GkeClusterProviders.grpc(simulator.grpcTarget());
+    }
+}

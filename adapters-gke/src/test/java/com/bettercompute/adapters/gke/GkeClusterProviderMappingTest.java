@@ -1,0 +1,128 @@
+package com.bettercompute.adapters.gke;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.bettercompute.adapters.gke.simulator.GkeSimulator;
+import com.bettercompute.application.provider.Accelerator;
+import com.bettercompute.application.provider.Autoscaling;
+import com.bettercompute.application.provider.ClusterLocator;
+import com.bettercompute.application.provider.ClusterProvider;
+import com.bettercompute.application.provider.ClusterSpec;
+import com.bettercompute.application.provider.Mode;
+import com.bettercompute.application.provider.NodePoolSpec;
+import com.bettercompute.application.provider.ProviderNames;
+import com.bettercompute.application.provider.ReleaseChannel;
+import com.bettercompute.application.provider.SteppingClock;
+import com.bettercompute.application.provider.Taint;
+import com.google.api.gax.core.NoCredentialsProvider;
+import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
+import com.google.cloud.container.v1.ClusterManagerClient;
+import com.google.cloud.container.v1.ClusterManagerSettings;
+import com.google.container.v1.Cluster;
+import com.google.container.v1.MasterAuthorizedNetworksConfig;
+import com.google.container.v1.NodePool;
+import com.google.container.v1.NodeTaint;
+import io.grpc.ManagedChannelBuilder;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What GkeClusterProvider sends to GKE, read back as GKE's own resources. */
+class GkeClusterProviderMappingTest {
+    private static final String ID = "kcl_01hzx8k3v4w5y6z7a8b9c0d1e2";
+    private final SteppingClock clock = new SteppingClock();
+    private GkeSimulator simulator;
+    private GkeClusterProvider provider;
+    private ClusterManagerClient gke;
+
+    @BeforeEach
+    void start() throws IOException {
+        simulator = GkeSimulator.start(clock, Duration.ZERO, 0, 0);
+        provider = GkeClusterProviders.grpc(simulator.grpcTarget());
+        gke = ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
+                .setEndpoint(simulator.grpcTarget())
+                .setCredentialsProvider(NoCredentialsProvider.create())
+                .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
+                        .setEndpoint(simulator.grpcTarget()).setChannelConfigurator(ManagedChannelBuilder::usePlaintext).build())
+                .build());
+    }
+
+    @AfterEach
+    void stop() {
+        gke.close();
+        provider.close();
+        simulator.close();
+    }
+
+    @Test
+    void aStandardRegionalClusterAndItsPools() {
+        ClusterLocator at = new ClusterLocator("tenant-prj", "europe-west4", ProviderNames.clusterName(ID));
+        provider.createCluster(new ClusterSpec(at, ID, Mode.STANDARD, ReleaseChannel.STABLE, "1.32", List.of("10.0.0.0/8"), true,
+                "vpc-1", "sub-1"));
+        provider.createNodePool(at, new NodePoolSpec("gpu", "a3-highgpu-8g", 2, new Autoscaling(0, 4), 500, "pd-ssd", true,
+                new Accelerator("nvidia-h100-80gb", 8), List.of("europe-west4-a", "europe-west4-b"), Map.of("team", "ml"),
+                List.of(new Taint("nvidia.com/gpu", "", Taint.Effect.NO_EXECUTE))));
+
+        Cluster cluster = gke.getCluster("projects/tenant-prj/locations/europe-west4/clusters/" + at.name());
+        assertThat(cluster.getName()).isEqualTo("bc-k-01hzx8k3v4w5y6z7a8b9c0d1");
+        assertThat(cluster.getResourceLabelsMap()).containsExactly(Map.entry("better-compute-cluster", ID));
+        assertThat(cluster.getLocation()).isEqualTo("europe-west4");
+        assertThat(cluster.getLocationsList()).containsExactly("europe-west4-a", "europe-west4-b", "europe-west4-c");
+        assertThat(cluster.getAutopilot().getEnabled()).isFalse();
+        assertThat(cluster.getReleaseChannel().getChannel()).isEqualTo(com.google.container.v1.ReleaseChannel.Channel.STABLE);
+        assertThat(cluster.getCurrentMasterVersion()).isEqualTo("1.32.9-gke.1108000");
+        assertThat(cluster.getNetwork()).isEqualTo("vpc-1");
+        assertThat(cluster.getSubnetwork()).isEqualTo("sub-1");
+        assertThat(cluster.getNetworkConfig().getDefaultEnablePrivateNodes()).isTrue();
+        MasterAuthorizedNetworksConfig authorized = cluster.getControlPlaneEndpointsConfig().getIpEndpointsConfig().getAuthorizedNetworksConfig();
+        assertThat(authorized.getEnabled()).isTrue();
+        assertThat(authorized.getCidrBlocksList()).extracting(MasterAuthorizedNetworksConfig.CidrBlock::getCidrBlock).containsExactly("10.0.0.0/8");
+
+        NodePool initial = cluster.getNodePools(0);
+        assertThat(initial.getName()).isEqualTo(ClusterProvider.INITIAL_NODE_POOL);
+        assertThat(initial.getInitialNodeCount()).isEqualTo(1);
+        assertThat(initial.getConfig().getMachineType()).isEqualTo("e2-small");
+
+        NodePool gpu = cluster.getNodePools(1);
+        assertThat(gpu.getName()).isEqualTo("gpu");
+        assertThat(gpu.getInitialNodeCount()).isEqualTo(2);
+        assertThat(gpu.getAutoscaling().getEnabled()).isTrue();
+        assertThat(gpu.getAutoscaling().getMinNodeCount()).isZero();
+        assertThat(gpu.getAutoscaling().getMaxNodeCount()).isEqualTo(4);
+        assertThat(gpu.getLocationsList()).containsExactly("europe-west4-a", "europe-west4-b");
+        assertThat(gpu.getConfig().getMachineType()).isEqualTo("a3-highgpu-8g");
+        assertThat(gpu.getConfig().getDiskSizeGb()).isEqualTo(500);
+        assertThat(gpu.getConfig().getDiskType()).isEqualTo("pd-ssd");
+        assertThat(gpu.getConfig().getSpot()).isTrue();
+        assertThat(gpu.getConfig().getAccelerators(0).getAcceleratorType()).isEqualTo("nvidia-h100-80gb");
+        assertThat(gpu.getConfig().getAccelerators(0).getAcceleratorCount()).isEqualTo(8);
+        assertThat(gpu.getConfig().getLabelsMap()).containsExactly(Map.entry("team", "ml"));
+        assertThat(gpu.getConfig().getTaintsList()).extracting(NodeTaint::getKey, NodeTaint::getValue, NodeTaint::getEffect)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("nvidia.com/gpu", "", NodeTaint.Effect.NO_EXECUTE));
+        assertThat(gpu.getManagement().getAutoRepair()).isTrue();
+    }
+
+    @Test
+    void anAutopilotClusterWithoutAChannelGetsGkesDefault() {
+        ClusterLocator at = new ClusterLocator("tenant-prj", "us-east1", ProviderNames.clusterName(ID));
+        provider.createCluster(new ClusterSpec(at, ID, Mode.AUTOPILOT, null, null, List.of(), false, null, null));
+        Cluster cluster = gke.getCluster("projects/tenant-prj/locations/us-east1/clusters/" + at.name());
+        assertThat(cluster.getAutopilot().getEnabled()).isTrue();
+        assertThat(cluster.getNodePoolsList()).isEmpty();
+        assertThat(cluster.getReleaseChannel().getChannel()).isEqualTo(com.google.container.v1.ReleaseChannel.Channel.REGULAR);
+        assertThat(cluster.getCurrentNodeVersion()).isEqualTo(cluster.getCurrentMasterVersion());
+    }
+
+    @Test
+    void aStandardClusterWithoutAChannelIsInNone() {
+        ClusterLocator at = new ClusterLocator("tenant-prj", "us-east1-b", ProviderNames.clusterName(ID));
+        provider.createCluster(new ClusterSpec(at, ID, Mode.STANDARD, null, null, List.of(), false, null, null));
+        assertThat(provider.observe(at).releaseChannel()).isNull();
+        assertThat(gke.getCluster("projects/tenant-prj/locations/us-east1-b/clusters/" + at.name()).getReleaseChannel().getChannel())
+                .isEqualTo(com.google.container.v1.ReleaseChannel.Channel.UNSPECIFIED);
+    }
+}

@@ -1,0 +1,29 @@
+package com.bettercompute.application.provider;
+
+import java.util.List;
+import java.util.Objects;
+
+/** One in-place change of a cluster's control plane. The provider takes exactly one per call. */
+public sealed interface ClusterChange {
+
+    /** Move the control plane to a version ({@code 1.33}, a full version, or {@code latest}). */
+    record MasterVersion(String version) implements ClusterChange {
+        public MasterVersion {
+            Objects.requireNonNull(version, "version");
+        }
+    }
+
+    /** Enroll the cluster in another release channel. */
+    record Channel(ReleaseChannel channel) implements ClusterChange {
+        public Channel {
+            Objects.requireNonNull(channel, "channel");
+        }
+    }
+
+    /** Replace the CIDRs allowed to reach the control plane; empty: any address. */
+    record AuthorizedNetworks(List<String> cidrs) implements ClusterChange {
+        public AuthorizedNetworks {
+            cidrs = cidrs == null ? List.of() : List.copyOf(cidrs);
+        }
+    }
+}

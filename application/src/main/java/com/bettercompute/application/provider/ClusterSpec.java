@@ -1,0 +1,37 @@
+package com.bettercompute.application.provider;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A cluster's control plane as we want it at the provider. Node pools are not part of it: they are
+ * created one by one with {@link ClusterProvider#createNodePool} once the control plane runs.
+ *
+ * @param at                 project, location and provider-side name
+ * @param clusterId          our cluster id, put on the cluster as the label {@link ProviderNames#CLUSTER_LABEL}
+ * @param mode               standard or autopilot
+ * @param releaseChannel     null: not enrolled (Autopilot always is: null means the provider's default there)
+ * @param version            a pinned control-plane version ({@code 1.33} or a full version); null: the channel's default
+ * @param authorizedNetworks IPv4 CIDRs allowed to reach the control plane; empty: any address
+ * @param privateNodes       nodes without public addresses
+ * @param network            the VPC network's name; null: the project's default
+ * @param subnetwork         the subnetwork's name; null: the network's default
+ */
+public record ClusterSpec(
+        ClusterLocator at,
+        String clusterId,
+        Mode mode,
+        ReleaseChannel releaseChannel,
+        String version,
+        List<String> authorizedNetworks,
+        boolean privateNodes,
+        String network,
+        String subnetwork) {
+
+    public ClusterSpec {
+        Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(clusterId, "clusterId");
+        Objects.requireNonNull(mode, "mode");
+        authorizedNetworks = authorizedNetworks == null ? List.of() : List.copyOf(authorizedNetworks);
+    }
+}

@@ -1,0 +1,403 @@
+package com.bettercompute.application.provider;
+
+import com.bettercompute.application.provider.ProviderException.Kind;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * An in-memory {@link ClusterProvider} that keeps the port's contract (see
+ * {@code ClusterProviderContract}): operations take {@code operationDuration} on the injected
+ * clock, one at a time per cluster; versions come from a fixed server config. Also offers the
+ * faults the reconciler's tests need. Thread-safe.
+ */
+public final class InMemoryClusterProvider implements ClusterProvider {
+
+    /** The versions the fake offers, newest first, shaped like GKE's. */
+    public static final ServerConfig DEFAULT_SERVER_CONFIG = new ServerConfig(
+            "1.33.5-gke.1080000",
+            List.of("1.34.1-gke.1829001", "1.33.5-gke.1162000", "1.33.5-gke.1080000", "1.33.4-gke.1245000", "1.32.9-gke.1108000", "1.31.13-gke.1023000"),
+            Map.of(
+                    ReleaseChannel.RAPID, new ServerConfig.ChannelVersions("1.34.1-gke.1829001", List.of("1.34.1-gke.1829001", "1.33.5-gke.1162000")),
+                    ReleaseChannel.REGULAR, new ServerConfig.ChannelVersions("1.33.5-gke.1080000",
+                            List.of("1.33.5-gke.1162000", "1.33.5-gke.1080000", "1.33.4-gke.1245000", "1.32.9-gke.1108000")),
+                    ReleaseChannel.STABLE, new ServerConfig.ChannelVersions("1.32.9-gke.1108000",
+                            List.of("1.33.4-gke.1245000", "1.32.9-gke.1108000", "1.31.13-gke.1023000")),
+                    ReleaseChannel.EXTENDED, new ServerConfig.ChannelVersions("1.31.13-gke.1023000",
+                            List.of("1.33.4-gke.1245000", "1.32.9-gke.1108000", "1.31.13-gke.1023000"))));
+
+    private static final String CA = java.util.Base64.getEncoder().encodeToString(
+            "-----BEGIN CERTIFICATE-----\nZmFrZQ==\n-----END CERTIFICATE-----\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    private final Clock clock;
+    private final Duration operationDuration;
+    private final ServerConfig serverConfig;
+    private final Map<String, FakeCluster> clusters = new LinkedHashMap<>();
+    private final Deque<String> failingOperations = new ArrayDeque<>();
+    private final Deque<ProviderException> failingCalls = new ArrayDeque<>();
+    private int calls;
+
+    public InMemoryClusterProvider(Clock clock, Duration operationDuration, ServerConfig serverConfig) {
+        this.clock = clock;
+        this.operationDuration = operationDuration;
+        this.serverConfig = serverConfig;
+    }
+
+    public InMemoryClusterProvider(Clock clock, Duration operationDuration) {
+        this(clock, operationDuration, DEFAULT_SERVER_CONFIG);
+    }
+
+    private static final class FakePool {
+        NodePoolSpec spec;
+        NodePoolStatus status = NodePoolStatus.PROVISIONING;
+        String version;
+        int nodeCount;
+        Autoscaling autoscaling;
+        String message;
+    }
+
+    private static final class FakeCluster {
+        final ClusterLocator at;
+        String clusterId;
+        Mode mode;
+        ReleaseChannel channel;
+        ClusterStatus status = ClusterStatus.PROVISIONING;
+        String statusMessage;
+        String masterVersion;
+        List<String> authorized = List.of();
+        boolean privateNodes;
+        final Map<String, FakePool> pools = new LinkedHashMap<>();
+        Instant operationDoneAt;
+        Runnable onDone;
+        Consumer<String> onFail;
+        String operationFailure;
+        String lastError;
+
+        FakeCluster(ClusterLocator at) {
+            this.at = at;
+        }
+    }
+
+    // ---------------------------------------------------------------- faults
+
+    /** The next operation started fails with this message. */
+    public synchronized void failNextOperation(String message) {
+        failingOperations.add(message);
+    }
+
+    /** The next call of any method throws this. */
+    public synchronized void failNextCall(ProviderException failure) {
+        failingCalls.add(failure);
+    }
+
+    /** Puts a cluster that is not ours (no label) under this name, running. */
+    public synchronized void putForeignCluster(ClusterLocator at) {
+        FakeCluster cluster = new FakeCluster(at);
+        cluster.mode = Mode.STANDARD;
+        cluster.channel = ReleaseChannel.REGULAR;
+        cluster.status = ClusterStatus.RUNNING;
+        cluster.masterVersion = serverConfig.defaultVersion();
+        clusters.put(at.toString(), cluster);
+    }
+
+    /** Deletes a cluster at once, as someone would in the console. */
+    public synchronized void deleteBehindTheBack(ClusterLocator at) {
+        clusters.remove(at.toString());
+    }
+
+    /** Moves a cluster and its pools to a version, as a release-channel upgrade would. */
+    public synchronized void releaseChannelUpgrade(ClusterLocator at, String version) {
+        FakeCluster cluster = clusters.get(at.toString());
+        cluster.masterVersion = version;
+        cluster.pools.values().forEach(p -> p.version = version);
+    }
+
+    /** How many calls the port has served. */
+    public synchronized int calls() {
+        return calls;
+    }
+
+    // ---------------------------------------------------------------- plumbing
+
+    private void enter() {
+        calls++;
+        ProviderException failure = failingCalls.poll();
+        if (failure != null) {
+            throw failure;
+        }
+        settle();
+    }
+
+    private void settle() {
+        Instant now = clock.instant();
+        for (FakeCluster cluster : List.copyOf(clusters.values())) {
+            if (cluster.operationDoneAt != null && !cluster.operationDoneAt.isAfter(now)) {
+                Runnable done = cluster.onDone;
+                Consumer<String> fail = cluster.onFail;
+                String failure2 = cluster.operationFailure;
+                cluster.operationDoneAt = null;
+                cluster.onDone = null;
+                cluster.onFail = null;
+                cluster.operationFailure = null;
+                cluster.lastError = failure2;
+                if (failure2 == null) {
+                    done.run();
+                } else {
+                    fail.accept(failure2);
+                }
+            }
+        }
+    }
+
+    private void start(FakeCluster cluster, Runnable onDone, Consumer<String> onFail) {
+        cluster.operationDoneAt = clock.instant().plus(operationDuration);
+        cluster.onDone = onDone;
+        cluster.onFail = onFail;
+        cluster.operationFailure = failingOperations.poll();
+        if (operationDuration.isZero()) {
+            settle();
+        }
+    }
+
+    private FakeCluster find(ClusterLocator at) {
+        FakeCluster cluster = clusters.get(at.toString());
+        if (cluster == null) {
+            throw new ProviderException(Kind.NOT_FOUND, "Not found: " + at + ".");
+        }
+        return cluster;
+    }
+
+    private static void requireIdle(FakeCluster cluster) {
+        if (cluster.operationDoneAt != null) {
+            throw new ProviderException(Kind.FAILED_PRECONDITION, "Cluster is running incompatible operation.");
+        }
+        if (cluster.status != ClusterStatus.RUNNING) {
+            throw new ProviderException(Kind.FAILED_PRECONDITION, "Cluster is not ready: its status is " + cluster.status + ".");
+        }
+    }
+
+    private List<String> valid(ReleaseChannel channel) {
+        ServerConfig.ChannelVersions versions = channel == null ? null : serverConfig.channels().get(channel);
+        return versions == null ? serverConfig.validVersions() : versions.validVersions();
+    }
+
+    private String resolve(String requested, ReleaseChannel channel) {
+        List<String> valid = valid(channel);
+        if (requested == null || requested.equals("-")) {
+            ServerConfig.ChannelVersions versions = channel == null ? null : serverConfig.channels().get(channel);
+            return versions == null ? serverConfig.defaultVersion() : versions.defaultVersion();
+        }
+        for (String candidate : valid) {
+            if (requested.equals("latest") || candidate.equals(requested) || candidate.startsWith(requested + ".")
+                    || candidate.startsWith(requested + "-")) {
+                return candidate;
+            }
+        }
+        throw new ProviderException(Kind.INVALID, "Master version \"" + requested + "\" is unsupported.");
+    }
+
+    static int compareVersions(String a, String b) {
+        String[] x = a.split("[.-]");
+        String[] y = b.split("[.-]");
+        for (int i = 0; i < Math.min(x.length, y.length); i++) {
+            if (x[i].equals(y[i])) {
+                continue;
+            }
+            try {
+                return Long.compare(Long.parseLong(x[i]), Long.parseLong(y[i]));
+            } catch (NumberFormatException e) {
+                return x[i].compareTo(y[i]);
+            }
+        }
+        return Integer.compare(x.length, y.length);
+    }
+
+    // ---------------------------------------------------------------- the port
+
+    @Override
+    public synchronized ClusterObservation observe(ClusterLocator at) {
+        enter();
+        FakeCluster c = clusters.get(at.toString());
+        if (c == null) {
+            return ClusterObservation.absent();
+        }
+        List<NodePoolObservation> pools = new ArrayList<>();
+        String nodeVersion = c.masterVersion;
+        for (FakePool p : c.pools.values()) {
+            NodePoolSpec s = p.spec;
+            pools.add(new NodePoolObservation(s.name(), p.status, p.version, p.nodeCount, p.autoscaling, s.machineType(),
+                    s.diskGiB() == null ? 100 : s.diskGiB(), s.diskType() == null ? "pd-balanced" : s.diskType(), s.spot(), s.accelerator(),
+                    s.zones().isEmpty() ? List.of(at.location()) : s.zones(), s.labels(), s.taints(), p.message));
+            if (compareVersions(p.version, nodeVersion) < 0) {
+                nodeVersion = p.version;
+            }
+        }
+        return new ClusterObservation(true, c.clusterId, c.status, c.statusMessage, c.mode, "34.118.0." + (clusters.size() + 1), CA,
+                c.masterVersion, nodeVersion, c.channel, c.authorized, c.privateNodes, pools, c.operationDoneAt != null, c.lastError);
+    }
+
+    @Override
+    public synchronized void createCluster(ClusterSpec spec) {
+        enter();
+        FakeCluster existing = clusters.get(spec.at().toString());
+        if (existing != null) {
+            if (!spec.clusterId().equals(existing.clusterId)) {
+                throw new ProviderException(Kind.FOREIGN, "A cluster named " + spec.at() + " exists but is not ours.");
+            }
+            return;
+        }
+        ReleaseChannel channel = spec.mode() == Mode.AUTOPILOT && spec.releaseChannel() == null ? ReleaseChannel.REGULAR : spec.releaseChannel();
+        String version = resolve(spec.version(), channel);
+        if (spec.mode() == Mode.AUTOPILOT && spec.at().location().matches(".*-[a-z]$")) {
+            throw new ProviderException(Kind.INVALID, "Autopilot clusters must be regional clusters.");
+        }
+        FakeCluster c = new FakeCluster(spec.at());
+        c.clusterId = spec.clusterId();
+        c.mode = spec.mode();
+        c.channel = channel;
+        c.masterVersion = version;
+        c.authorized = spec.authorizedNetworks();
+        c.privateNodes = spec.privateNodes();
+        if (spec.mode() == Mode.STANDARD) {
+            FakePool initial = new FakePool();
+            initial.spec = NodePoolSpec.of(INITIAL_NODE_POOL, "e2-small", 1);
+            initial.version = version;
+            initial.nodeCount = 1;
+            c.pools.put(INITIAL_NODE_POOL, initial);
+        }
+        clusters.put(spec.at().toString(), c);
+        start(c, () -> {
+            c.status = ClusterStatus.RUNNING;
+            c.pools.values().forEach(p -> p.status = NodePoolStatus.RUNNING);
+        }, message -> {
+            c.status = ClusterStatus.ERROR;
+            c.statusMessage = message;
+        });
+    }
+
+    @Override
+    public synchronized void updateCluster(ClusterLocator at, ClusterChange change) {
+        enter();
+        FakeCluster c = find(at);
+        requireIdle(c);
+        Runnable apply;
+        if (change instanceof ClusterChange.MasterVersion v) {
+            String target = resolve(v.version(), c.channel);
+            if (compareVersions(target, c.masterVersion) < 0) {
+                throw new ProviderException(Kind.INVALID, "Master cannot be downgraded from \"" + c.masterVersion + "\" to \"" + target + "\".");
+            }
+            apply = () -> c.masterVersion = target;
+        } else if (change instanceof ClusterChange.Channel ch) {
+            apply = () -> c.channel = ch.channel();
+        } else if (change instanceof ClusterChange.AuthorizedNetworks n) {
+            apply = () -> c.authorized = n.cidrs();
+        } else {
+            throw new IllegalArgumentException(String.valueOf(change));
+        }
+        c.status = ClusterStatus.RECONCILING;
+        start(c, () -> {
+            apply.run();
+            c.status = ClusterStatus.RUNNING;
+        }, message -> c.status = ClusterStatus.RUNNING);
+    }
+
+    @Override
+    public synchronized void deleteCluster(ClusterLocator at) {
+        enter();
+        FakeCluster c = clusters.get(at.toString());
+        if (c == null || c.status == ClusterStatus.STOPPING) {
+            return;
+        }
+        if (c.clusterId == null) {
+            throw new ProviderException(Kind.FOREIGN, "A cluster named " + at + " exists but is not ours.");
+        }
+        ClusterStatus before = c.status;
+        c.status = ClusterStatus.STOPPING;
+        c.pools.values().forEach(p -> p.status = NodePoolStatus.STOPPING);
+        start(c, () -> clusters.remove(at.toString(), c), message -> c.status = before == ClusterStatus.ERROR ? before : ClusterStatus.RUNNING);
+    }
+
+    @Override
+    public synchronized void createNodePool(ClusterLocator at, NodePoolSpec spec) {
+        enter();
+        FakeCluster c = find(at);
+        if (c.pools.containsKey(spec.name())) {
+            return;
+        }
+        if (c.mode == Mode.AUTOPILOT) {
+            throw new ProviderException(Kind.INVALID, "Node pools cannot be created on an Autopilot cluster.");
+        }
+        requireIdle(c);
+        FakePool p = new FakePool();
+        p.spec = spec;
+        p.version = c.masterVersion;
+        p.nodeCount = spec.nodeCount();
+        p.autoscaling = spec.autoscaling();
+        c.pools.put(spec.name(), p);
+        start(c, () -> p.status = NodePoolStatus.RUNNING, message -> {
+            p.status = NodePoolStatus.ERROR;
+            p.message = message;
+        });
+    }
+
+    private FakePool pool(FakeCluster c, String name) {
+        FakePool p = c.pools.get(name);
+        if (p == null) {
+            throw new ProviderException(Kind.NOT_FOUND, "Not found: " + c.at + "/nodePools/" + name + ".");
+        }
+        return p;
+    }
+
+    @Override
+    public synchronized void resizeNodePool(ClusterLocator at, String pool, int nodeCount) {
+        enter();
+        FakeCluster c = find(at);
+        FakePool p = pool(c, pool);
+        requireIdle(c);
+        p.status = NodePoolStatus.RECONCILING;
+        start(c, () -> {
+            p.nodeCount = nodeCount;
+            p.status = NodePoolStatus.RUNNING;
+        }, message -> p.status = NodePoolStatus.RUNNING);
+    }
+
+    @Override
+    public synchronized void setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling) {
+        enter();
+        FakeCluster c = find(at);
+        FakePool p = pool(c, pool);
+        requireIdle(c);
+        p.status = NodePoolStatus.RECONCILING;
+        start(c, () -> {
+            p.autoscaling = autoscaling;
+            p.status = NodePoolStatus.RUNNING;
+        }, message -> p.status = NodePoolStatus.RUNNING);
+    }
+
+    @Override
+    public synchronized void deleteNodePool(ClusterLocator at, String pool) {
+        enter();
+        FakeCluster c = clusters.get(at.toString());
+        if (c == null || !c.pools.containsKey(pool) || c.pools.get(pool).status == NodePoolStatus.STOPPING) {
+            return;
+        }
+        requireIdle(c);
+        FakePool p = c.pools.get(pool);
+        NodePoolStatus before = p.status;
+        p.status = NodePoolStatus.STOPPING;
+        start(c, () -> c.pools.remove(pool, p), message -> p.status = before);
+    }
+
+    @Override
+    public synchronized ServerConfig serverConfig(String project, String location) {
+        enter();
+        return serverConfig;
+    }
+}

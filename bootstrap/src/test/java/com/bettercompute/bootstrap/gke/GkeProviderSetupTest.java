@@ -1,0 +1,48 @@
+package com.bettercompute.bootstrap.gke;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.bettercompute.adapters.gke.simulator.GkeSimulator;
+import com.bettercompute.application.provider.ClusterLocator;
+import com.bettercompute.application.provider.ClusterSpec;
+import com.bettercompute.application.provider.Mode;
+import com.bettercompute.application.provider.ProviderNames;
+import com.bettercompute.application.provider.ReleaseChannel;
+import com.bettercompute.application.provider.SteppingClock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GkeProviderSetupTest {
+    private static final String ID = "kcl_01hzx8k3v4w5y6z7a8b9c0d1e2";
+    private static final ClusterLocator AT = new ClusterLocator("demo", "us-central1-a", ProviderNames.clusterName(ID));
+    private final SteppingClock clock = new SteppingClock();
+
+    @Test
+    void theDefaultIsAnEmbeddedSimulatorReachedOverGrpc() {
+        try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ofSeconds(20), clock)) {
+            assertThat(setup.simulator()).isPresent();
+            setup.provider().createCluster(new ClusterSpec(AT, ID, Mode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
+            clock.advance(Duration.ofSeconds(20));
+            assertThat(setup.provider().observe(AT).settled()).isTrue();
+            assertThat(setup.simulator().orElseThrow().clusters()).containsExactly("projects/demo/locations/us-central1-a/clusters/" + AT.name());
+        }
+    }
+
+    @Test
+    void anEndpointPointsAtAnotherGkeApi() {
+        try (GkeSimulator standalone = GkeSimulator.start(clock, Duration.ZERO, 0, 0);
+                GkeProviderSetup setup = GkeProviderSetup.from("simulator", standalone.grpcTarget(), Duration.ofSeconds(20), clock)) {
+            assertThat(setup.simulator()).isEmpty();
+            setup.provider().createCluster(new ClusterSpec(AT, ID, Mode.STANDARD, null, null, List.of(), false, null, null));
+            assertThat(standalone.clusters()).hasSize(1);
+        }
+    }
+
+    @Test
+    void refusesWhatItDoesNotKnow() {
+        assertThatThrownBy(() -> GkeProviderSetup.from("aws", null, Duration.ZERO, clock)).hasMessageContaining("--provider");
+        assertThatThrownBy(() -> GkeProviderSetup.from("simulator", "http://x", Duration.ZERO, clock)).hasMessageContaining("--gke-endpoint");
+    }
+}
