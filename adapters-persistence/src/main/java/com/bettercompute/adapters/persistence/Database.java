@@ -5,6 +5,7 @@ import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
+import com.bettercompute.application.port.UsageLedger;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.flywaydb.core.Flyway;
@@ -41,6 +42,7 @@ public final class Database implements AutoCloseable {
     private final JdbiCatalogRepository catalog;
     private final JdbiAccessRepository access;
     private final JdbiEventOutbox outbox;
+    private final JdbiUsageLedger usage;
 
     private Database(HikariDataSource dataSource, boolean postgres) {
         this.dataSource = dataSource;
@@ -51,6 +53,7 @@ public final class Database implements AutoCloseable {
         this.catalog = new JdbiCatalogRepository(jdbi);
         this.access = new JdbiAccessRepository(jdbi);
         this.outbox = new JdbiEventOutbox(jdbi);
+        this.usage = new JdbiUsageLedger(jdbi);
     }
 
     /** Opens the database of a URL that carries its own credentials, if it needs any. */
@@ -148,6 +151,10 @@ public final class Database implements AutoCloseable {
 
     public EventOutbox outbox() {
         return outbox;
+    }
+
+    public UsageLedger usage() {
+        return usage;
     }
 
     @Override

@@ -21,6 +21,7 @@ import org.jdbi.v3.core.statement.SqlStatement;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,7 +42,10 @@ public final class JdbiClusterRepository implements ClusterRepository {
             "mode", "location", "region", "location_type", "release_channel", "requested_version",
             "kubernetes_version", "node_version", "endpoint", "authorized_networks_json", "private_nodes",
             "network_id", "subnet_name", "state", "message", "provider_name", "owner_id", "request_fingerprint",
-            "version", "created_at", "updated_at", "ready_at", "deleted_at");
+            "version", "created_at", "updated_at", "ready_at", "deleted_at",
+            // Cluster.Progress: failures in attempts, nextAttemptAt in next_reconcile_at (the due queue's key)
+            "delete_requested_at", "provider_accepted_at", "pending_action", "attempts", "next_reconcile_at",
+            "ca_certificate");
     private static final List<String> NODE_POOL_COLUMNS = List.of(
             "id", "cluster_id", "ordinal", "name", "machine_type", "node_count", "autoscaling_min", "autoscaling_max",
             "disk_gib", "disk_type", "spot", "accelerator_type", "accelerator_count", "zones_json", "labels_json",
@@ -156,6 +160,40 @@ public final class JdbiClusterRepository implements ClusterRepository {
         }, unique -> conflict(cluster, unique)));
     }
 
+    @Override
+    public List<String> due(Instant now, int limit) {
+        if (limit <= 0) {
+            return List.of();
+        }
+        return db.call("finding clusters to reconcile", h -> h.createQuery("""
+                        SELECT id FROM clusters
+                        WHERE state <> :deleted
+                          AND (next_reconcile_at IS NULL OR next_reconcile_at <= :now)
+                          AND (lease_owner IS NULL OR lease_until < :now)
+                        ORDER BY COALESCE(next_reconcile_at, created_at), id
+                        LIMIT :limit""")
+                .bind("deleted", ClusterState.DELETED.wire()).bind("now", now).bind("limit", limit)
+                .mapTo(String.class).list());
+    }
+
+    @Override
+    public boolean claim(String clusterId, String owner, Instant now, Instant until) {
+        // One statement: the row lock serializes racing claims, and each re-checks the condition on the
+        // row as the winner left it (PostgreSQL READ COMMITTED, H2 MVStore), so at most one matches.
+        return db.call("claiming a cluster", h -> h.createUpdate("""
+                        UPDATE clusters SET lease_owner = :owner, lease_until = :until
+                        WHERE id = :id AND (lease_owner IS NULL OR lease_until < :now OR lease_owner = :owner)""")
+                .bind("id", clusterId).bind("owner", owner).bind("now", now).bind("until", until)
+                .execute() == 1);
+    }
+
+    @Override
+    public void release(String clusterId, String owner) {
+        db.call("releasing a cluster", h -> h.createUpdate(
+                        "UPDATE clusters SET lease_owner = NULL, lease_until = NULL WHERE id = :id AND lease_owner = :owner")
+                .bind("id", clusterId).bind("owner", owner).execute());
+    }
+
     private static DomainException conflict(Cluster cluster, SQLException unique) {
         if (Db.violates(unique, NAME_CONSTRAINT)) {
             return new DomainException(ErrorCode.CONFLICT, "The tenant already has a cluster with this name.",
@@ -196,7 +234,13 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 .bind("created_at", c.createdAt())
                 .bind("updated_at", c.updatedAt())
                 .bind("ready_at", c.readyAt())
-                .bind("deleted_at", c.deletedAt());
+                .bind("deleted_at", c.deletedAt())
+                .bind("delete_requested_at", c.progress().deleteRequestedAt())
+                .bind("provider_accepted_at", c.progress().providerAcceptedAt())
+                .bind("pending_action", c.progress().pendingAction())
+                .bind("attempts", c.progress().failures())
+                .bind("next_reconcile_at", c.progress().nextAttemptAt())
+                .bind("ca_certificate", c.progress().caCertificate());
     }
 
     private static <S extends SqlStatement<S>> S bindNodePool(S s, NodePool p, int ordinal) {
@@ -273,7 +317,14 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 Times.instant(rs, "updated_at"),
                 Times.instant(rs, "ready_at"),
                 Times.instant(rs, "deleted_at"),
-                List.of());
+                List.of(),
+                new Cluster.Progress(
+                        Times.instant(rs, "delete_requested_at"),
+                        Times.instant(rs, "provider_accepted_at"),
+                        rs.getString("pending_action"),
+                        rs.getInt("attempts"),
+                        Times.instant(rs, "next_reconcile_at"),
+                        rs.getString("ca_certificate")));
     }
 
     private static NodePool nodePool(ResultSet rs) throws SQLException {

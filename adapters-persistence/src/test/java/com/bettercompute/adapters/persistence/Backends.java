@@ -16,7 +16,7 @@ final class Backends {
 
     static Ports inMemory() {
         InMemoryPorts p = InMemoryPorts.create();
-        return new Ports("in-memory", p.transactions(), p.clusters(), p.catalog(), p.access(), p.outbox(),
+        return new Ports("in-memory", p.transactions(), p.clusters(), p.catalog(), p.access(), p.outbox(), p.usage(),
                 p.store()::clear, () -> {});
     }
 
@@ -32,7 +32,7 @@ final class Backends {
     }
 
     private static Ports jdbi(String name, Database db, Runnable dropDatabase) {
-        return new Ports(name, db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(),
+        return new Ports(name, db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(), db.usage(),
                 () -> db.jdbi().useHandle(h -> {
                     for (String table : TABLES) {
                         h.execute("DELETE FROM " + table);

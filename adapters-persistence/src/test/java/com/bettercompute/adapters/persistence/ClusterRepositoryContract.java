@@ -13,8 +13,14 @@ import com.bettercompute.domain.cluster.NodePoolSpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static com.bettercompute.adapters.persistence.Samples.T0;
 import static com.bettercompute.adapters.persistence.Samples.deleted;
@@ -155,7 +161,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
                 sameName.poolId(), sameName.providerAccountId(), sameName.name(), null, sameName.mode(),
                 sameName.location(), sameName.region(), sameName.locationType(), sameName.releaseChannel(), null, null,
                 null, null, List.of(), false, null, null, ClusterState.PENDING, null, "bc-k-x", "user:x", null, 1, T0,
-                T0, null, null, List.of());
+                T0, null, null, List.of(), Cluster.Progress.NONE);
 
         assertThatThrownBy(() -> clusters.insert(twin))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
@@ -172,7 +178,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster sameIdOtherName = new Cluster(c.id(), c.tenantId(), c.projectId(), c.poolId(), c.providerAccountId(),
                 "other", null, c.mode(), c.location(), c.region(), c.locationType(), c.releaseChannel(), null, null,
                 null, null, List.of(), false, null, null, ClusterState.PENDING, null, c.providerName(), c.ownerId(),
-                null, 1, T0, T0, null, null, List.of());
+                null, 1, T0, T0, null, null, List.of(), null);
 
         assertThatThrownBy(() -> clusters.insert(sameIdOtherName))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
@@ -266,5 +272,182 @@ abstract class ClusterRepositoryContract extends PortsContract {
             return null;
         });
         assertThat(clusters.list(tenant("acme"), 500)).extracting(Cluster::name).containsExactlyInAnyOrder("train", "other");
+    }
+
+    // --- the reconciler's bookkeeping: progress, the due queue, the lease ---
+
+    private static final Instant NOW = T0.plusSeconds(3600);
+
+    private Cluster inserted(Cluster c) {
+        clusters.insert(c);
+        return c;
+    }
+
+    /** The cluster saved at its next version with the progress changed. */
+    private Cluster saveProgress(Cluster c, Cluster.Progress progress) {
+        Cluster next = c.toBuilder().progress(progress).version(c.version() + 1).build();
+        assertThat(clusters.update(next, c.version())).isTrue();
+        return next;
+    }
+
+    private static Cluster.Progress nextAttemptAt(Instant at) {
+        return Cluster.Progress.NONE.withNextAttemptAt(at);
+    }
+
+    @Test
+    void progress_survives_insert_and_update_field_by_field() {
+        Cluster c = inserted(full("acme", "train", T0));
+        assertThat(clusters.find(c.id()).orElseThrow().progress()).isEqualTo(c.progress())
+                .satisfies(p -> assertThat(p.caCertificate()).hasSizeGreaterThan(2000));
+
+        Cluster.Progress changed = new Cluster.Progress(null, T0.plusSeconds(7), null, 0, null, null);
+        Cluster v2 = c.toBuilder().progress(changed).kubernetesVersion("1.31.0-gke.1").nodeVersion("1.31.0-gke.1")
+                .endpoint("https://10.0.0.9").readyAt(T0.plusSeconds(40)).version(2).build();
+        assertThat(clusters.update(v2, 1)).isTrue();
+        assertThat(clusters.find(c.id())).contains(v2);
+
+        Cluster.Progress back = new Cluster.Progress(T0.plusSeconds(50), T0.plusSeconds(7), "delete", 5,
+                T0.plusSeconds(600), "Y2E=");
+        Cluster v3 = v2.toBuilder().progress(back).version(3).build();
+        assertThat(clusters.update(v3, 2)).isTrue();
+        assertThat(clusters.find(c.id()).orElseThrow().progress()).isEqualTo(back);
+        assertThat(clusters.list(tenant("acme"), 10)).containsExactly(v3);
+        assertThat(clusters.find(inserted(minimal("acme", "serve", T0)).id()).orElseThrow().progress())
+                .isEqualTo(Cluster.Progress.NONE);
+    }
+
+    @Test
+    void due_leaves_out_deleted_clusters_and_takes_every_other_state() {
+        Cluster pending = inserted(minimal("acme", "pending", T0));
+        Cluster gone = inserted(minimal("acme", "gone", T0.plusSeconds(1)));
+        clusters.update(deleted(gone, T0.plusSeconds(2)), 1);
+        List<String> expected = new java.util.ArrayList<>(List.of(pending.id()));
+        int i = 0;
+        for (ClusterState state : List.of(ClusterState.PROVISIONING, ClusterState.READY, ClusterState.UPDATING,
+                ClusterState.DELETING, ClusterState.ERROR)) {
+            Cluster c = inserted(minimal("acme", state.wire(), T0.plusSeconds(10 + i++)));
+            clusters.update(c.toBuilder().state(state).version(2).build(), 1);
+            expected.add(c.id());
+        }
+
+        assertThat(clusters.due(NOW, 100)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void due_waits_for_next_attempt_at_and_takes_it_at_that_instant() {
+        Cluster asap = inserted(minimal("acme", "asap", T0));
+        Cluster later = saveProgress(inserted(minimal("acme", "later", T0)), nextAttemptAt(NOW.plusSeconds(30)));
+        Cluster now = saveProgress(inserted(minimal("acme", "now", T0)), nextAttemptAt(NOW));
+        Cluster past = saveProgress(inserted(minimal("acme", "past", T0)), nextAttemptAt(NOW.minusSeconds(1)));
+
+        assertThat(clusters.due(NOW, 100)).containsExactlyInAnyOrder(asap.id(), now.id(), past.id());
+        assertThat(clusters.due(NOW.plusSeconds(30), 100)).contains(later.id()).hasSize(4);
+        assertThat(clusters.due(NOW.minusSeconds(1), 100)).containsExactlyInAnyOrder(asap.id(), past.id());
+    }
+
+    @Test
+    void due_is_longest_waiting_first_then_by_id_and_stops_at_the_limit() {
+        // waiting since: next attempt when set, else creation
+        Cluster a = saveProgress(inserted(minimal("acme", "a", T0)), nextAttemptAt(T0.plusSeconds(300)));
+        Cluster b = inserted(minimal("acme", "b", T0.plusSeconds(100)));
+        Cluster c = saveProgress(inserted(minimal("acme", "c", T0.plusSeconds(200))), nextAttemptAt(T0.plusSeconds(50)));
+        Cluster d = inserted(minimal("acme", "d", T0.plusSeconds(100)));
+        List<String> sameInstant = b.id().compareTo(d.id()) < 0 ? List.of(b.id(), d.id()) : List.of(d.id(), b.id());
+
+        assertThat(clusters.due(NOW, 100)).containsExactly(c.id(), sameInstant.get(0), sameInstant.get(1), a.id());
+        assertThat(clusters.due(NOW, 2)).containsExactly(c.id(), sameInstant.get(0));
+        assertThat(clusters.due(NOW, 0)).isEmpty();
+    }
+
+    @Test
+    void due_leaves_out_a_cluster_whose_lease_is_held_until_it_expires_or_is_released() {
+        Cluster held = inserted(minimal("acme", "held", T0));
+        Cluster free = inserted(minimal("acme", "free", T0.plusSeconds(1)));
+        assertThat(clusters.claim(held.id(), "replica-a", NOW, NOW.plusSeconds(60))).isTrue();
+
+        assertThat(clusters.due(NOW, 100)).containsExactly(free.id());
+        assertThat(clusters.due(NOW.plusSeconds(60), 100)).containsExactly(free.id());
+        assertThat(clusters.due(NOW.plusSeconds(61), 100)).containsExactly(held.id(), free.id());
+
+        clusters.release(held.id(), "replica-a");
+        assertThat(clusters.due(NOW, 100)).containsExactly(held.id(), free.id());
+    }
+
+    @Test
+    void a_lease_is_exclusive_until_it_expires_and_its_owner_may_renew_it() {
+        Cluster c = inserted(minimal("acme", "train", T0));
+
+        assertThat(clusters.claim(c.id(), "replica-a", NOW, NOW.plusSeconds(60))).isTrue();
+        assertThat(clusters.claim(c.id(), "replica-b", NOW.plusSeconds(1), NOW.plusSeconds(61))).isFalse();
+        assertThat(clusters.claim(c.id(), "replica-b", NOW.plusSeconds(60), NOW.plusSeconds(120))).isFalse();
+        // the owner renews, even before it expires
+        assertThat(clusters.claim(c.id(), "replica-a", NOW.plusSeconds(30), NOW.plusSeconds(90))).isTrue();
+        assertThat(clusters.claim(c.id(), "replica-b", NOW.plusSeconds(61), NOW.plusSeconds(120))).isFalse();
+        // a crashed owner's lease expires and another replica takes over; the old owner is then shut out
+        assertThat(clusters.claim(c.id(), "replica-b", NOW.plusSeconds(91), NOW.plusSeconds(150))).isTrue();
+        assertThat(clusters.claim(c.id(), "replica-a", NOW.plusSeconds(92), NOW.plusSeconds(150))).isFalse();
+        assertThat(clusters.claim("kcl_nothing", "replica-a", NOW, NOW.plusSeconds(60))).isFalse();
+    }
+
+    @Test
+    void release_frees_the_lease_only_for_its_owner() {
+        Cluster c = inserted(minimal("acme", "train", T0));
+        assertThat(clusters.claim(c.id(), "replica-a", NOW, NOW.plusSeconds(60))).isTrue();
+
+        clusters.release(c.id(), "replica-b");
+        assertThat(clusters.claim(c.id(), "replica-b", NOW, NOW.plusSeconds(60))).isFalse();
+
+        clusters.release(c.id(), "replica-a");
+        assertThat(clusters.claim(c.id(), "replica-b", NOW, NOW.plusSeconds(60))).isTrue();
+        clusters.release("kcl_nothing", "replica-b");
+    }
+
+    @Test
+    void update_and_find_leave_the_lease_alone() {
+        Cluster c = inserted(full("acme", "train", T0));
+        assertThat(clusters.claim(c.id(), "replica-a", NOW, NOW.plusSeconds(60))).isTrue();
+
+        Cluster v2 = c.toBuilder().state(ClusterState.READY).progress(Cluster.Progress.NONE).version(2).build();
+        assertThat(clusters.update(v2, 1)).isTrue();
+        assertThat(clusters.find(c.id())).contains(v2);
+
+        assertThat(clusters.claim(c.id(), "replica-b", NOW.plusSeconds(1), NOW.plusSeconds(61))).isFalse();
+        assertThat(clusters.due(NOW.plusSeconds(1), 100)).isEmpty();
+        assertThat(clusters.claim(c.id(), "replica-a", NOW.plusSeconds(1), NOW.plusSeconds(61))).isTrue();
+    }
+
+    @Test
+    void of_ten_replicas_claiming_at_once_exactly_one_wins() throws Exception {
+        int replicas = 10;
+        ExecutorService pool = Executors.newFixedThreadPool(replicas);
+        try {
+            for (int round = 0; round < 20; round++) {
+                Cluster c = inserted(minimal("acme", "race-" + round, T0));
+                CyclicBarrier start = new CyclicBarrier(replicas);
+                List<Future<Boolean>> claims = new java.util.ArrayList<>();
+                for (int r = 0; r < replicas; r++) {
+                    String owner = "replica-" + r;
+                    claims.add(pool.submit(() -> {
+                        start.await(30, TimeUnit.SECONDS);
+                        return clusters.claim(c.id(), owner, NOW, NOW.plusSeconds(60));
+                    }));
+                }
+                List<String> winners = new java.util.ArrayList<>();
+                for (int r = 0; r < replicas; r++) {
+                    if (claims.get(r).get(60, TimeUnit.SECONDS)) {
+                        winners.add("replica-" + r);
+                    }
+                }
+
+                assertThat(winners).as("round %d", round).hasSize(1);
+                for (int r = 0; r < replicas; r++) {
+                    String owner = "replica-" + r;
+                    assertThat(clusters.claim(c.id(), owner, NOW, NOW.plusSeconds(60)))
+                            .as("round %d, %s renews", round, owner).isEqualTo(winners.contains(owner));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 }

@@ -5,6 +5,7 @@ import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
+import com.bettercompute.application.port.UsageLedger;
 
 /** The ports a contract test runs against, with a way to empty them between tests and to close them. */
 record Ports(
@@ -14,6 +15,7 @@ record Ports(
         CatalogRepository catalog,
         AccessRepository access,
         EventOutbox outbox,
+        UsageLedger usage,
         Runnable wipe,
         Runnable closer) implements AutoCloseable {
 

@@ -21,6 +21,11 @@ import java.util.Map;
 final class Samples {
     static final Instant T0 = Instant.parse("2026-03-01T10:15:30.123456Z");
 
+    /** A CA certificate as the provider reports it: base64 of a PEM, longer than any short VARCHAR. */
+    static final String CA_CERTIFICATE = java.util.Base64.getEncoder().encodeToString(
+            ("-----BEGIN CERTIFICATE-----\n" + "MIIDazCCAlOgAwIBAgIUb2JqZWN0".repeat(60)
+                    + "\n-----END CERTIFICATE-----\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
     private Samples() {}
 
     /** A standard cluster with every field set, and two node pools: one with everything, one with the optional parts null. */
@@ -41,7 +46,9 @@ final class Samples {
                 "us-central1-a", "us-central1", LocationType.ZONAL, ReleaseChannel.STABLE, "1.30", "1.30.1-gke.1",
                 "1.30.1-gke.2", "https://10.0.0.1", List.of("10.0.0.0/8", "192.168.1.0/24"), true, "net_1", "main",
                 ClusterState.PENDING, "creating", Ids.providerName(id), "user:alice@acme.example", "fp-" + name, 1,
-                createdAt, createdAt.plusSeconds(1), createdAt.plusSeconds(2), null, List.of(gpu, cpu));
+                createdAt, createdAt.plusSeconds(1), createdAt.plusSeconds(2), null, List.of(gpu, cpu),
+                new Cluster.Progress(createdAt.plusSeconds(3), createdAt.plusSeconds(1), "create-node-pool:gpu", 2,
+                        createdAt.plusSeconds(30), CA_CERTIFICATE));
     }
 
     /** An autopilot cluster: no node pools, every optional field null. */
@@ -55,7 +62,7 @@ final class Samples {
         return new Cluster(id, tenantId, null, "pool_2", "acct_other", name, null, ClusterMode.AUTOPILOT,
                 "europe-west4", "europe-west4", LocationType.REGIONAL, ReleaseChannel.REGULAR, null, null, null, null,
                 List.of(), false, null, null, ClusterState.PENDING, null, Ids.providerName(id), "service:ci", null, 1,
-                createdAt, createdAt, null, null, List.of());
+                createdAt, createdAt, null, null, List.of(), Cluster.Progress.NONE);
     }
 
     static Cluster deleted(Cluster c, Instant at) {

@@ -216,6 +216,6 @@ public final class CreateCluster {
                 cmd.description(), cmd.mode(), location.name(), location.region(), location.type(), cmd.releaseChannel(),
                 cmd.version(), null, null, null, cmd.authorizedNetworks(), cmd.privateNodes(), cmd.networkId(),
                 subnet.map(Subnet::name).orElse(null), ClusterState.PENDING, null, Ids.providerName(id), caller.id(),
-                cmd.fingerprint(), 1, now, now, null, null, pools);
+                cmd.fingerprint(), 1, now, now, null, null, pools, Cluster.Progress.NONE);
     }
 }

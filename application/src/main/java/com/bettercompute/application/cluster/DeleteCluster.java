@@ -20,7 +20,8 @@ import java.util.Map;
 
 /**
  * {@code kubernetesClusters.delete}: marks the cluster and its node pools {@code deleting} and publishes
- * {@code kubernetes.cluster.deleting}. A cluster already being deleted (or deleted) is returned unchanged.
+ * {@code kubernetes.cluster.deleting}. A cluster already being deleted (or deleted) is returned unchanged;
+ * one whose deletion the provider refused ({@code error}) is marked {@code deleting} again and tried at once.
  */
 public final class DeleteCluster {
     private static final int ATTEMPTS = 5;
@@ -42,20 +43,27 @@ public final class DeleteCluster {
     public Cluster delete(Caller caller, ClusterRef ref) {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             Cluster current = lookup.require(caller, ref, Action.DELETE);
-            if (current.goingAway()) {
+            if (current.state() == ClusterState.DELETED || current.state() == ClusterState.DELETING) {
                 return current;
             }
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+            // A delete the provider refused (the cluster shows error) is tried again at once; it is the
+            // same deletion, so it publishes nothing new.
+            boolean retry = current.deleteRequested();
             List<NodePool> pools = current.nodePools().stream()
                     .map(p -> p.state() == ClusterState.DELETED ? p : p.withState(ClusterState.DELETING, null, now))
                     .toList();
+            Cluster.Progress progress = (retry ? current.progress() : current.progress().withDeleteRequestedAt(now))
+                    .withNextAttemptAt(null);
             Cluster deleting = current.toBuilder().state(ClusterState.DELETING).message(null).nodePools(pools)
-                    .version(current.version() + 1).updatedAt(now).build();
+                    .progress(progress).version(current.version() + 1).updatedAt(now).build();
             Boolean saved = tx.inTransaction(() -> {
                 if (!clusters.update(deleting, current.version())) {
                     return false;
                 }
-                outbox.append(ClusterEvents.of(ClusterEvents.DELETING, deleting, now));
+                if (!retry) {
+                    outbox.append(ClusterEvents.of(ClusterEvents.DELETING, deleting, now));
+                }
                 return true;
             });
             if (saved) {

@@ -41,10 +41,11 @@ public final class UpdateCluster {
             Cluster current = lookup.require(caller, cmd.ref(), Action.UPDATE);
             if (current.goingAway()) {
                 throw new DomainException(ErrorCode.INVALID_STATE,
-                        "Cluster " + current.id() + " is " + current.state().wire() + " and cannot be changed.",
+                        "Cluster " + current.id() + " is being deleted and cannot be changed.",
                         Map.of("state", current.state().wire()));
             }
-            Cluster changed = apply(current, cmd);
+            Cluster changed = apply(current, cmd).toBuilder()
+                    .progress(current.progress().withNextAttemptAt(null)).build();
             Boolean saved = tx.inTransaction(() -> clusters.update(changed, current.version()));
             if (saved) {
                 return changed;

@@ -32,4 +32,21 @@ public interface ClusterRepository {
      * {@code expectedVersion}. Returns false (and changes nothing) when someone else changed it first.
      */
     boolean update(Cluster cluster, long expectedVersion);
+
+    /**
+     * Ids of clusters the reconciler should look at now: not {@code deleted}, whose
+     * {@code progress.nextAttemptAt} is null or not after {@code now}, and whose lease is free or expired
+     * at {@code now}; the longest waiting first, at most {@code limit}.
+     */
+    List<String> due(java.time.Instant now, int limit);
+
+    /**
+     * Takes the cluster's lease for {@code owner} until {@code until}, by one conditional update: only if
+     * the lease is free, expired at {@code now}, or already {@code owner}'s. Returns whether it was taken.
+     * Two replicas on one database never hold the same cluster's lease at once.
+     */
+    boolean claim(String clusterId, String owner, java.time.Instant now, java.time.Instant until);
+
+    /** Gives the lease back if {@code owner} holds it. */
+    void release(String clusterId, String owner);
 }

@@ -7,6 +7,7 @@ import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.NodePool;
 
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -79,6 +80,50 @@ public final class InMemoryClusterRepository implements ClusterRepository {
             s.clusters.put(cluster.id(), withPoolsOldestFirst(cluster));
             return true;
         });
+    }
+
+    @Override
+    public List<String> due(Instant now, int limit) {
+        return store.locked(s -> s.clusters.values().stream()
+                .filter(c -> !c.deleted())
+                .filter(c -> c.progress().nextAttemptAt() == null || !c.progress().nextAttemptAt().isAfter(now))
+                .filter(c -> free(s.leases.get(c.id()), now))
+                .sorted(Comparator.comparing(InMemoryClusterRepository::waitingSince).thenComparing(Cluster::id))
+                .limit(Math.max(0, limit))
+                .map(Cluster::id)
+                .toList());
+    }
+
+    @Override
+    public boolean claim(String clusterId, String owner, Instant now, Instant until) {
+        return store.locked(s -> {
+            InMemoryStore.Lease lease = s.leases.get(clusterId);
+            if (!s.clusters.containsKey(clusterId) || !(free(lease, now) || lease.owner().equals(owner))) {
+                return false;
+            }
+            s.leases.put(clusterId, new InMemoryStore.Lease(owner, until));
+            return true;
+        });
+    }
+
+    @Override
+    public void release(String clusterId, String owner) {
+        store.lockedRun(s -> {
+            InMemoryStore.Lease lease = s.leases.get(clusterId);
+            if (lease != null && lease.owner().equals(owner)) {
+                s.leases.remove(clusterId);
+            }
+        });
+    }
+
+    /** Free, or expired at {@code now} (held until an instant before it). */
+    private static boolean free(InMemoryStore.Lease lease, Instant now) {
+        return lease == null || lease.until().isBefore(now);
+    }
+
+    /** The due queue's order: when the cluster asked to be looked at, or when it was created. */
+    private static Instant waitingSince(Cluster c) {
+        return c.progress().nextAttemptAt() == null ? c.createdAt() : c.progress().nextAttemptAt();
     }
 
     private static boolean nameTaken(Map<String, Cluster> clusters, String tenantId, String name, String exceptId) {

@@ -8,12 +8,13 @@ public record InMemoryPorts(
         InMemoryCatalogRepository catalog,
         InMemoryAccessRepository access,
         InMemoryEventOutbox outbox,
+        InMemoryUsageLedger usage,
         MutableClock clock) {
 
     public static InMemoryPorts create() {
         InMemoryStore store = new InMemoryStore();
         return new InMemoryPorts(store, new InMemoryTransactions(store), new InMemoryClusterRepository(store),
                 new InMemoryCatalogRepository(store), new InMemoryAccessRepository(store),
-                new InMemoryEventOutbox(store), new MutableClock());
+                new InMemoryEventOutbox(store), new InMemoryUsageLedger(store), new MutableClock());
     }
 }

@@ -12,7 +12,9 @@ import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.catalog.Tenant;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.event.StoredEvent;
+import com.bettercompute.domain.usage.UsageRecord;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +56,10 @@ public final class InMemoryStore {
         final Map<String, String> owners = new LinkedHashMap<>();
         final List<StoredEvent> events = new ArrayList<>();
         long lastSequence;
+        /** cluster id to its reconcile lease; apart from the clusters, as the lease columns are apart from update */
+        final Map<String, Lease> leases = new LinkedHashMap<>();
+        /** by {@code clusterId + '\n' + hourStart} */
+        final Map<String, UsageRecord> usage = new LinkedHashMap<>();
 
         State copy() {
             State s = new State();
@@ -72,9 +78,14 @@ public final class InMemoryStore {
             s.owners.putAll(owners);
             s.events.addAll(events);
             s.lastSequence = lastSequence;
+            s.leases.putAll(leases);
+            s.usage.putAll(usage);
             return s;
         }
     }
+
+    /** Who holds a cluster's reconcile lease, and until when. */
+    record Lease(String owner, Instant until) {}
 
     private final ReentrantLock lock = new ReentrantLock(true);
     private State state = new State();

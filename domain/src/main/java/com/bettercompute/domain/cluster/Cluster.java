@@ -41,11 +41,42 @@ public record Cluster(
         Instant updatedAt,
         Instant readyAt,
         Instant deletedAt,
-        List<NodePool> nodePools) {
+        List<NodePool> nodePools,
+        Progress progress) {
 
     public Cluster {
         authorizedNetworks = List.copyOf(authorizedNetworks);
         nodePools = List.copyOf(nodePools);
+        progress = progress == null ? Progress.NONE : progress;
+    }
+
+    /**
+     * What the reconciler keeps between passes; not shown by the API.
+     *
+     * @param deleteRequestedAt  when the tenant asked to delete; kept through refusals until the cluster is gone
+     * @param providerAcceptedAt when the provider first accepted the cluster (or we found it there): billing
+     *                           starts here, and a cluster missing at the provider after it was deleted behind our back
+     * @param pendingAction      the provider call about to be made, saved before making it; null when none
+     * @param failures           consecutive failed attempts, for the back-off
+     * @param nextAttemptAt      when the reconciler looks at the cluster next; null: as soon as it can
+     * @param caCertificate      the cluster CA the provider reported (base64 PEM); public, not a secret
+     */
+    public record Progress(Instant deleteRequestedAt, Instant providerAcceptedAt, String pendingAction, int failures,
+                           Instant nextAttemptAt, String caCertificate) {
+        public static final Progress NONE = new Progress(null, null, null, 0, null, null);
+
+        public Progress withNextAttemptAt(Instant at) {
+            return new Progress(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, at, caCertificate);
+        }
+
+        public Progress withDeleteRequestedAt(Instant at) {
+            return new Progress(at, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate);
+        }
+    }
+
+    /** The tenant asked to delete it (it may be {@code error} meanwhile, if the provider refused). */
+    public boolean deleteRequested() {
+        return progress.deleteRequestedAt() != null;
     }
 
     public boolean deleted() {
@@ -54,7 +85,7 @@ public record Cluster(
 
     /** A cluster being deleted or already deleted accepts no change. */
     public boolean goingAway() {
-        return state == ClusterState.DELETING || state == ClusterState.DELETED;
+        return state == ClusterState.DELETING || state == ClusterState.DELETED || deleteRequested();
     }
 
     public Builder toBuilder() {
@@ -73,6 +104,11 @@ public record Cluster(
         private Instant updatedAt;
         private Instant deletedAt;
         private List<NodePool> nodePools;
+        private String kubernetesVersion;
+        private String nodeVersion;
+        private String endpoint;
+        private Instant readyAt;
+        private Progress progress;
         private final Cluster from;
 
         private Builder(Cluster c) {
@@ -87,6 +123,11 @@ public record Cluster(
             updatedAt = c.updatedAt;
             deletedAt = c.deletedAt;
             nodePools = c.nodePools;
+            kubernetesVersion = c.kubernetesVersion;
+            nodeVersion = c.nodeVersion;
+            endpoint = c.endpoint;
+            readyAt = c.readyAt;
+            progress = c.progress;
         }
 
         public Builder description(String v) { description = v; return this; }
@@ -99,14 +140,19 @@ public record Cluster(
         public Builder updatedAt(Instant v) { updatedAt = v; return this; }
         public Builder deletedAt(Instant v) { deletedAt = v; return this; }
         public Builder nodePools(List<NodePool> v) { nodePools = v; return this; }
+        public Builder kubernetesVersion(String v) { kubernetesVersion = v; return this; }
+        public Builder nodeVersion(String v) { nodeVersion = v; return this; }
+        public Builder endpoint(String v) { endpoint = v; return this; }
+        public Builder readyAt(Instant v) { readyAt = v; return this; }
+        public Builder progress(Progress v) { progress = v; return this; }
 
         public Cluster build() {
             Cluster c = from;
             return new Cluster(c.id, c.tenantId, c.projectId, c.poolId, c.providerAccountId, c.name, description, c.mode,
-                    c.location, c.region, c.locationType, releaseChannel, requestedVersion, c.kubernetesVersion,
-                    c.nodeVersion, c.endpoint, authorizedNetworks, c.privateNodes, c.networkId, c.subnetName, state,
+                    c.location, c.region, c.locationType, releaseChannel, requestedVersion, kubernetesVersion,
+                    nodeVersion, endpoint, authorizedNetworks, c.privateNodes, c.networkId, c.subnetName, state,
                     message, c.providerName, c.ownerId, c.requestFingerprint, version, c.createdAt, updatedAt,
-                    c.readyAt, deletedAt, nodePools);
+                    readyAt, deletedAt, nodePools, progress);
         }
     }
 }

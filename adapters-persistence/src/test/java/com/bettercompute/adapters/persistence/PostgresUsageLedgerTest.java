@@ -1,0 +1,8 @@
+package com.bettercompute.adapters.persistence;
+
+class PostgresUsageLedgerTest extends UsageLedgerContract {
+    @Override
+    protected Ports open() {
+        return Backends.postgres();
+    }
+}
