@@ -20,7 +20,9 @@ final class ServeCommand {
             new Options.Spec("gke-endpoint", null, "HOST:PORT of another GKE API, e.g. a standalone simulator"),
             new Options.Spec("sim-operation-seconds", "20", "how long the simulator's operations take"),
             new Options.Spec("reconcile-converging-seconds", "30", "how often converging clusters are looked at"),
-            new Options.Spec("reconcile-settled-seconds", "300", "how often ready and failed clusters are refreshed"));
+            new Options.Spec("reconcile-settled-seconds", "300", "how often ready and failed clusters are refreshed"),
+            new Options.Spec("replica-id", null, "who holds reconcile leases; default: host name and port"),
+            new Options.Spec("reconcile", "true", "false: serve the API only, reconcile nothing (another replica does)"));
 
     private ServeCommand() {}
 
@@ -42,7 +44,8 @@ final class ServeCommand {
             config = new ServerConfig(o.get("host").orElse("127.0.0.1"), o.integer("port", 0, 65535),
                     o.get("db").orElseThrow(), o.get("catalog").map(Path::of).orElse(null), provider,
                     o.get("gke-endpoint").orElse(null), o.integer("sim-operation-seconds", 0, 86_400),
-                    o.integer("reconcile-converging-seconds", 1, 86_400), o.integer("reconcile-settled-seconds", 1, 86_400));
+                    o.integer("reconcile-converging-seconds", 1, 86_400), o.integer("reconcile-settled-seconds", 1, 86_400),
+                    o.get("replica-id").orElse(null), bool(o.get("reconcile").orElse("true"), "reconcile"));
         } catch (IllegalArgumentException e) {
             err.println("better-compute: " + e.getMessage());
             return 2;
@@ -62,6 +65,7 @@ final class ServeCommand {
             server.close();
             stopped.countDown();
         }, "shutdown"));
+        server.simulatorBanner().ifPresent(out::println);
         out.println("listening on http://" + displayHost(config.host()) + ":" + server.port());
         if (server.demoToken() != null) {
             out.println("demo catalog loaded: tenant 'demo', pool " + DEMO_POOL + ", zones us-central1-a/b/c");
@@ -77,6 +81,13 @@ final class ServeCommand {
     }
 
     static final String DEMO_POOL = "pool_00000000000000000000000001";
+
+    private static boolean bool(String value, String option) {
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new IllegalArgumentException("option --" + option + " must be true or false");
+        }
+        return value.equals("true");
+    }
 
     private static String displayHost(String host) {
         return host.equals("0.0.0.0") ? "127.0.0.1" : host;

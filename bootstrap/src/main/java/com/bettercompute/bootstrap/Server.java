@@ -12,6 +12,14 @@ import com.bettercompute.application.cluster.GetCluster;
 import com.bettercompute.application.cluster.ListClusters;
 import com.bettercompute.application.cluster.UpdateCluster;
 import com.bettercompute.application.event.ReadEvents;
+import com.bettercompute.application.cluster.ListVersions;
+import com.bettercompute.application.provider.ClusterProvider;
+import com.bettercompute.application.reconcile.Cadence;
+import com.bettercompute.application.reconcile.ClusterProviders;
+import com.bettercompute.application.reconcile.ReconcileCluster;
+import com.bettercompute.application.usage.ReadUsage;
+import com.bettercompute.adapters.gke.simulator.GkeSimulator;
+import com.bettercompute.bootstrap.gke.GkeProviderSetup;
 import com.bettercompute.bootstrap.catalog.CatalogFile;
 import com.bettercompute.domain.catalog.Catalog;
 
@@ -22,6 +30,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.Base64;
 
 /**
@@ -31,13 +41,22 @@ import java.util.Base64;
 public final class Server implements AutoCloseable {
     static final String DEMO_TOKEN_PLACEHOLDER = "${DEMO_TOKEN}";
 
+    /** How long the provider's version lists are kept. */
+    static final Duration VERSIONS_TTL = Duration.ofSeconds(60);
+    /** How long a replica holds a cluster while it reconciles it; a crashed replica's lease expires after this. */
+    static final Duration LEASE = Duration.ofSeconds(60);
+
     private final Database database;
+    private final GkeProviderSetup provider;
+    private final ReconcileWorker reconciler;
     private final ApiServer api;
     private final int port;
     private final String demoToken;
 
-    private Server(Database database, ApiServer api, int port, String demoToken) {
+    private Server(Database database, GkeProviderSetup provider, ReconcileWorker reconciler, ApiServer api, int port, String demoToken) {
         this.database = database;
+        this.provider = provider;
+        this.reconciler = reconciler;
         this.api = api;
         this.port = port;
         this.demoToken = demoToken;
@@ -59,8 +78,22 @@ public final class Server implements AutoCloseable {
         }
         Catalog catalog = CatalogFile.parse(catalogText);
         Database db = Database.open(config.db());
+        GkeProviderSetup provider = null;
+        ReconcileWorker reconciler = null;
         try {
             new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(catalog);
+            provider = GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
+                    Duration.ofSeconds(config.simOperationSeconds()), clock);
+            ClusterProvider cached = new CachingClusterProvider(provider.provider(), VERSIONS_TTL);
+            ClusterProviders providers = account -> cached;
+            Cadence cadence = Cadence.of(Duration.ofSeconds(config.reconcileConvergingSeconds()),
+                    Duration.ofSeconds(config.reconcileSettledSeconds()));
+            ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), db.catalog(), db.access(),
+                    db.outbox(), db.usage(), providers, cadence, clock);
+            if (config.reconcile()) {
+                reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
+                        Duration.ofMillis(500), 4);
+            }
             Authorizer authorizer = new Authorizer(db.access());
             ApiUseCases useCases = new ApiUseCases(
                     new Authenticate(db.access()),
@@ -69,11 +102,19 @@ public final class Server implements AutoCloseable {
                     new GetCluster(db.clusters(), authorizer),
                     new UpdateCluster(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteCluster(db.transactions(), db.clusters(), db.outbox(), authorizer, clock),
-                    new ReadEvents(db.outbox(), authorizer));
+                    new ListVersions(db.catalog(), authorizer, providers),
+                    new ReadEvents(db.outbox(), authorizer),
+                    new ReadUsage(db.usage(), authorizer));
             ApiServer api = new ApiServer(useCases);
             int port = api.start(config.host(), config.port());
-            return new Server(db, api, port, demoToken);
+            return new Server(db, provider, reconciler, api, port, demoToken);
         } catch (RuntimeException e) {
+            if (reconciler != null) {
+                reconciler.close();
+            }
+            if (provider != null) {
+                provider.close();
+            }
             db.close();
             throw e;
         }
@@ -88,9 +129,23 @@ public final class Server implements AutoCloseable {
         return demoToken;
     }
 
+    /** The embedded GKE simulator's endpoints, when it runs in this process. */
+    public Optional<String> simulatorBanner() {
+        return provider.simulator().map(GkeSimulator::banner);
+    }
+
+    /** The embedded GKE simulator, for tests that inject faults. */
+    public Optional<GkeSimulator> simulator() {
+        return provider.simulator();
+    }
+
     @Override
     public void close() {
         api.stop();
+        if (reconciler != null) {
+            reconciler.close();
+        }
+        provider.close();
         database.close();
     }
 

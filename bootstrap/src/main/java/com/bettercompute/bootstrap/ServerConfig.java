@@ -15,21 +15,48 @@ public record ServerConfig(
         String gkeEndpoint,
         int simOperationSeconds,
         int reconcileConvergingSeconds,
-        int reconcileSettledSeconds) {
+        int reconcileSettledSeconds,
+        String replicaId,
+        boolean reconcile) {
 
     public static ServerConfig defaults() {
-        return new ServerConfig("127.0.0.1", 8080, "jdbc:h2:file:./data/better-compute", null, "simulator", null, 20, 30, 300);
+        return new ServerConfig("127.0.0.1", 8080, "jdbc:h2:file:./data/better-compute", null, "simulator", null, 20, 30, 300, null, true);
+    }
+
+    /** Who holds reconcile leases: the option, else host and port, so a restarted server takes its own leases back at once. */
+    public String replicaId() {
+        if (replicaId != null) {
+            return replicaId;
+        }
+        String hostName;
+        try {
+            hostName = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            hostName = "localhost";
+        }
+        // With any free port (0) the port says nothing: a random suffix keeps replicas apart.
+        return hostName + ":" + (port == 0 ? java.util.UUID.randomUUID().toString() : Integer.toString(port));
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds);
+        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile);
     }
 
     public ServerConfig withDb(String url) {
-        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds);
+        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile);
+    }
+
+    public ServerConfig withProvider(String p, String endpoint, int operationSeconds, int converging, int settled) {
+        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile);
+    }
+
+    /** Without the reconciler: an API-only replica (clusters stay as the API left them). */
+    public ServerConfig withoutReconciler() {
+        return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
+                reconcileSettledSeconds, replicaId, false);
     }
 
     public ServerConfig withCatalog(Path file) {
-        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds);
+        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile);
     }
 }

@@ -5,6 +5,8 @@ import com.bettercompute.application.cluster.ClusterRef;
 import com.bettercompute.application.cluster.CreateClusterCommand;
 import com.bettercompute.application.cluster.ListClustersQuery;
 import com.bettercompute.application.cluster.UpdateClusterCommand;
+import com.bettercompute.application.cluster.VersionsQuery;
+import com.bettercompute.domain.usage.UsageRecord;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.cluster.Cluster;
@@ -64,7 +66,10 @@ public final class ApiServer {
                     ClusterJson.of(uc.updateCluster().update(caller, UpdateClusterCommand.from(body)))));
             config.routes.post(base + "delete", ctx -> respond(ctx, (caller, body) ->
                     ClusterJson.of(uc.deleteCluster().delete(caller, ClusterRef.from(body)))));
+            config.routes.post(base + "versions", ctx -> respond(ctx, (caller, body) ->
+                    VersionsJson.of(uc.listVersions().versions(caller, VersionsQuery.from(body)))));
             config.routes.get("/api/events", this::events);
+            config.routes.get("/api/usage", this::usage);
             config.routes.exception(DomainException.class, (e, ctx) -> error(ctx, e));
             config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(), e.getMessage()));
             config.routes.exception(Exception.class, (e, ctx) -> internal(ctx, e));
@@ -122,6 +127,23 @@ public final class ApiServer {
         out.put("items", items);
         out.put("next", next);
         write(ctx, 200, out);
+    }
+
+    private void usage(Context ctx) {
+        Caller caller = authenticate(ctx);
+        int limit = (int) number(ctx.queryParam("limit"), "limit", 1000);
+        List<Object> items = new ArrayList<>();
+        for (UsageRecord r : uc.readUsage().read(caller, ctx.queryParam("tenantId"), limit)) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("kind", r.kind());
+            m.put("tenantId", r.tenantId());
+            m.put("clusterId", r.clusterId());
+            m.put("hourStart", r.hourStart().toString());
+            m.put("quantity", r.quantity());
+            m.put("recordedAt", r.recordedAt().toString());
+            items.add(m);
+        }
+        write(ctx, 200, Map.of("items", items));
     }
 
     private static long number(String text, String name, long fallback) {

@@ -5,8 +5,10 @@ import com.bettercompute.application.cluster.CreateCluster;
 import com.bettercompute.application.cluster.DeleteCluster;
 import com.bettercompute.application.cluster.GetCluster;
 import com.bettercompute.application.cluster.ListClusters;
+import com.bettercompute.application.cluster.ListVersions;
 import com.bettercompute.application.cluster.UpdateCluster;
 import com.bettercompute.application.event.ReadEvents;
+import com.bettercompute.application.usage.ReadUsage;
 
 /** The use cases the HTTP API serves, wired by bootstrap. */
 public record ApiUseCases(
@@ -16,4 +18,6 @@ public record ApiUseCases(
         GetCluster getCluster,
         UpdateCluster updateCluster,
         DeleteCluster deleteCluster,
-        ReadEvents readEvents) {}
+        ListVersions listVersions,
+        ReadEvents readEvents,
+        ReadUsage readUsage) {}

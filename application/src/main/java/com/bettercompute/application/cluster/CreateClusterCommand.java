@@ -40,6 +40,8 @@ public record CreateClusterCommand(
     static final Map<String, ClusterMode> MODES = wireMap(ClusterMode.values());
     static final Map<String, ReleaseChannel> CHANNELS = wireMap(ReleaseChannel.values());
     static final Map<String, TaintEffect> EFFECTS = effects();
+    /** Node pools whose names start so are the platform's (the provider's temporary first pool is {@code bc-initial}). */
+    static final String RESERVED_POOL_PREFIX = "bc-";
 
     public CreateClusterCommand {
         authorizedNetworks = List.copyOf(authorizedNetworks);
@@ -97,6 +99,9 @@ public record CreateClusterCommand(
     /** One node pool of the table ({@code nodePools[]} here; {@code kubernetesNodePools.create} reads the same fields). */
     static NodePoolSpec nodePool(Input p) {
         String name = p.string("name", true, 40, Patterns.NAME);
+        if (name != null && name.startsWith(RESERVED_POOL_PREFIX)) {
+            p.reject("name", "must not start with " + RESERVED_POOL_PREFIX + ": the prefix is kept for the platform's own node pools");
+        }
         String machineType = p.string("machineType", true, 63, Patterns.MACHINE_TYPE);
         Integer nodeCount = p.integer("nodeCount", true, 0, 1000);
         Autoscaling autoscaling = null;

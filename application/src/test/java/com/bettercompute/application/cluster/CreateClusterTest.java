@@ -124,6 +124,8 @@ class CreateClusterTest {
                 arguments("a zone the account does not have", standard("a", "location", "us-east1-b"), ErrorCode.INVALID_INPUT, "location"),
                 arguments("a region the account does not have", standard("a", "location", "asia-east1"), ErrorCode.INVALID_INPUT, "location"),
                 arguments("a standard cluster without node pools", standard("a", "nodePools", List.of()), ErrorCode.INVALID_INPUT, "nodePools"),
+                arguments("an autopilot cluster in a zone", autopilot("a", "location", "us-central1-a"), ErrorCode.INVALID_INPUT, "location"),
+                arguments("a node pool name with the platform's prefix", standard("a", "nodePools", List.of(nodePool("bc-initial"))), ErrorCode.INVALID_INPUT, "nodePools[0].name"),
                 arguments("an autopilot cluster with node pools", autopilot("a", "nodePools", List.of(nodePool("x"))), ErrorCode.INVALID_INPUT, "nodePools"),
                 arguments("a node pool zone outside the account", standard("a", "nodePools", List.of(nodePool("x", "zones", List.of("us-central1-f")))), ErrorCode.INVALID_INPUT, "nodePools[0].zones[0]"),
                 arguments("a node pool zone in another region", standard("a", "nodePools", List.of(nodePool("x", "zones", List.of("europe-west4-a")))), ErrorCode.INVALID_INPUT, "nodePools[0].zones[0]"),
@@ -183,7 +185,7 @@ class CreateClusterTest {
         ClusterWorld w = new ClusterWorld();
         // bob may create autopilot clusters in us-central1 or us-central1-a only
         assertThatThrownBy(() -> w.create(w.bob, standard("std"))).hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
-        assertThatThrownBy(() -> w.create(w.bob, autopilot("far", "location", "us-central1-b"))).hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
+        assertThatThrownBy(() -> w.create(w.bob, autopilot("far", "location", "europe-west4"))).hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
         assertThat(w.create(w.bob, autopilot("ok", "location", "us-central1")).ownerId()).isEqualTo("user:bob@acme.example");
         assertThatThrownBy(() -> w.create(w.dave, standard("viewer"))).hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
         assertThatThrownBy(() -> w.create(w.carol, standard("other"))).hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);

@@ -65,9 +65,26 @@ public final class RunningServer implements AutoCloseable {
         return start(dbUrl, catalogFile());
     }
 
+    /** The API alone: the reconciler does not run, so clusters stay as the API left them. */
     public static RunningServer start(String dbUrl, Path catalog) {
-        ServerConfig config = ServerConfig.defaults().withPort(0).withDb(dbUrl).withCatalog(catalog);
-        return new RunningServer(Server.start(config, Clock.systemUTC()), dbUrl);
+        return start(ServerConfig.defaults().withPort(0).withDb(dbUrl).withCatalog(catalog).withoutReconciler());
+    }
+
+    /**
+     * The whole product: the reconciler against the in-process GKE simulator, with operations of
+     * {@code operationSeconds} and the reconciler looking every second (settled clusters every 2 s).
+     */
+    public static RunningServer withReconciler(String dbUrl, int operationSeconds) {
+        return start(ServerConfig.defaults().withPort(0).withDb(dbUrl).withCatalog(catalogFile())
+                .withProvider("simulator", null, operationSeconds, 1, 2));
+    }
+
+    public static RunningServer start(ServerConfig config) {
+        return new RunningServer(Server.start(config, Clock.systemUTC()), config.db());
+    }
+
+    public Server server() {
+        return server;
     }
 
     public static Path catalogFile() {

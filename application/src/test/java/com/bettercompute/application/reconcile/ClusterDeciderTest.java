@@ -1,0 +1,342 @@
+package com.bettercompute.application.reconcile;
+
+import com.bettercompute.application.cluster.ClusterEvents;
+import com.bettercompute.application.provider.ClusterChange;
+import com.bettercompute.application.provider.ClusterLocator;
+import com.bettercompute.application.provider.ClusterObservation;
+import com.bettercompute.application.provider.ClusterProvider;
+import com.bettercompute.application.provider.ClusterStatus;
+import com.bettercompute.application.provider.Mode;
+import com.bettercompute.application.provider.NodePoolObservation;
+import com.bettercompute.application.provider.NodePoolStatus;
+import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.provider.ReleaseChannel;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.cluster.Ids;
+import com.bettercompute.domain.cluster.LocationType;
+import com.bettercompute.domain.cluster.NodePool;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The reconciler's decisions, one situation per test, on a virtual clock and without threads. */
+class ClusterDeciderTest {
+    static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+    static final Cadence CADENCE = Cadence.DEFAULT;
+    static final ClusterDecider DECIDER = new ClusterDecider(CADENCE);
+    static final String ID = Ids.clusterId("acme", "user:a", "k");
+    static final ClusterLocator AT = new ClusterLocator("platform-prod", "us-central1-a", Ids.providerName(ID));
+    static final String V1 = "1.33.4-gke.100";
+    static final String V2 = "1.34.1-gke.200";
+
+    static Cluster cluster(ClusterMode mode, ClusterState state, String... pools) {
+        List<NodePool> nps = new ArrayList<>();
+        for (String p : pools) {
+            nps.add(new NodePool(Ids.nodePoolId(ID, p), ID, new NodePoolSpec(p, "a3-highgpu-8g", 2, null, 100, "pd-balanced", false, null,
+                    List.of(), Map.of(), List.of()), state == ClusterState.READY ? ClusterState.READY : ClusterState.PENDING, null, 1, NOW, NOW));
+        }
+        return new Cluster(ID, "acme", null, "pool_x", "acct", "train", null, mode, "us-central1-a", "us-central1", LocationType.ZONAL,
+                com.bettercompute.domain.cluster.ReleaseChannel.REGULAR, null, null, null, null, List.of(), false, null, null, state, null,
+                Ids.providerName(ID), "user:a", "fp", 1, NOW, NOW, null, null, nps, Cluster.Progress.NONE);
+    }
+
+    static Cluster accepted(Cluster c) {
+        return c.toBuilder().progress(new Cluster.Progress(null, NOW.minusSeconds(600), null, 0, null, null)).build();
+    }
+
+    static Cluster wasReady(Cluster c, ClusterState state) {
+        return accepted(c).toBuilder().state(state).readyAt(NOW.minusSeconds(300)).kubernetesVersion(V1).nodeVersion(V1).build();
+    }
+
+    static Cluster intent(Cluster c, String label) {
+        Cluster.Progress p = c.progress();
+        return c.toBuilder().progress(new Cluster.Progress(p.deleteRequestedAt(), p.providerAcceptedAt(), label, p.failures(), null, null)).build();
+    }
+
+    static Cluster deleteRequested(Cluster c) {
+        return c.toBuilder().state(ClusterState.DELETING).progress(c.progress().withDeleteRequestedAt(NOW.minusSeconds(5))).build();
+    }
+
+    static ClusterObservation running(Mode mode, List<String> pools) {
+        return observation(mode, ClusterStatus.RUNNING, V1, pools, false, null);
+    }
+
+    static ClusterObservation observation(Mode mode, ClusterStatus status, String version, List<String> pools, boolean busy, String opError) {
+        List<NodePoolObservation> nps = new ArrayList<>();
+        for (String p : pools) {
+            nps.add(new NodePoolObservation(p, NodePoolStatus.RUNNING, version, 2, null, "a3-highgpu-8g", 100, "pd-balanced", false, null,
+                    List.of(), Map.of(), List.of(), null));
+        }
+        return new ClusterObservation(true, ID, status, null, mode, "10.0.0.1", "Q0E=", version, version, ReleaseChannel.REGULAR,
+                List.of(), false, nps, busy, opError);
+    }
+
+    @Test
+    void a_pending_cluster_missing_at_the_provider_is_created_and_the_intent_recorded() {
+        ClusterDecision d = DECIDER.decide(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu"), ClusterObservation.absent(), AT, NOW);
+        assertThat(d.action()).isInstanceOfSatisfying(ProviderAction.CreateCluster.class, a -> {
+            assertThat(a.spec().at()).isEqualTo(AT);
+            assertThat(a.spec().clusterId()).isEqualTo(ID);
+            assertThat(a.spec().mode()).isEqualTo(Mode.STANDARD);
+        });
+        assertThat(d.next().state()).isEqualTo(ClusterState.PENDING);
+        assertThat(d.next().progress().pendingAction()).isEqualTo("create-cluster");
+        assertThat(d.requeue()).isEqualTo(CADENCE.converging());
+        ClusterDecision after = DECIDER.accepted(d, NOW);
+        assertThat(after.next().state()).isEqualTo(ClusterState.PROVISIONING);
+        assertThat(after.next().progress().providerAcceptedAt()).isEqualTo(NOW);
+    }
+
+    @Test
+    void a_cluster_still_provisioning_is_waited_for() {
+        Cluster c = accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu"));
+        ClusterDecision d = DECIDER.decide(c, observation(Mode.STANDARD, ClusterStatus.PROVISIONING, V1, List.of(ClusterProvider.INITIAL_NODE_POOL), true, null), AT, NOW);
+        assertThat(d.acts()).isFalse();
+        assertThat(d.next().state()).isEqualTo(ClusterState.PROVISIONING);
+        assertThat(d.next().kubernetesVersion()).isEqualTo(V1);
+        assertThat(d.requeue()).isEqualTo(CADENCE.converging());
+    }
+
+    @Test
+    void a_created_cluster_found_after_a_crash_is_adopted_not_created_again() {
+        Cluster c = cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu");
+        ClusterDecision d = DECIDER.decide(c, observation(Mode.STANDARD, ClusterStatus.PROVISIONING, V1, List.of(), true, null), AT, NOW);
+        assertThat(d.acts()).isFalse();
+        assertThat(d.next().state()).isEqualTo(ClusterState.PROVISIONING);
+        assertThat(d.next().progress().providerAcceptedAt()).isEqualTo(NOW);
+    }
+
+    @Test
+    void standard_node_pools_are_created_one_at_a_time_once_the_control_plane_runs_then_the_temporary_pool_goes() {
+        Cluster c = accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu", "cpu"));
+        ClusterDecision first = DECIDER.decide(c, running(Mode.STANDARD, List.of(ClusterProvider.INITIAL_NODE_POOL)), AT, NOW);
+        assertThat(first.action()).isInstanceOfSatisfying(ProviderAction.CreateNodePool.class, a -> assertThat(a.spec().name()).isEqualTo("gpu"));
+        assertThat(DECIDER.accepted(first, NOW).next().nodePools().get(0).state()).isEqualTo(ClusterState.PROVISIONING);
+        ClusterDecision second = DECIDER.decide(c, running(Mode.STANDARD, List.of(ClusterProvider.INITIAL_NODE_POOL, "gpu")), AT, NOW);
+        assertThat(second.action()).isInstanceOfSatisfying(ProviderAction.CreateNodePool.class, a -> assertThat(a.spec().name()).isEqualTo("cpu"));
+        ClusterDecision third = DECIDER.decide(c, running(Mode.STANDARD, List.of(ClusterProvider.INITIAL_NODE_POOL, "gpu", "cpu")), AT, NOW);
+        assertThat(third.action()).isEqualTo(new ProviderAction.DeleteNodePool(ClusterProvider.INITIAL_NODE_POOL));
+        assertThat(third.next().state()).isEqualTo(ClusterState.PROVISIONING);
+    }
+
+    @Test
+    void ready_the_first_time_publishes_ready_once() {
+        Cluster c = accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu"));
+        ClusterDecision d = DECIDER.decide(c, running(Mode.STANDARD, List.of("gpu")), AT, NOW);
+        assertThat(d.acts()).isFalse();
+        assertThat(d.next().state()).isEqualTo(ClusterState.READY);
+        assertThat(d.next().readyAt()).isEqualTo(NOW);
+        assertThat(d.next().endpoint()).isEqualTo("10.0.0.1");
+        assertThat(d.next().nodePools()).extracting(NodePool::state).containsOnly(ClusterState.READY);
+        assertThat(d.events()).containsExactly(ClusterEvents.READY);
+        assertThat(d.requeue()).isEqualTo(CADENCE.settled());
+        ClusterDecision again = DECIDER.decide(d.next(), running(Mode.STANDARD, List.of("gpu")), AT, NOW.plusSeconds(300));
+        assertThat(again.events()).isEmpty();
+        assertThat(ClusterDecider.visible(d.next(), again.next())).isFalse();
+    }
+
+    @Test
+    void an_autopilot_cluster_has_no_pools_to_make() {
+        Cluster c = accepted(cluster(ClusterMode.AUTOPILOT, ClusterState.PROVISIONING));
+        ClusterDecision d = DECIDER.decide(c, running(Mode.AUTOPILOT, List.of()), AT, NOW);
+        assertThat(d.next().state()).isEqualTo(ClusterState.READY);
+        assertThat(d.events()).containsExactly(ClusterEvents.READY);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            "a pinned minor the provider does not run, version, 1.34, set-version 1.34",
+            "another release channel, channel, STABLE, set-release-channel stable",
+            "other authorized networks, networks, 10.0.0.0/8, set-authorized-networks 10.0.0.0/8"})
+    void one_change_at_a_time_turns_a_ready_cluster_updating(String why, String field, String value, String label) {
+        Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING);
+        Cluster.Builder b = c.toBuilder();
+        switch (field) {
+            case "version" -> b.requestedVersion(value);
+            case "channel" -> b.releaseChannel(com.bettercompute.domain.cluster.ReleaseChannel.valueOf(value));
+            default -> b.authorizedNetworks(List.of(value));
+        }
+        ClusterDecision d = DECIDER.decide(b.build(), running(Mode.AUTOPILOT, List.of()), AT, NOW);
+        assertThat(d.action().label()).isEqualTo(label);
+        assertThat(d.action()).isInstanceOf(ProviderAction.ChangeCluster.class);
+        assertThat(d.next().state()).isEqualTo(ClusterState.UPDATING);
+    }
+
+    @Test
+    void ready_again_after_a_change_publishes_updated() {
+        Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder().requestedVersion("1.33").build();
+        ClusterDecision d = DECIDER.decide(c, running(Mode.AUTOPILOT, List.of()), AT, NOW);
+        assertThat(d.next().state()).isEqualTo(ClusterState.READY);
+        assertThat(d.events()).containsExactly(ClusterEvents.UPDATED);
+    }
+
+    @Test
+    void a_version_moved_by_the_provider_is_seen_on_refresh_and_published_as_updated() {
+        Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.READY), ClusterState.READY);
+        ClusterDecision d = DECIDER.decide(c, observation(Mode.AUTOPILOT, ClusterStatus.RUNNING, V2, List.of(), false, null), AT, NOW);
+        assertThat(d.next().kubernetesVersion()).isEqualTo(V2);
+        assertThat(d.next().state()).isEqualTo(ClusterState.READY);
+        assertThat(d.events()).containsExactly(ClusterEvents.UPDATED);
+    }
+
+    @Test
+    void a_provider_upgrade_in_flight_shows_updating() {
+        Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.READY), ClusterState.READY);
+        ClusterDecision d = DECIDER.decide(c, observation(Mode.AUTOPILOT, ClusterStatus.RECONCILING, V1, List.of(), true, null), AT, NOW);
+        assertThat(d.next().state()).isEqualTo(ClusterState.UPDATING);
+        assertThat(d.acts()).isFalse();
+    }
+
+    @Test
+    void a_change_the_provider_finished_without_applying_is_an_error_with_its_message_and_is_retried_from_error() {
+        Cluster c = intent(wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder()
+                .requestedVersion("1.31").build(), "set-version 1.31");
+        ClusterDecision d = DECIDER.decide(c, observation(Mode.AUTOPILOT, ClusterStatus.RUNNING, V1, List.of(), false,
+                "Master cannot be downgraded"), AT, NOW);
+        assertThat(d.acts()).isFalse();
+        assertThat(d.next().state()).isEqualTo(ClusterState.ERROR);
+        assertThat(d.next().message()).isEqualTo("Master cannot be downgraded");
+        assertThat(d.events()).containsExactly(ClusterEvents.ERROR);
+        assertThat(d.requeue()).isEqualTo(CADENCE.settled());
+        ClusterDecision retry = DECIDER.decide(d.next(), running(Mode.AUTOPILOT, List.of()), AT, NOW.plus(CADENCE.settled()));
+        assertThat(retry.action().label()).isEqualTo("set-version 1.31");
+        // the error shows until the provider accepts the retry
+        assertThat(retry.next().state()).isEqualTo(ClusterState.ERROR);
+        assertThat(ClusterDecider.visible(d.next(), retry.next())).isFalse();
+        ClusterDecision refusedAgain = DECIDER.refused(retry, new ProviderException(ProviderException.Kind.INVALID, "Master cannot be downgraded"), NOW);
+        assertThat(refusedAgain.events()).isEmpty();
+        assertThat(ClusterDecider.visible(d.next(), refusedAgain.next())).isFalse();
+        assertThat(DECIDER.accepted(retry, NOW).next().state()).isEqualTo(ClusterState.UPDATING);
+    }
+
+    @Test
+    void a_refused_change_shows_error_with_the_providers_message() {
+        Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder().requestedVersion("1.99").build();
+        ClusterDecision d = DECIDER.decide(c, running(Mode.AUTOPILOT, List.of()), AT, NOW);
+        ClusterDecision refused = DECIDER.refused(d, new ProviderException(ProviderException.Kind.INVALID, "Version 1.99 is not supported."), NOW);
+        assertThat(refused.next().state()).isEqualTo(ClusterState.ERROR);
+        assertThat(refused.next().message()).isEqualTo("Version 1.99 is not supported.");
+        assertThat(refused.next().progress().pendingAction()).isNull();
+        assertThat(refused.events()).containsExactly(ClusterEvents.ERROR);
+    }
+
+    @Test
+    void passing_trouble_at_the_provider_is_retried_soon_without_an_error() {
+        Cluster c = cluster(ClusterMode.AUTOPILOT, ClusterState.PENDING);
+        ClusterDecision d = DECIDER.decide(c, ClusterObservation.absent(), AT, NOW);
+        ClusterDecision refused = DECIDER.refused(d, new ProviderException(ProviderException.Kind.UNAVAILABLE, "try later"), NOW);
+        assertThat(refused.next().state()).isEqualTo(ClusterState.PENDING);
+        assertThat(refused.events()).isEmpty();
+        assertThat(refused.requeue()).isEqualTo(CADENCE.converging());
+    }
+
+    @Test
+    void a_cluster_deleted_behind_our_back_is_an_error_and_never_recreated() {
+        Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.READY), ClusterState.READY);
+        ClusterDecision d = DECIDER.decide(c, ClusterObservation.absent(), AT, NOW);
+        assertThat(d.acts()).isFalse();
+        assertThat(d.next().state()).isEqualTo(ClusterState.ERROR);
+        assertThat(d.next().message()).contains("deleted at the provider");
+        assertThat(DECIDER.decide(d.next(), ClusterObservation.absent(), AT, NOW.plusSeconds(300)).acts()).isFalse();
+    }
+
+    @Test
+    void a_cluster_of_our_name_that_is_not_ours_is_left_alone() {
+        ClusterObservation foreign = new ClusterObservation(true, null, ClusterStatus.RUNNING, null, Mode.STANDARD, "1.2.3.4", null, V1, V1,
+                null, List.of(), false, List.of(), false, null);
+        ClusterDecision d = DECIDER.decide(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu"), foreign, AT, NOW);
+        assertThat(d.acts()).isFalse();
+        assertThat(d.next().state()).isEqualTo(ClusterState.ERROR);
+        assertThat(d.next().message()).contains("not created by better-compute");
+    }
+
+    @Test
+    void a_requested_delete_deletes_waits_and_ends_deleted() {
+        Cluster c = deleteRequested(wasReady(cluster(ClusterMode.STANDARD, ClusterState.READY, "gpu"), ClusterState.READY));
+        ClusterDecision d = DECIDER.decide(c, running(Mode.STANDARD, List.of("gpu")), AT, NOW);
+        assertThat(d.action()).isInstanceOf(ProviderAction.DeleteCluster.class);
+        assertThat(d.next().state()).isEqualTo(ClusterState.DELETING);
+        Cluster asked = DECIDER.accepted(d, NOW).next();
+        ClusterDecision stopping = DECIDER.decide(asked, observation(Mode.STANDARD, ClusterStatus.STOPPING, V1, List.of("gpu"), true, null), AT, NOW);
+        assertThat(stopping.acts()).isFalse();
+        assertThat(stopping.next().state()).isEqualTo(ClusterState.DELETING);
+        ClusterDecision gone = DECIDER.decide(asked, ClusterObservation.absent(), AT, NOW);
+        assertThat(gone.next().state()).isEqualTo(ClusterState.DELETED);
+        assertThat(gone.next().deletedAt()).isEqualTo(NOW);
+        assertThat(gone.next().nodePools()).extracting(NodePool::state).containsOnly(ClusterState.DELETED);
+        assertThat(gone.events()).containsExactly(ClusterEvents.DELETED);
+        assertThat(gone.requeue()).isNull();
+    }
+
+    @Test
+    void a_delete_of_a_cluster_never_created_at_the_provider_ends_deleted_at_once() {
+        ClusterDecision d = DECIDER.decide(deleteRequested(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu")), ClusterObservation.absent(), AT, NOW);
+        assertThat(d.acts()).isFalse();
+        assertThat(d.next().state()).isEqualTo(ClusterState.DELETED);
+    }
+
+    @ParameterizedTest(name = "refusal {0} waits {1} minutes")
+    @CsvSource({"1, 5", "2, 10", "3, 20", "4, 40", "7, 320", "8, 360", "20, 360"})
+    void a_refused_delete_is_an_error_retried_after_a_growing_wait(int failures, long minutes) {
+        Cluster c = deleteRequested(wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.READY), ClusterState.READY));
+        Cluster.Progress p = c.progress();
+        c = c.toBuilder().progress(new Cluster.Progress(p.deleteRequestedAt(), p.providerAcceptedAt(), null, failures - 1, null, null)).build();
+        ClusterDecision d = DECIDER.decide(c, running(Mode.AUTOPILOT, List.of()), AT, NOW);
+        ClusterDecision refused = DECIDER.refused(d, new ProviderException(ProviderException.Kind.PERMISSION_DENIED, "deletion protection is on"), NOW);
+        assertThat(refused.next().state()).isEqualTo(ClusterState.ERROR);
+        assertThat(refused.next().message()).isEqualTo("deletion protection is on");
+        assertThat(refused.next().deleteRequested()).isTrue();
+        assertThat(refused.requeue()).isEqualTo(Duration.ofMinutes(minutes));
+    }
+
+    @Test
+    void a_node_pool_in_error_at_the_provider_makes_the_cluster_an_error() {
+        Cluster c = accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu"));
+        ClusterObservation obs = new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, Mode.STANDARD, "10.0.0.1", null, V1, V1,
+                ReleaseChannel.REGULAR, List.of(), false, List.of(new NodePoolObservation("gpu", NodePoolStatus.ERROR, V1, 2, null, "a3", 100,
+                "pd-balanced", false, null, List.of(), Map.of(), List.of(), "GPU quota exhausted")), false, null);
+        ClusterDecision d = DECIDER.decide(c, obs, AT, NOW);
+        assertThat(d.next().state()).isEqualTo(ClusterState.ERROR);
+        assertThat(d.next().message()).isEqualTo("Node pool gpu: GPU quota exhausted");
+    }
+
+    @Test
+    void the_revision_counts_what_the_api_shows_not_the_bookkeeping() {
+        Cluster c = cluster(ClusterMode.AUTOPILOT, ClusterState.PENDING);
+        Cluster bookkeeping = c.toBuilder().progress(c.progress().withNextAttemptAt(NOW)).build();
+        assertThat(ClusterDecider.revised(c, bookkeeping, NOW).version()).isEqualTo(1);
+        Cluster moved = c.toBuilder().state(ClusterState.PROVISIONING).build();
+        assertThat(ClusterDecider.revised(c, moved, NOW).version()).isEqualTo(2);
+    }
+
+    @ParameterizedTest(name = "{0} is met by {1}: {2}")
+    @CsvSource({
+            "1.33, 1.33.4-gke.100, true",
+            "1.33, 1.34.0-gke.1, false",
+            "1.3, 1.33.4-gke.100, false",
+            "1.33.4, 1.33.4-gke.100, true",
+            "1.33.4, 1.33.40-gke.1, false",
+            "1.33.4-gke.100, 1.33.4-gke.100, true",
+            "1.33.4-gke.100, 1.33.4-gke.101, false"})
+    void a_pinned_version_is_met_by_its_patches_and_builds(String requested, String running, boolean met) {
+        assertThat(ProviderSpecs.versionMatches(requested, running)).isEqualTo(met);
+    }
+
+    @Test
+    void a_change_of_version_is_a_master_version_change() {
+        Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder().requestedVersion("1.34").build();
+        assertThat(ClusterDecider.firstDifference(c, running(Mode.AUTOPILOT, List.of())))
+                .isEqualTo(new ProviderAction.ChangeCluster(new ClusterChange.MasterVersion("1.34")));
+    }
+}

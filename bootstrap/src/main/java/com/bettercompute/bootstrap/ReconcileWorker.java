@@ -1,0 +1,101 @@
+package com.bettercompute.bootstrap;
+
+import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.application.reconcile.ReconcileCluster;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the {@code kubernetes.clusters} reconciler: every {@code poll} it asks the database which clusters
+ * are due, takes each one's lease (a conditional UPDATE, so another replica on the same database never
+ * works the same cluster at once), runs one pass on a worker thread and gives the lease back. The pass
+ * itself saves when to look again. A replica that dies holding a lease loses it when it expires.
+ */
+final class ReconcileWorker implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ReconcileWorker.class);
+    static final int BATCH = 64;
+
+    private final ClusterRepository clusters;
+    private final ReconcileCluster reconcile;
+    private final Clock clock;
+    private final String owner;
+    private final Duration lease;
+    private final ScheduledExecutorService poller;
+    private final ExecutorService workers;
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
+
+    ReconcileWorker(ClusterRepository clusters, ReconcileCluster reconcile, Clock clock, String owner, Duration lease,
+                    Duration poll, int threads) {
+        this.clusters = clusters;
+        this.reconcile = reconcile;
+        this.clock = clock;
+        this.owner = owner;
+        this.lease = lease;
+        this.poller = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "reconcile-poller"));
+        this.workers = Executors.newFixedThreadPool(threads, r -> daemon(r, "reconcile-worker"));
+        poller.scheduleWithFixedDelay(this::pollSafely, 0, poll.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    private void pollSafely() {
+        try {
+            poll();
+        } catch (RuntimeException e) {
+            log.warn("reconcile poll failed: {}", e.getMessage());
+        }
+    }
+
+    private void poll() {
+        Instant now = clock.instant();
+        for (String id : clusters.due(now, BATCH)) {
+            if (running.contains(id) || !clusters.claim(id, owner, now, now.plus(lease))) {
+                continue;
+            }
+            running.add(id);
+            workers.execute(() -> pass(id));
+        }
+    }
+
+    private void pass(String id) {
+        try {
+            reconcile.reconcile(id);
+        } catch (RuntimeException e) {
+            log.error("reconcile pass of cluster {} failed", id, e);
+        } finally {
+            try {
+                clusters.release(id, owner);
+            } catch (RuntimeException e) {
+                log.warn("releasing the lease of cluster {} failed: {}", id, e.getMessage());
+            }
+            running.remove(id);
+        }
+    }
+
+    @Override
+    public void close() {
+        poller.shutdownNow();
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
+                workers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
