@@ -86,11 +86,37 @@ public final class Input {
             problem(where, "must be at most " + maxLength + " characters");
             return null;
         }
+        if (!isText(s)) {
+            problem(where, "must be text without NUL characters or unpaired surrogates");
+            return null;
+        }
         if (pattern != null && !pattern.matcher(s).matches()) {
             problem(where, "must match " + pattern.pattern());
             return null;
         }
         return s;
+    }
+
+    /**
+     * Whether the string is storable text: no NUL (which PostgreSQL's text cannot hold) and no unpaired
+     * surrogate (which is no Unicode character, so no database or JSON writer can keep it as it came).
+     */
+    static boolean isText(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == 0) {
+                return false;
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
+                    return false;
+                }
+                i++;
+            } else if (Character.isLowSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** One of the given wire values; {@code fallback} when absent. */
