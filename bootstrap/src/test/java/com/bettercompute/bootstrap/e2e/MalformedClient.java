@@ -31,6 +31,15 @@ final class MalformedClient {
     }
 
     Response send(String method, String pathAndQuery, String token, String contentType, byte[] body) {
+        return send(method, pathAndQuery, token, contentType, body, false);
+    }
+
+    /** The body sent with {@code Transfer-Encoding: chunked} in chunks of 64 KiB, so no length is known up front. */
+    Response sendChunked(String pathAndQuery, String token, byte[] body) {
+        return send("POST", pathAndQuery, token, "application/json", body, true);
+    }
+
+    private Response send(String method, String pathAndQuery, String token, String contentType, byte[] body, boolean chunked) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
             socket.setSoTimeout(30_000);
@@ -44,7 +53,9 @@ final class MalformedClient {
             if (contentType != null) {
                 head.append("Content-Type: ").append(contentType).append("\r\n");
             }
-            if (body.length > 0 || method.equals("POST") || method.equals("PUT") || method.equals("PATCH")) {
+            if (chunked) {
+                head.append("Transfer-Encoding: chunked\r\n");
+            } else if (body.length > 0 || method.equals("POST") || method.equals("PUT") || method.equals("PATCH")) {
                 head.append("Content-Length: ").append(body.length).append("\r\n");
             }
             head.append("\r\n");
@@ -52,7 +63,17 @@ final class MalformedClient {
             String writeFailure = null;
             try {
                 out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-                out.write(body);
+                if (chunked) {
+                    for (int at = 0; at < body.length; at += 65536) {
+                        int n = Math.min(65536, body.length - at);
+                        out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                        out.write(body, at, n);
+                        out.write("\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                    }
+                    out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                } else {
+                    out.write(body);
+                }
                 out.flush();
             } catch (IOException e) {
                 // the server may answer and close before it has read a body it refuses; read what it said

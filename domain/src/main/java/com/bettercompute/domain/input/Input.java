@@ -64,6 +64,17 @@ public final class Input {
         return value;
     }
 
+    /** A caller's key as problems name it: cut short past {@value #MAX_SHOWN} characters, so an error never echoes a huge key. */
+    static String shown(String key) {
+        if (key.length() <= MAX_SHOWN) {
+            return key;
+        }
+        int cut = Character.isHighSurrogate(key.charAt(MAX_SHOWN - 1)) ? MAX_SHOWN - 1 : MAX_SHOWN;
+        return key.substring(0, cut) + "…(" + key.length() + " characters)";
+    }
+
+    static final int MAX_SHOWN = 100;
+
     /** Whether the field is present with a non-null value. Marks it known. */
     public boolean has(String field) {
         known.add(field);
@@ -217,7 +228,7 @@ public final class Input {
         boolean ok = true;
         for (Map.Entry<?, ?> e : m.entrySet()) {
             String key = String.valueOf(e.getKey());
-            String where = name(field) + "." + key;
+            String where = name(field) + "." + shown(key);
             if (key.length() > maxKeyLength || (keyPattern != null && !keyPattern.matcher(key).matches())) {
                 problem(where, "key must be at most " + maxKeyLength + " characters and match " + keyPattern.pattern());
                 ok = false;
@@ -284,7 +295,7 @@ public final class Input {
     public Input finish() {
         for (String field : map.keySet()) {
             if (!known.contains(field)) {
-                problem(name(field), "is not a field of this method");
+                problem(name(shown(field)), "is not a field of this method");
             }
         }
         return this;
