@@ -130,6 +130,9 @@ public final class ApiServer {
         List<FieldProblem> problems = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (String pair : query.split("&", -1)) {
+            if (pair.isEmpty()) {
+                continue; // "a=1&&b=2" or a trailing "&": nothing given
+            }
             int eq = pair.indexOf('=');
             String rawName = eq < 0 ? pair : pair.substring(0, eq);
             String name = decode(rawName);

@@ -159,6 +159,7 @@ class MalformedBodiesTest {
             assertThat(r.text()).contains("INVALID_INPUT");
         }
         assertThat(client.send("GET", "/api/events?after=0&limit=1000&tenantId=acme", RunningServer.OPS, null, new byte[0]).status()).isEqualTo(200);
+        assertThat(client.send("GET", "/api/events?after=0&&limit=10&", RunningServer.OPS, null, new byte[0]).status()).isEqualTo(200);
     }
 
     /** What is wrong with the response to the case, or null. */
