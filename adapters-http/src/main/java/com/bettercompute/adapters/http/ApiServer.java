@@ -11,6 +11,7 @@ import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.event.StoredEvent;
+import com.bettercompute.domain.input.FieldProblem;
 import com.bettercompute.domain.input.Input;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -18,11 +19,17 @@ import io.javalin.http.HttpResponseException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.BiFunction;
 
@@ -107,8 +114,11 @@ public final class ApiServer {
 
     private void events(Context ctx) {
         Caller caller = authenticate(ctx);
+        checkQuery(ctx, Set.of("after", "limit", "tenantId"));
         long after = number(ctx.queryParam("after"), "after", 0);
-        int limit = (int) number(ctx.queryParam("limit"), "limit", com.bettercompute.application.event.ReadEvents.DEFAULT_LIMIT);
+        // beyond an int it is out of range all the same; ReadEvents says by how much
+        int limit = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE,
+                number(ctx.queryParam("limit"), "limit", com.bettercompute.application.event.ReadEvents.DEFAULT_LIMIT)));
         List<StoredEvent> events = uc.readEvents().read(caller, after, limit, ctx.queryParam("tenantId"));
         List<Object> items = new ArrayList<>();
         long next = after;
@@ -131,7 +141,8 @@ public final class ApiServer {
 
     private void usage(Context ctx) {
         Caller caller = authenticate(ctx);
-        int limit = (int) number(ctx.queryParam("limit"), "limit", 1000);
+        checkQuery(ctx, Set.of("tenantId", "limit"));
+        int limit = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, number(ctx.queryParam("limit"), "limit", 1000)));
         List<Object> items = new ArrayList<>();
         for (UsageRecord r : uc.readUsage().read(caller, ctx.queryParam("tenantId"), limit)) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -146,9 +157,73 @@ public final class ApiServer {
         write(ctx, 200, Map.of("items", items));
     }
 
+    /**
+     * A query string is read like a body: every parameter known and given once, each percent escape
+     * whole and the decoded bytes UTF-8, so a typo or a broken escape never silently does nothing.
+     */
+    private static void checkQuery(Context ctx, Set<String> known) {
+        String query = ctx.queryString();
+        if (query == null || query.isEmpty()) {
+            return;
+        }
+        List<FieldProblem> problems = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (String pair : query.split("&", -1)) {
+            if (pair.isEmpty()) {
+                continue; // "a=1&&b=2" or a trailing "&": nothing given
+            }
+            int eq = pair.indexOf('=');
+            String rawName = eq < 0 ? pair : pair.substring(0, eq);
+            String name = decode(rawName);
+            String value = decode(eq < 0 ? "" : pair.substring(eq + 1));
+            if (name == null || value == null) {
+                problems.add(new FieldProblem(name == null ? "" : name, "is not valid percent-encoded UTF-8"));
+            } else if (!known.contains(name)) {
+                problems.add(new FieldProblem(name, "is not a parameter of this method"));
+            } else if (!seen.add(name)) {
+                problems.add(new FieldProblem(name, "must be given once"));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw Input.invalid(problems);
+        }
+    }
+
+    /** The decoded text, or null when an escape is broken or the bytes are not UTF-8. */
+    private static String decode(String raw) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < raw.length(); i++) {
+            char c = raw.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= raw.length() || Character.digit(raw.charAt(i + 1), 16) < 0 || Character.digit(raw.charAt(i + 2), 16) < 0) {
+                    return null;
+                }
+                bytes.write(Character.digit(raw.charAt(i + 1), 16) * 16 + Character.digit(raw.charAt(i + 2), 16));
+                i += 2;
+            } else if (c == '+') {
+                bytes.write(' ');
+            } else if (c < 0x80) {
+                bytes.write(c);
+            } else {
+                return null;
+            }
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    /** An integer parameter in ASCII digits (Long.parseLong also takes other scripts' digits), or the fallback when absent. */
     private static long number(String text, String name, long fallback) {
         if (text == null || text.isEmpty()) {
             return fallback;
+        }
+        if (!text.matches("-?[0-9]{1,19}")) {
+            throw Input.invalid(name, "must be an integer");
         }
         try {
             return Long.parseLong(text);

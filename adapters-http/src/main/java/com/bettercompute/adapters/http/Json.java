@@ -41,8 +41,9 @@ final class Json {
             // The parser's own message quotes parts of the body; say only where it broke.
             String where = e.getLocation() == null ? ""
                     : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
-            String why = e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException
-                    ? "it is nested deeper than " + MAX_DEPTH + " levels" : "it is not well-formed JSON";
+            String why = !(e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) ? "it is not well-formed JSON"
+                    : String.valueOf(e.getOriginalMessage()).contains("nesting depth") ? "it is nested deeper than " + MAX_DEPTH + " levels"
+                    : "a number, string or name in it is longer than the reader allows";
             throw Input.invalid("", "the body cannot be read: " + why + where);
         } catch (IOException e) {
             throw Input.invalid("", "the body could not be read");

@@ -64,6 +64,17 @@ public final class Input {
         return value;
     }
 
+    /** A caller's key as problems name it: cut short past {@value #MAX_SHOWN} characters, so an error never echoes a huge key. */
+    static String shown(String key) {
+        if (key.length() <= MAX_SHOWN) {
+            return key;
+        }
+        int cut = Character.isHighSurrogate(key.charAt(MAX_SHOWN - 1)) ? MAX_SHOWN - 1 : MAX_SHOWN;
+        return key.substring(0, cut) + "…(" + key.length() + " characters)";
+    }
+
+    static final int MAX_SHOWN = 100;
+
     /** Whether the field is present with a non-null value. Marks it known. */
     public boolean has(String field) {
         known.add(field);
@@ -86,11 +97,37 @@ public final class Input {
             problem(where, "must be at most " + maxLength + " characters");
             return null;
         }
+        if (!isText(s)) {
+            problem(where, "must be text without NUL characters or unpaired surrogates");
+            return null;
+        }
         if (pattern != null && !pattern.matcher(s).matches()) {
             problem(where, "must match " + pattern.pattern());
             return null;
         }
         return s;
+    }
+
+    /**
+     * Whether the string is storable text: no NUL (which PostgreSQL's text cannot hold) and no unpaired
+     * surrogate (which is no Unicode character, so no database or JSON writer can keep it as it came).
+     */
+    static boolean isText(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == 0) {
+                return false;
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
+                    return false;
+                }
+                i++;
+            } else if (Character.isLowSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** One of the given wire values; {@code fallback} when absent. */
@@ -191,7 +228,7 @@ public final class Input {
         boolean ok = true;
         for (Map.Entry<?, ?> e : m.entrySet()) {
             String key = String.valueOf(e.getKey());
-            String where = name(field) + "." + key;
+            String where = name(field) + "." + shown(key);
             if (key.length() > maxKeyLength || (keyPattern != null && !keyPattern.matcher(key).matches())) {
                 problem(where, "key must be at most " + maxKeyLength + " characters and match " + keyPattern.pattern());
                 ok = false;
@@ -258,7 +295,7 @@ public final class Input {
     public Input finish() {
         for (String field : map.keySet()) {
             if (!known.contains(field)) {
-                problem(name(field), "is not a field of this method");
+                problem(name(shown(field)), "is not a field of this method");
             }
         }
         return this;

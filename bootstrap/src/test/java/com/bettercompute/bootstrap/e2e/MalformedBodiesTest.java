@@ -1,0 +1,241 @@
+package com.bettercompute.bootstrap.e2e;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Thousands of generated malformed requests ({@link MalformedBodies}, seeded) to every method of the clusters
+ * API and to {@code GET /api/events}, on one server on H2: none may produce a 500; every response carries
+ * {@code X-Request-Id} and the one error body; each status is the one {@code API.md}'s table gives its code,
+ * and the one the case expects (400 for bad input with a valid token, 401 without one); a broken field is
+ * named in {@code details.fields}; and no refused call leaves a cluster or an event behind.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MalformedBodiesTest {
+    /** Fixed, so a failure repeats; {@code -Dmalformed.seed=N} explores other cases. */
+    static final long SEED = Long.getLong("malformed.seed", 20261130L);
+    static final Map<String, Integer> TABLE = Map.of("INVALID_INPUT", 400, "UNAUTHENTICATED", 401, "ACCESS_DENIED", 403,
+            "NOT_FOUND", 404, "CONFLICT", 409, "INVALID_STATE", 409, "UNSUPPORTED", 422, "QUOTA_EXCEEDED", 429);
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    RunningServer server;
+    MalformedClient client;
+
+    @BeforeAll
+    void start() {
+        server = RunningServer.start(RunningServer.h2());
+        client = new MalformedClient(Integer.parseInt(server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1)));
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void no_malformed_request_gets_a_500_or_a_status_off_the_table_or_creates_anything() {
+        List<MalformedBodies.Case> cases = MalformedBodies.generate(SEED, 380);
+        assertThat(cases).hasSizeGreaterThan(3000);
+
+        List<String> failures = new ArrayList<>();
+        Map<String, Integer> statuses = new TreeMap<>();
+        for (MalformedBodies.Case c : cases) {
+            MalformedClient.Response r = client.send(c.httpMethod(), c.path(), c.token(), c.contentType(), c.body());
+            statuses.merge(c.path().startsWith("/api/events") ? "events " + r.status() : r.status() + "", 1, Integer::sum);
+            String problem = check(c, r);
+            if (problem != null) {
+                failures.add(c.label() + " (" + c.body().length + " bytes) -> " + problem);
+            }
+        }
+        writeDown(failures);
+        assertThat(failures).as("%d failures among %d cases (all in target/malformed-failures.txt), statuses %s, the first 20",
+                failures.size(), cases.size(), statuses).isEmpty();
+
+        // nothing was created or published by any of them
+        assertThat(server.call("list", RunningServer.ALICE, Map.of("tenantId", "acme", "includeDeleted", true)).json().get("items")).isEmpty();
+        assertThat(server.call("list", RunningServer.CAROL, Map.of("tenantId", "globex", "includeDeleted", true)).json().get("items")).isEmpty();
+        assertThat(server.get("/api/events?limit=1000", RunningServer.OPS).json().get("items")).isEmpty();
+    }
+
+    @Test
+    void the_generated_cases_cover_every_method_and_each_kind_of_malformation() {
+        List<MalformedBodies.Case> cases = MalformedBodies.generate(SEED, 380);
+        for (String method : MalformedBodies.METHODS) {
+            assertThat(cases).filteredOn(c -> c.path().endsWith("/" + method)).hasSizeGreaterThan(300);
+        }
+        List<String> labels = cases.stream().map(MalformedBodies.Case::label).toList();
+        for (String kind : List.of("duplicate key", "trailing", "truncated", "array at top level", "corrupted bytes",
+                "invalid UTF-8", "1 MB tenantId", "a body over 1 MiB", "10,000 nested", "remove", "unknown key", "=1E400",
+                "=-0", "=1e309", "not an object: ", "[token none]", "events ?", "[GET]")) {
+            assertThat(labels).as(kind).anyMatch(l -> l.contains(kind));
+        }
+        // every create body is broken, so none could create a cluster: a field, the JSON, or the size
+        assertThat(cases).filteredOn(c -> c.path().endsWith("/create")).allMatch(c -> !c.statuses().contains(200));
+    }
+
+    private static void writeDown(List<String> failures) {
+        try {
+            failures.replaceAll(MalformedBodiesTest::printable);
+            java.nio.file.Files.write(java.nio.file.Path.of("target", "malformed-failures.txt"), failures);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        if (failures.size() > 20) {
+            failures.subList(20, failures.size()).clear();
+        }
+    }
+
+    @Test
+    void text_with_a_nul_or_an_unpaired_surrogate_is_refused_even_where_any_text_is_taken() {
+        for (String method : List.of("create", "update")) {
+            for (String text : List.of("a\u0000b", "\uD800", "x\uDC00y", "\uDE80\uD83D")) {
+                Map<String, Object> body = MalformedBodies.validBody(method);
+                body.put("description", text);
+                MalformedClient.Response r = client.send("POST", "/api/compute/kubernetesClusters/" + method, RunningServer.ALICE,
+                        "application/json", MalformedBodies.escaped(body));
+                assertThat(r.status()).as(method + " " + printable(text)).isEqualTo(400);
+                assertThat(r.text()).contains("\"field\":\"description\"", "without NUL characters or unpaired surrogates");
+            }
+        }
+        // a pair is one character, and welcome
+        Map<String, Object> body = MalformedBodies.validBody("update");
+        body.put("description", "\uD83D\uDE80");
+        assertThat(client.send("POST", "/api/compute/kubernetesClusters/update", RunningServer.ALICE, "application/json",
+                MalformedBodies.escaped(body)).status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_huge_unknown_key_is_named_but_not_echoed_whole() {
+        Map<String, Object> body = MalformedBodies.validBody("create");
+        body.put("k".repeat(40_000), 1);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> pool = ((List<Map<String, Object>>) body.get("nodePools")).get(0);
+        pool.put("labels", Map.of("x".repeat(30_000), "v"));
+        MalformedClient.Response r = client.send("POST", "/api/compute/kubernetesClusters/create", RunningServer.ALICE,
+                "application/json", MalformedBodies.escaped(body));
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(r.body().length).isLessThan(4096);
+        assertThat(r.text()).contains("\"field\":\"" + "k".repeat(100) + "…(40000 characters)\"",
+                "\"field\":\"nodePools[0].labels." + "x".repeat(100) + "…(30000 characters)\"");
+    }
+
+    @Test
+    void a_chunked_body_is_held_to_the_same_limit_as_one_with_a_length() {
+        Map<String, Object> body = MalformedBodies.validBody("create");
+        body.put("description", "d".repeat(3 * 1024 * 1024));
+        MalformedClient.Response big = client.sendChunked("/api/compute/kubernetesClusters/create", RunningServer.ALICE,
+                MalformedBodies.escaped(body));
+        assertThat(check(new MalformedBodies.Case("chunked 3 MiB", "POST", "", new byte[0], null, null, Set.of(400), null), big)).isNull();
+        assertThat(big.text()).contains("at most 1048576 bytes");
+
+        Map<String, Object> small = MalformedBodies.validBody("get");
+        small.put("clusterId", "kcl_" + "0".repeat(26));
+        MalformedClient.Response ok = client.sendChunked("/api/compute/kubernetesClusters/get", RunningServer.ALICE,
+                MalformedBodies.escaped(small));
+        assertThat(ok.status()).as(ok.text()).isEqualTo(404);
+    }
+
+    @Test
+    void the_events_query_is_read_as_strictly_as_a_body() {
+        for (String query : List.of("limit=4294967297", "limit=%EF%BC%91", "after=%zz", "limit=%", "after=1&after=2",
+                "tenantId=acme&tenantId=globex", "limt=5", "after=%C0%AF")) {
+            MalformedClient.Response r = client.send("GET", "/api/events?" + query + (query.contains("tenantId") ? "" : "&tenantId=acme"),
+                    RunningServer.OPS, null, new byte[0]);
+            assertThat(r.status()).as(query).isEqualTo(400);
+            assertThat(r.text()).contains("INVALID_INPUT");
+        }
+        assertThat(client.send("GET", "/api/events?after=0&limit=1000&tenantId=acme", RunningServer.OPS, null, new byte[0]).status()).isEqualTo(200);
+        assertThat(client.send("GET", "/api/events?after=0&&limit=10&", RunningServer.OPS, null, new byte[0]).status()).isEqualTo(200);
+    }
+
+    /** What is wrong with the response to the case, or null. */
+    private static String check(MalformedBodies.Case c, MalformedClient.Response r) {
+        if (r.failure() != null) {
+            return r.failure();
+        }
+        if (r.status() == 500) {
+            return "500: " + shorten(r.text());
+        }
+        String requestId = r.headers().get("x-request-id");
+        if (requestId == null || requestId.isBlank()) {
+            return r.status() + " without X-Request-Id: " + shorten(r.text());
+        }
+        if (!c.statuses().contains(r.status())) {
+            return "status " + r.status() + ", expected one of " + c.statuses() + ": " + shorten(r.text());
+        }
+        if (r.status() == 200) {
+            return r.headers().getOrDefault("content-type", "").startsWith("application/json") ? null : "200 not JSON";
+        }
+        JsonNode json;
+        try {
+            json = JSON.readTree(r.body());
+        } catch (IOException e) {
+            return r.status() + " with a body that is not JSON: " + shorten(r.text());
+        }
+        if (json == null || !json.isObject() || json.size() != 1 || !json.has("error")) {
+            return r.status() + " without the error body: " + shorten(r.text());
+        }
+        JsonNode error = json.get("error");
+        Set<String> keys = new java.util.HashSet<>();
+        error.fieldNames().forEachRemaining(keys::add);
+        if (!keys.equals(Set.of("code", "message", "details")) || !error.get("code").isTextual()
+                || !error.get("message").isTextual() || error.get("message").asText().isBlank() || !error.get("details").isObject()) {
+            return r.status() + " with an error body of another shape: " + shorten(r.text());
+        }
+        Integer expected = TABLE.get(error.get("code").asText());
+        if (expected == null || expected != r.status()) {
+            return "code " + error.get("code").asText() + " with status " + r.status() + ", the table says " + expected;
+        }
+        String message = error.get("message").asText();
+        if (message.contains("Exception") || message.contains("jackson") || message.contains("at com.")) {
+            return "internals in the message: " + shorten(message);
+        }
+        if (c.field() != null && r.status() == 400 && !names(error, c.field())) {
+            return "details.fields does not name " + c.field() + ": " + shorten(r.text());
+        }
+        return null;
+    }
+
+    /** ASCII only, each other character as \\uXXXX, at most 2,000 characters: labels carry unpaired surrogates. */
+    private static String printable(String s) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < s.length() && out.length() < 2000; i++) {
+            char ch = s.charAt(i);
+            if (ch >= 0x20 && ch < 0x7F) {
+                out.append(ch);
+            } else {
+                out.append(String.format("\\u%04X", (int) ch));
+            }
+        }
+        return out.toString();
+    }
+
+    private static boolean names(JsonNode error, String field) {
+        JsonNode fields = error.at("/details/fields");
+        for (Iterator<JsonNode> it = fields.elements(); it.hasNext(); ) {
+            String named = it.next().path("field").asText();
+            if (named.equals(field) || named.startsWith(field + ".") || named.startsWith(field + "[")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 300 ? s.substring(0, 300) + "…(" + s.length() + " chars)" : s;
+    }
+}
