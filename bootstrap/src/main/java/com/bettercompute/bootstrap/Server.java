@@ -31,7 +31,9 @@ import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Base64;
 
 /**
@@ -84,8 +86,10 @@ public final class Server implements AutoCloseable {
             new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(catalog);
             provider = GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
                     Duration.ofSeconds(config.simOperationSeconds()), clock);
-            ClusterProvider cached = new CachingClusterProvider(provider.provider(), VERSIONS_TTL);
-            ClusterProviders providers = account -> cached;
+            GkeProviderSetup setup = provider;
+            Map<String, ClusterProvider> cached = new ConcurrentHashMap<>();
+            ClusterProviders providers = account -> cached.computeIfAbsent(account.id() + "\n" + account.credentialsFile(),
+                    k -> new CachingClusterProvider(setup.provider(account), VERSIONS_TTL));
             Cadence cadence = Cadence.of(Duration.ofSeconds(config.reconcileConvergingSeconds()),
                     Duration.ofSeconds(config.reconcileSettledSeconds()));
             ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), db.catalog(), db.access(),

@@ -1,12 +1,17 @@
 package com.bettercompute.adapters.gke;
 
+import com.google.api.gax.core.FixedCredentialsProvider;
 import com.google.api.gax.core.NoCredentialsProvider;
+import com.google.auth.oauth2.GoogleCredentials;
 import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import com.google.cloud.container.v1.ClusterManagerSettings;
 import io.grpc.ManagedChannelBuilder;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.io.UncheckedIOException;
 import java.util.Set;
 
@@ -15,6 +20,7 @@ import java.util.Set;
  * or in-process simulator).
  */
 public final class GkeClusterProviders {
+    private static final String CLOUD_PLATFORM = "https://www.googleapis.com/auth/cloud-platform";
     private static final Set<String> LOOPBACK = Set.of("127.0.0.1", "localhost", "::1", "[::1]");
 
     private GkeClusterProviders() {
@@ -23,6 +29,21 @@ public final class GkeClusterProviders {
     /** Real GKE ({@code container.googleapis.com}) with application-default credentials ({@code --provider gke}). */
     public static GkeClusterProvider google() {
         return create(ClusterManagerSettings.newBuilder());
+    }
+
+    /**
+     * Real GKE with one account's own credentials: a service-account key file (JSON) that the operator
+     * keeps outside the catalog and the database; the catalog names only its path.
+     */
+    public static GkeClusterProvider google(Path credentialsFile) {
+        GoogleCredentials credentials;
+        try (InputStream in = Files.newInputStream(credentialsFile)) {
+            credentials = GoogleCredentials.fromStream(in).createScoped(CLOUD_PLATFORM);
+        } catch (IOException e) {
+            // The message names the file, never its content.
+            throw new IllegalArgumentException("the credentials file " + credentialsFile + " cannot be read as Google credentials");
+        }
+        return create(ClusterManagerSettings.newBuilder().setCredentialsProvider(FixedCredentialsProvider.create(credentials)));
     }
 
     /**

@@ -42,7 +42,8 @@ public final class JdbiCatalogRepository implements CatalogRepository {
             }
             for (ProviderAccount a : catalog.accounts()) {
                 upsert(h, "accounts", ID, row("id", a.id(), "provider_id", a.providerId(), "owner", a.owner(),
-                        "cloud_project", a.cloudProject(), "zones_json", Json.write(a.zones())));
+                        "cloud_project", a.cloudProject(), "zones_json", Json.write(a.zones()),
+                        "credentials_file", a.credentialsFile()));
             }
             for (Pool p : catalog.pools()) {
                 upsert(h, "pools", ID, row("id", p.id(), "account_id", p.accountId(), "kind", p.kind().name(),
@@ -87,10 +88,11 @@ public final class JdbiCatalogRepository implements CatalogRepository {
     @Override
     public Optional<ProviderAccount> account(String id) {
         return db.call("reading an account", h -> h.createQuery(
-                        "SELECT id, provider_id, owner, cloud_project, zones_json FROM accounts WHERE id = :id")
+                        "SELECT id, provider_id, owner, cloud_project, zones_json, credentials_file FROM accounts WHERE id = :id")
                 .bind("id", id)
                 .map((rs, ctx) -> new ProviderAccount(rs.getString("id"), rs.getString("provider_id"),
-                        rs.getString("owner"), rs.getString("cloud_project"), Json.read(rs.getString("zones_json"), STRINGS)))
+                        rs.getString("owner"), rs.getString("cloud_project"), Json.read(rs.getString("zones_json"), STRINGS),
+                        rs.getString("credentials_file")))
                 .findOne());
     }
 

@@ -97,7 +97,7 @@ public final class CatalogFile {
                         throw o.at("zones", "'" + z + "' is not a zone name such as us-central1-a");
                     }
                 }
-                accounts.add(new ProviderAccount(id, provider, owner, cloudProject, zones));
+                accounts.add(new ProviderAccount(id, provider, owner, cloudProject, zones, o.optionalStr("credentialsFile")));
                 accountOwners.put(id, o.node("owner"));
                 o.done();
             }

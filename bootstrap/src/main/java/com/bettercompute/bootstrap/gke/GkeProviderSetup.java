@@ -4,7 +4,11 @@ import com.bettercompute.adapters.gke.GkeClusterProvider;
 import com.bettercompute.adapters.gke.GkeClusterProviders;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.application.provider.ClusterProvider;
+import com.bettercompute.domain.catalog.ProviderAccount;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -17,10 +21,14 @@ import java.util.Optional;
 public final class GkeProviderSetup implements AutoCloseable {
     private final GkeClusterProvider provider;
     private final GkeSimulator simulator;
+    /** Real GKE: accounts with their own credentials file get their own client. */
+    private final boolean perAccountCredentials;
+    private final Map<Path, GkeClusterProvider> byCredentials = new ConcurrentHashMap<>();
 
-    private GkeProviderSetup(GkeClusterProvider provider, GkeSimulator simulator) {
+    private GkeProviderSetup(GkeClusterProvider provider, GkeSimulator simulator, boolean perAccountCredentials) {
         this.provider = provider;
         this.simulator = simulator;
+        this.perAccountCredentials = perAccountCredentials;
     }
 
     /**
@@ -34,15 +42,15 @@ public final class GkeProviderSetup implements AutoCloseable {
             if (!gkeEndpoint.matches("[^\\s/]+:\\d{1,5}")) {
                 throw new IllegalArgumentException("--gke-endpoint takes HOST:PORT, not \"" + gkeEndpoint + "\"");
             }
-            return new GkeProviderSetup(GkeClusterProviders.grpc(gkeEndpoint), null);
+            return new GkeProviderSetup(GkeClusterProviders.grpc(gkeEndpoint), null, false);
         }
         switch (provider == null ? "simulator" : provider) {
             case "gke":
-                return new GkeProviderSetup(GkeClusterProviders.google(), null);
+                return new GkeProviderSetup(GkeClusterProviders.google(), null, true);
             case "simulator": {
                 GkeSimulator simulator = GkeSimulator.start(clock, simOperation, 0, 0, GkeSimulatorCommand.SLEEP);
                 try {
-                    return new GkeProviderSetup(GkeClusterProviders.grpc(simulator.grpcTarget()), simulator);
+                    return new GkeProviderSetup(GkeClusterProviders.grpc(simulator.grpcTarget()), simulator, false);
                 } catch (RuntimeException e) {
                     simulator.close();
                     throw e;
@@ -57,6 +65,18 @@ public final class GkeProviderSetup implements AutoCloseable {
         return provider;
     }
 
+    /**
+     * The provider for one account: on real GKE an account with a {@code credentialsFile} is reached with
+     * those credentials (its own project's, for a tenant's own account), others with the
+     * application-default ones. A simulator or another endpoint serves every account alike.
+     */
+    public ClusterProvider provider(ProviderAccount account) {
+        if (!perAccountCredentials || account.credentialsFile() == null) {
+            return provider;
+        }
+        return byCredentials.computeIfAbsent(Path.of(account.credentialsFile()), GkeClusterProviders::google);
+    }
+
     /** The embedded simulator, when there is one: its {@link GkeSimulator#banner()} is worth printing at start. */
     public Optional<GkeSimulator> simulator() {
         return Optional.ofNullable(simulator);
@@ -64,6 +84,7 @@ public final class GkeProviderSetup implements AutoCloseable {
 
     @Override
     public void close() {
+        byCredentials.values().forEach(GkeClusterProvider::close);
         provider.close();
         if (simulator != null) {
             simulator.close();
