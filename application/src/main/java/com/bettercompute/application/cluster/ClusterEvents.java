@@ -15,6 +15,8 @@ public final class ClusterEvents {
     public static final String UPDATED = "kubernetes.cluster.updated";
     public static final String ERROR = "kubernetes.cluster.error";
     public static final String DELETED = "kubernetes.cluster.deleted";
+    /** Built by {@link IssueCredentials}: its data is not the cluster's but the credential's (never the token). */
+    public static final String CREDENTIALS_ISSUED = "kubernetes.cluster.credentials-issued";
 
     private ClusterEvents() {}
 

@@ -64,4 +64,15 @@ public interface ClusterProvider {
 
     /** The versions the provider offers in a location (a zone or a region) of a project. */
     ServerConfig serverConfig(String project, String location);
+
+    /**
+     * A bearer token with which the platform reaches the Kubernetes API of this provider's clusters: on
+     * GKE an OAuth access token of the account's credentials, on the simulator the simulated API's own.
+     * A secret: callers never store or log it, and may ask again for every call (it is cached and
+     * refreshed here). A provider that gives none throws {@link ProviderException.Kind#PERMISSION_DENIED}.
+     */
+    default String platformAccessToken() {
+        throw new ProviderException(ProviderException.Kind.PERMISSION_DENIED,
+                "This provider gives no credential for its clusters' Kubernetes APIs.");
+    }
 }

@@ -400,4 +400,12 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         enter();
         return serverConfig;
     }
+
+    /** The platform's credential for the clusters' Kubernetes APIs, as a fixed fake value. */
+    public static final String PLATFORM_TOKEN = "fake-platform-token";
+
+    @Override
+    public String platformAccessToken() {
+        return PLATFORM_TOKEN;
+    }
 }

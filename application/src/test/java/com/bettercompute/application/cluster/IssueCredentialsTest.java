@@ -1,0 +1,287 @@
+package com.bettercompute.application.cluster;
+
+import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.fakes.InMemoryTenantClusterClient;
+import com.bettercompute.application.provider.InMemoryClusterProvider;
+import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.event.DomainEvent;
+import com.bettercompute.domain.event.StoredEvent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.snakeyaml.engine.v2.api.Load;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static com.bettercompute.application.cluster.ClusterWorld.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** credentials of kubernetesClusters, on fakes: decisions, states, ttl, accounts, the kubeconfig, the event. */
+class IssueCredentialsTest {
+    static final String CA = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==";
+    static final String ENDPOINT = "127.0.0.1:6443/clusters/p/l/c";
+
+    final ClusterWorld w = new ClusterWorld();
+    final InMemoryTenantClusterClient k8s = new InMemoryTenantClusterClient(w.ports.clock());
+    final InMemoryClusterProvider provider = new InMemoryClusterProvider(w.ports.clock(), Duration.ZERO);
+    final IssueCredentials issue = new IssueCredentials(w.ports.transactions(), w.ports.clusters(), w.ports.catalog(),
+            w.ports.outbox(), w.authorizer, account -> provider, k8s, 3600, w.ports.clock());
+
+    /** bob edits autopilot clusters in us-central1 (no delete); dave views; carol is another tenant's. */
+    @ParameterizedTest(name = "{0} asks {1}: {2}")
+    @CsvSource({
+            "alice, view,  ok",
+            "alice, edit,  ok",
+            "alice, admin, ok",
+            "bob,   view,  ok",
+            "bob,   edit,  ok",
+            "bob,   admin, ACCESS_DENIED",
+            "dave,  view,  ok",
+            "dave,  edit,  ACCESS_DENIED",
+            "dave,  admin, ACCESS_DENIED",
+            "carol, view,  ACCESS_DENIED",
+    })
+    void each_role_needs_its_action_with_the_callers_own_bindings(String who, String role, String outcome) {
+        Cluster c = ready(w.create(w.alice, autopilot("auto", "location", "us-central1")));
+        Caller caller = caller(who);
+        Map<String, Object> body = body(c, "role", role);
+        if (outcome.equals("ok")) {
+            IssueCredentials.Credentials cred = issue.issue(caller, CredentialsCommand.from(body));
+            assertThat(cred.role().wire()).isEqualTo(role);
+        } else {
+            assertThatThrownBy(() -> issue.issue(caller, CredentialsCommand.from(body)))
+                    .hasFieldOrPropertyWithValue("code", ErrorCode.valueOf(outcome));
+            assertThat(k8s.minted()).isEmpty();
+            assertThat(credentialEvents()).isEmpty();
+        }
+    }
+
+    @Test
+    void bob_outside_his_conditions_gets_nothing() {
+        Cluster c = ready(w.create(w.alice, standard("std")));
+        assertThatThrownBy(() -> issue.issue(w.bob, CredentialsCommand.from(body(c))))
+                .hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
+    }
+
+    @Test
+    void access_denied_comes_before_not_found() {
+        Cluster c = ready(w.create(w.alice, standard("std")));
+        assertThatThrownBy(() -> issue.issue(w.carol, CredentialsCommand.from(body(c))))
+                .hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
+        Map<String, Object> globex = body(c, "tenantId", "globex");
+        assertThatThrownBy(() -> issue.issue(w.carol, CredentialsCommand.from(globex)))
+                .hasFieldOrPropertyWithValue("code", ErrorCode.NOT_FOUND);
+        Map<String, Object> unknown = body(c, "clusterId", "kcl_00000000000000000000000000");
+        // bob's binding has conditions: he may not learn that the id is unknown
+        assertThatThrownBy(() -> issue.issue(w.bob, CredentialsCommand.from(unknown)))
+                .hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
+        assertThatThrownBy(() -> issue.issue(w.alice, CredentialsCommand.from(unknown)))
+                .hasFieldOrPropertyWithValue("code", ErrorCode.NOT_FOUND);
+    }
+
+    @ParameterizedTest(name = "{0}, ready once: {1} -> {2}")
+    @CsvSource({
+            "pending,      false, INVALID_STATE",
+            "provisioning, false, INVALID_STATE",
+            "ready,        true,  ok",
+            "updating,     true,  ok",
+            "updating,     false, INVALID_STATE",
+            "error,        true,  INVALID_STATE",
+            "deleting,     true,  INVALID_STATE",
+            "deleted,      true,  INVALID_STATE",
+    })
+    void the_cluster_must_be_ready_or_updating_after_it_was_ready(String state, boolean readyOnce, String outcome) {
+        Cluster c = w.create(w.alice, standard("std"));
+        Cluster changed = c.toBuilder().state(ClusterState.valueOf(state.toUpperCase())).endpoint(ENDPOINT)
+                .readyAt(readyOnce ? w.ports.clock().instant() : null)
+                .progress(new Cluster.Progress(null, null, null, 0, null, CA)).version(c.version() + 1).build();
+        assertThat(w.ports.clusters().update(changed, c.version())).isTrue();
+        if (outcome.equals("ok")) {
+            assertThat(issue.issue(w.alice, CredentialsCommand.from(body(c))).kubeconfig()).isNotBlank();
+        } else {
+            assertThatThrownBy(() -> issue.issue(w.alice, CredentialsCommand.from(body(c))))
+                    .hasFieldOrPropertyWithValue("code", ErrorCode.valueOf(outcome));
+        }
+    }
+
+    @ParameterizedTest(name = "ttlSeconds {0} -> {1}")
+    @CsvSource({
+            "599,   INVALID_INPUT",
+            "600,   600",
+            "3600,  3600",
+            "86400, 86400",
+            "86401, INVALID_INPUT",
+            "'\"600\"', INVALID_INPUT",
+            "600.0, INVALID_INPUT",
+    })
+    void ttl_is_600_to_86400_seconds(String ttl, String outcome) {
+        Cluster c = ready(w.create(w.alice, standard("std")));
+        Object value = ttl.startsWith("\"") ? ttl.substring(1, ttl.length() - 1) : ttl.contains(".") ? (Object) Double.valueOf(ttl) : (Object) Integer.valueOf(ttl);
+        Map<String, Object> body = body(c, "ttlSeconds", value);
+        if (outcome.equals("INVALID_INPUT")) {
+            assertThatThrownBy(() -> issue.issue(w.alice, CredentialsCommand.from(body)))
+                    .hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
+        } else {
+            IssueCredentials.Credentials cred = issue.issue(w.alice, CredentialsCommand.from(body));
+            assertThat(k8s.minted().get(0).askedSeconds()).isEqualTo(Long.parseLong(outcome));
+            assertThat(cred.expiresAt()).isEqualTo(w.ports.clock().instant().plusSeconds(Long.parseLong(outcome)));
+        }
+    }
+
+    @Test
+    void ttl_defaults_to_the_modules_setting_and_the_setting_is_bounded() {
+        Cluster c = ready(w.create(w.alice, standard("std")));
+        issue.issue(w.alice, CredentialsCommand.from(body(c)));
+        assertThat(k8s.minted().get(0).askedSeconds()).isEqualTo(3600);
+        IssueCredentials shorter = new IssueCredentials(w.ports.transactions(), w.ports.clusters(), w.ports.catalog(),
+                w.ports.outbox(), w.authorizer, account -> provider, k8s, 900, w.ports.clock());
+        shorter.issue(w.alice, CredentialsCommand.from(body(c)));
+        assertThat(k8s.minted().get(1).askedSeconds()).isEqualTo(900);
+        assertThatThrownBy(() -> new IssueCredentials(w.ports.transactions(), w.ports.clusters(), w.ports.catalog(),
+                w.ports.outbox(), w.authorizer, account -> provider, k8s, 599, w.ports.clock()))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void unknown_fields_and_roles_are_invalid_input() {
+        Cluster c = ready(w.create(w.alice, standard("std")));
+        assertThatThrownBy(() -> CredentialsCommand.from(body(c, "role", "owner")))
+                .hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
+        assertThatThrownBy(() -> CredentialsCommand.from(body(c, "audience", "x")))
+                .hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
+        assertThatThrownBy(() -> CredentialsCommand.from(Map.of("tenantId", "acme")))
+                .hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
+    }
+
+    @Test
+    void expires_at_is_what_the_cluster_answered_not_what_was_asked() {
+        Cluster c = ready(w.create(w.alice, standard("std")));
+        k8s.maxTokenLifetime(Duration.ofMinutes(15));
+        IssueCredentials.Credentials cred = issue.issue(w.alice, CredentialsCommand.from(body(c, "ttlSeconds", 7200)));
+        assertThat(cred.expiresAt()).isEqualTo(w.ports.clock().instant().plus(Duration.ofMinutes(15)));
+        assertThat(lastEvent().data()).containsEntry("ttlSeconds", 7200)
+                .containsEntry("expiresAt", cred.expiresAt().toString());
+    }
+
+    @Test
+    void one_service_account_per_caller_and_role_bound_to_the_builtin_role() {
+        Cluster c = ready(w.create(w.alice, standard("std")));
+        for (String role : List.of("view", "edit", "admin", "view")) {
+            issue.issue(w.alice, CredentialsCommand.from(body(c, "role", role)));
+        }
+        issue.issue(w.dave, CredentialsCommand.from(body(c)));
+        String alice = IssueCredentials.serviceAccount("user:alice@acme.example", CredentialRole.VIEW).replace("-view", "");
+        assertThat(alice).matches("bc-u-[0-9a-f]{16}");
+        Map<String, String> accounts = k8s.accounts("https://" + ENDPOINT);
+        assertThat(accounts).containsEntry(alice + "-view", "view").containsEntry(alice + "-edit", "edit")
+                .containsEntry(alice + "-admin", "cluster-admin").hasSize(4);
+        assertThat(k8s.minted()).extracting(InMemoryTenantClusterClient.Minted::serviceAccount)
+                .containsExactly(alice + "-view", alice + "-edit", alice + "-admin", alice + "-view",
+                        IssueCredentials.serviceAccount("user:dave@acme.example", CredentialRole.VIEW));
+        assertThat(IssueCredentials.serviceAccount("user:dave@acme.example", CredentialRole.VIEW)).isNotEqualTo(alice + "-view");
+        assertThat(k8s.minted()).extracting(InMemoryTenantClusterClient.Minted::audience).containsOnlyNulls();
+        assertThat(k8s.platformTokensSeen()).containsOnly(InMemoryClusterProvider.PLATFORM_TOKEN);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void the_kubeconfig_has_one_cluster_one_user_one_context_and_the_current_context() {
+        Cluster c = ready(w.create(w.alice, standard("std")));
+        IssueCredentials.Credentials cred = issue.issue(w.alice, CredentialsCommand.from(body(c, "role", "edit")));
+        Map<String, Object> config = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(cred.kubeconfig());
+        assertThat(config).containsEntry("apiVersion", "v1").containsEntry("kind", "Config");
+        List<Map<String, Object>> clusters = (List<Map<String, Object>>) config.get("clusters");
+        List<Map<String, Object>> users = (List<Map<String, Object>>) config.get("users");
+        List<Map<String, Object>> contexts = (List<Map<String, Object>>) config.get("contexts");
+        assertThat(clusters).hasSize(1);
+        assertThat(users).hasSize(1);
+        assertThat(contexts).hasSize(1);
+        assertThat((Map<String, Object>) clusters.get(0).get("cluster"))
+                .containsEntry("server", "https://" + ENDPOINT).containsEntry("certificate-authority-data", CA);
+        assertThat((Map<String, Object>) users.get(0).get("user")).containsEntry("token", k8s.minted().get(0).token());
+        Map<String, Object> context = (Map<String, Object>) contexts.get(0).get("context");
+        assertThat(context).containsEntry("cluster", clusters.get(0).get("name")).containsEntry("user", users.get(0).get("name"));
+        assertThat(config).containsEntry("current-context", contexts.get(0).get("name"));
+        assertThat(cred.toString()).doesNotContain(k8s.minted().get(0).token());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"plain", "with \"quotes\" and \\ back", "new\nline: {x}", "- [a] # b", "ünï\u0007"})
+    void the_kubeconfig_writer_quotes_every_value(String value) {
+        String yaml = Kubeconfig.write(value, value, value, value);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> config = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(yaml);
+        assertThat(config.get("current-context")).isEqualTo(value);
+        assertThat(config.keySet()).containsExactly("apiVersion", "kind", "clusters", "users", "contexts", "current-context");
+    }
+
+    @Test
+    void the_event_names_role_subject_identity_ttl_and_expiry_but_never_the_token() {
+        Cluster c = ready(w.create(w.alice, standard("std")));
+        IssueCredentials.Credentials cred = issue.issue(w.alice, CredentialsCommand.from(body(c, "role", "admin", "ttlSeconds", 1200)));
+        DomainEvent e = lastEvent();
+        assertThat(e.type()).isEqualTo("kubernetes.cluster.credentials-issued");
+        assertThat(e.subjectId()).isEqualTo(c.id());
+        assertThat(e.data()).containsEntry("role", "admin").containsEntry("identity", "user:alice@acme.example")
+                .containsEntry("subject", "system:serviceaccount:better-compute-system:"
+                        + IssueCredentials.serviceAccount("user:alice@acme.example", CredentialRole.ADMIN))
+                .containsEntry("ttlSeconds", 1200).containsEntry("expiresAt", cred.expiresAt().toString());
+        String token = k8s.minted().get(0).token();
+        assertThat(e.toString()).doesNotContain(token);
+        assertThat(e.data().values()).allSatisfy(v -> assertThat(String.valueOf(v)).doesNotContain(token));
+    }
+
+    @Test
+    void a_cluster_that_cannot_be_reached_is_an_error_without_event() {
+        Cluster c = ready(w.create(w.alice, standard("std")));
+        k8s.failNextCall(new ProviderException(ProviderException.Kind.UNAVAILABLE, "connection refused"));
+        assertThatThrownBy(() -> issue.issue(w.alice, CredentialsCommand.from(body(c))))
+                .isInstanceOf(DomainException.class).hasFieldOrPropertyWithValue("code", ErrorCode.INTERNAL);
+        assertThat(credentialEvents()).isEmpty();
+    }
+
+    private Caller caller(String who) {
+        return switch (who) {
+            case "alice" -> w.alice;
+            case "bob" -> w.bob;
+            case "carol" -> w.carol;
+            default -> w.dave;
+        };
+    }
+
+    private Cluster ready(Cluster c) {
+        Cluster changed = c.toBuilder().state(ClusterState.READY).endpoint(ENDPOINT).readyAt(w.ports.clock().instant())
+                .progress(new Cluster.Progress(null, null, null, 0, null, CA)).version(c.version() + 1).build();
+        assertThat(w.ports.clusters().update(changed, c.version())).isTrue();
+        return changed;
+    }
+
+    private static Map<String, Object> body(Cluster c, Object... changes) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("tenantId", c.tenantId());
+        body.put("clusterId", c.id());
+        for (int i = 0; i < changes.length; i += 2) {
+            body.put((String) changes[i], changes[i + 1]);
+        }
+        return body;
+    }
+
+    private List<DomainEvent> credentialEvents() {
+        return w.ports.outbox().read(0, 1000, null).stream().map(StoredEvent::event)
+                .filter(e -> e.type().equals(ClusterEvents.CREDENTIALS_ISSUED)).toList();
+    }
+
+    private DomainEvent lastEvent() {
+        List<DomainEvent> events = credentialEvents();
+        return events.get(events.size() - 1);
+    }
+}
