@@ -34,6 +34,11 @@ final class CachingClusterProvider implements ClusterProvider {
     }
 
     @Override
+    public String platformAccessToken() {
+        return provider.platformAccessToken();
+    }
+
+    @Override
     public ClusterObservation observe(ClusterLocator at) {
         return provider.observe(at);
     }

@@ -22,7 +22,8 @@ final class ServeCommand {
             new Options.Spec("reconcile-converging-seconds", "30", "how often converging clusters are looked at"),
             new Options.Spec("reconcile-settled-seconds", "300", "how often ready and failed clusters are refreshed"),
             new Options.Spec("replica-id", null, "who holds reconcile leases; default: host name and port"),
-            new Options.Spec("reconcile", "true", "false: serve the API only, reconcile nothing (another replica does)"));
+            new Options.Spec("reconcile", "true", "false: serve the API only, reconcile nothing (another replica does)"),
+            new Options.Spec("credential-ttl-seconds", "3600", "how long a kubeconfig's token lives unless the call says (600 to 86400)"));
 
     private ServeCommand() {}
 
@@ -45,7 +46,8 @@ final class ServeCommand {
                     o.get("db").orElseThrow(), o.get("catalog").map(Path::of).orElse(null), provider,
                     o.get("gke-endpoint").orElse(null), o.integer("sim-operation-seconds", 0, 86_400),
                     o.integer("reconcile-converging-seconds", 1, 86_400), o.integer("reconcile-settled-seconds", 1, 86_400),
-                    o.get("replica-id").orElse(null), bool(o.get("reconcile").orElse("true"), "reconcile"));
+                    o.get("replica-id").orElse(null), bool(o.get("reconcile").orElse("true"), "reconcile"),
+                    o.integer("credential-ttl-seconds", 600, 86_400));
         } catch (IllegalArgumentException e) {
             err.println("better-compute: " + e.getMessage());
             return 2;

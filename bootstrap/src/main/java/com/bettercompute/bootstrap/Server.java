@@ -1,6 +1,9 @@
 package com.bettercompute.bootstrap;
 
 import com.bettercompute.adapters.http.ApiServer;
+import com.bettercompute.adapters.k8s.Fabric8TenantClusterClient;
+import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
+import com.bettercompute.application.cluster.IssueCredentials;
 import com.bettercompute.adapters.http.ApiUseCases;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.access.Authenticate;
@@ -48,14 +51,20 @@ public final class Server implements AutoCloseable {
     /** How long a replica holds a cluster while it reconciles it; a crashed replica's lease expires after this. */
     static final Duration LEASE = Duration.ofSeconds(60);
 
+    /** How long a call inside a tenant cluster may take (connect, and each request). */
+    static final int TENANT_CLUSTER_TIMEOUT_MILLIS = 10_000;
+
     private final Database database;
+    private final Fabric8TenantClusterClient tenantClusters;
     private final GkeProviderSetup provider;
     private final ReconcileWorker reconciler;
     private final ApiServer api;
     private final int port;
     private final String demoToken;
 
-    private Server(Database database, GkeProviderSetup provider, ReconcileWorker reconciler, ApiServer api, int port, String demoToken) {
+    private Server(Database database, GkeProviderSetup provider, ReconcileWorker reconciler, ApiServer api, int port, String demoToken,
+                   Fabric8TenantClusterClient tenantClusters) {
+        this.tenantClusters = tenantClusters;
         this.database = database;
         this.provider = provider;
         this.reconciler = reconciler;
@@ -82,6 +91,7 @@ public final class Server implements AutoCloseable {
         Database db = Database.open(config.db());
         GkeProviderSetup provider = null;
         ReconcileWorker reconciler = null;
+        Fabric8TenantClusterClient tenantClusters = null;
         try {
             new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(catalog);
             provider = GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
@@ -99,6 +109,9 @@ public final class Server implements AutoCloseable {
                         Duration.ofMillis(500), 4);
             }
             Authorizer authorizer = new Authorizer(db.access());
+            tenantClusters = new Fabric8TenantClusterClient(TENANT_CLUSTER_TIMEOUT_MILLIS);
+            IssueCredentials issueCredentials = new IssueCredentials(db.transactions(), db.clusters(), db.catalog(), db.outbox(),
+                    authorizer, providers, tenantClusters, config.credentialTtlSeconds(), clock);
             ApiUseCases useCases = new ApiUseCases(
                     new Authenticate(db.access()),
                     new CreateCluster(db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(), authorizer, clock),
@@ -108,16 +121,20 @@ public final class Server implements AutoCloseable {
                     new DeleteCluster(db.transactions(), db.clusters(), db.outbox(), authorizer, clock),
                     new ListVersions(db.catalog(), authorizer, providers),
                     new ReadEvents(db.outbox(), authorizer),
-                    new ReadUsage(db.usage(), authorizer));
+                    new ReadUsage(db.usage(), authorizer),
+                    issueCredentials);
             ApiServer api = new ApiServer(useCases);
             int port = api.start(config.host(), config.port());
-            return new Server(db, provider, reconciler, api, port, demoToken);
+            return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters);
         } catch (RuntimeException e) {
             if (reconciler != null) {
                 reconciler.close();
             }
             if (provider != null) {
                 provider.close();
+            }
+            if (tenantClusters != null) {
+                tenantClusters.close();
             }
             db.close();
             throw e;
@@ -138,6 +155,11 @@ public final class Server implements AutoCloseable {
         return provider.simulator().map(GkeSimulator::banner);
     }
 
+    /** The embedded simulator's clusters' Kubernetes APIs, when the simulator runs in this process. */
+    public Optional<SimulatedKubernetesApis> kubernetesApis() {
+        return provider.kubernetesApis();
+    }
+
     /** The embedded GKE simulator, for tests that inject faults. */
     public Optional<GkeSimulator> simulator() {
         return provider.simulator();
@@ -150,6 +172,7 @@ public final class Server implements AutoCloseable {
             reconciler.close();
         }
         provider.close();
+        tenantClusters.close();
         database.close();
     }
 

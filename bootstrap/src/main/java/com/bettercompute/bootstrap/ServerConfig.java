@@ -17,10 +17,11 @@ public record ServerConfig(
         int reconcileConvergingSeconds,
         int reconcileSettledSeconds,
         String replicaId,
-        boolean reconcile) {
+        boolean reconcile,
+        int credentialTtlSeconds) {
 
     public static ServerConfig defaults() {
-        return new ServerConfig("127.0.0.1", 8080, "jdbc:h2:file:./data/better-compute", null, "simulator", null, 20, 30, 300, null, true);
+        return new ServerConfig("127.0.0.1", 8080, "jdbc:h2:file:./data/better-compute", null, "simulator", null, 20, 30, 300, null, true, 3600);
     }
 
     /** Who holds reconcile leases: the option, else host and port, so a restarted server takes its own leases back at once. */
@@ -39,24 +40,30 @@ public record ServerConfig(
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile);
+        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds);
     }
 
     public ServerConfig withDb(String url) {
-        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile);
+        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds);
     }
 
     public ServerConfig withProvider(String p, String endpoint, int operationSeconds, int converging, int settled) {
-        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile);
+        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds);
     }
 
     /** Without the reconciler: an API-only replica (clusters stay as the API left them). */
     public ServerConfig withoutReconciler() {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, false);
+                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds);
     }
 
     public ServerConfig withCatalog(Path file) {
-        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile);
+        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds);
+    }
+
+    /** How long a kubeconfig's token lives when {@code credentials} is not told (the module's {@code credentialTtlSeconds}). */
+    public ServerConfig withCredentialTtlSeconds(int seconds) {
+        return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
+                reconcileSettledSeconds, replicaId, reconcile, seconds);
     }
 }

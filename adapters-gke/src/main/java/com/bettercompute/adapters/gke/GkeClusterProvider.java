@@ -48,6 +48,10 @@ import com.google.protobuf.Struct;
 import com.google.protobuf.Value;
 import com.google.protobuf.util.JsonFormat;
 import io.grpc.Status;
+import com.google.auth.Credentials;
+import com.google.auth.oauth2.AccessToken;
+import com.google.auth.oauth2.GoogleCredentials;
+import java.io.IOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -56,6 +60,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,9 +76,56 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
     static final String INITIAL_POOL_MACHINE_TYPE = "e2-small";
 
     private final ClusterManagerClient client;
+    /** Null: the client's own Google credentials give the platform's token. */
+    private final Supplier<String> platformToken;
+    private GoogleCredentials credentials;
 
     public GkeClusterProvider(ClusterManagerClient client) {
+        this(client, null);
+    }
+
+    /**
+     * @param platformToken where the platform's token for the clusters' Kubernetes APIs comes from, when not
+     *                      from the client's Google credentials (a simulator's clusters); null: from them
+     */
+    public GkeClusterProvider(ClusterManagerClient client, Supplier<String> platformToken) {
         this.client = Objects.requireNonNull(client, "client");
+        this.platformToken = platformToken;
+    }
+
+    /**
+     * On GKE, an OAuth access token of the account's Google credentials: GKE's API servers take it as the
+     * account's identity (which holds {@code container.admin} or {@code roles/container.developer} plus
+     * RBAC rights to create service accounts and bindings). Refreshed before it expires.
+     */
+    @Override
+    public String platformAccessToken() {
+        if (platformToken != null) {
+            return platformToken.get();
+        }
+        try {
+            GoogleCredentials google;
+            synchronized (this) {
+                if (credentials == null) {
+                    Credentials c = client.getSettings().getCredentialsProvider().getCredentials();
+                    if (!(c instanceof GoogleCredentials g)) {
+                        throw new ProviderException(Kind.PERMISSION_DENIED,
+                                "The GKE client has no Google credentials to reach the clusters' Kubernetes APIs with.");
+                    }
+                    credentials = g;
+                }
+                google = credentials;
+            }
+            google.refreshIfExpired();
+            AccessToken token = google.getAccessToken();
+            if (token == null) {
+                throw new ProviderException(Kind.PERMISSION_DENIED, "The Google credentials gave no access token.");
+            }
+            return token.getTokenValue();
+        } catch (IOException e) {
+            // The message of google-auth names the failing step, never a secret; keep only the kind of failure.
+            throw new ProviderException(Kind.UNAVAILABLE, "An access token could not be obtained from the Google credentials.");
+        }
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.io.UncheckedIOException;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Builds a {@link GkeClusterProvider} for real GKE or for any GKE API at an address (a standalone
@@ -51,6 +52,14 @@ public final class GkeClusterProviders {
      * when the host is loopback (a simulator), TLS and application-default credentials otherwise.
      */
     public static GkeClusterProvider grpc(String hostPort) {
+        return grpc(hostPort, null);
+    }
+
+    /**
+     * As {@link #grpc(String)}, with the platform's token for the clusters' Kubernetes APIs from
+     * {@code platformToken} (a simulator's clusters accept the simulator's own, not a Google token).
+     */
+    public static GkeClusterProvider grpc(String hostPort, Supplier<String> platformToken) {
         ClusterManagerSettings.Builder settings = ClusterManagerSettings.newBuilder().setEndpoint(hostPort);
         if (isLoopback(hostPort)) {
             settings.setCredentialsProvider(NoCredentialsProvider.create())
@@ -59,7 +68,7 @@ public final class GkeClusterProviders {
                             .setChannelConfigurator(ManagedChannelBuilder::usePlaintext)
                             .build());
         }
-        return create(settings);
+        return create(settings, platformToken);
     }
 
     /** GKE's API over HTTP/JSON at a base URL such as {@code http://127.0.0.1:PORT}, without credentials (tests, the simulator). */
@@ -78,8 +87,12 @@ public final class GkeClusterProviders {
     }
 
     private static GkeClusterProvider create(ClusterManagerSettings.Builder settings) {
+        return create(settings, null);
+    }
+
+    private static GkeClusterProvider create(ClusterManagerSettings.Builder settings, Supplier<String> platformToken) {
         try {
-            return new GkeClusterProvider(ClusterManagerClient.create(settings.build()));
+            return new GkeClusterProvider(ClusterManagerClient.create(settings.build()), platformToken);
         } catch (IOException e) {
             throw new UncheckedIOException("the GKE client could not be created: " + e.getMessage(), e);
         }

@@ -2,6 +2,7 @@ package com.bettercompute.adapters.http;
 
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.cluster.ClusterRef;
+import com.bettercompute.application.cluster.CredentialsCommand;
 import com.bettercompute.application.cluster.CreateClusterCommand;
 import com.bettercompute.application.cluster.ListClustersQuery;
 import com.bettercompute.application.cluster.UpdateClusterCommand;
@@ -75,6 +76,8 @@ public final class ApiServer {
                     ClusterJson.of(uc.deleteCluster().delete(caller, ClusterRef.from(body)))));
             config.routes.post(base + "versions", ctx -> respond(ctx, (caller, body) ->
                     VersionsJson.of(uc.listVersions().versions(caller, VersionsQuery.from(body)))));
+            config.routes.post(base + "credentials", ctx -> respond(ctx, (caller, body) ->
+                    CredentialsJson.of(uc.issueCredentials().issue(caller, CredentialsCommand.from(body)))));
             config.routes.get("/api/events", this::events);
             config.routes.get("/api/usage", this::usage);
             config.routes.exception(DomainException.class, (e, ctx) -> error(ctx, e));

@@ -4,6 +4,7 @@ import com.bettercompute.application.access.Authenticate;
 import com.bettercompute.application.cluster.CreateCluster;
 import com.bettercompute.application.cluster.DeleteCluster;
 import com.bettercompute.application.cluster.GetCluster;
+import com.bettercompute.application.cluster.IssueCredentials;
 import com.bettercompute.application.cluster.ListClusters;
 import com.bettercompute.application.cluster.ListVersions;
 import com.bettercompute.application.cluster.UpdateCluster;
@@ -20,4 +21,5 @@ public record ApiUseCases(
         DeleteCluster deleteCluster,
         ListVersions listVersions,
         ReadEvents readEvents,
-        ReadUsage readUsage) {}
+        ReadUsage readUsage,
+        IssueCredentials issueCredentials) {}

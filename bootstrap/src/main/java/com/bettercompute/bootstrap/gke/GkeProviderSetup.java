@@ -2,7 +2,9 @@ package com.bettercompute.bootstrap.gke;
 
 import com.bettercompute.adapters.gke.GkeClusterProvider;
 import com.bettercompute.adapters.gke.GkeClusterProviders;
+import com.bettercompute.adapters.gke.simulator.ClusterEndpoints;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
+import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.domain.catalog.ProviderAccount;
 import java.nio.file.Path;
@@ -21,13 +23,21 @@ import java.util.Optional;
 public final class GkeProviderSetup implements AutoCloseable {
     private final GkeClusterProvider provider;
     private final GkeSimulator simulator;
+    /** The embedded simulator's clusters' Kubernetes APIs; null without an embedded simulator. */
+    private final SimulatedKubernetesApis kubernetesApis;
     /** Real GKE: accounts with their own credentials file get their own client. */
     private final boolean perAccountCredentials;
     private final Map<Path, GkeClusterProvider> byCredentials = new ConcurrentHashMap<>();
 
     private GkeProviderSetup(GkeClusterProvider provider, GkeSimulator simulator, boolean perAccountCredentials) {
+        this(provider, simulator, null, perAccountCredentials);
+    }
+
+    private GkeProviderSetup(GkeClusterProvider provider, GkeSimulator simulator, SimulatedKubernetesApis kubernetesApis,
+                             boolean perAccountCredentials) {
         this.provider = provider;
         this.simulator = simulator;
+        this.kubernetesApis = kubernetesApis;
         this.perAccountCredentials = perAccountCredentials;
     }
 
@@ -49,9 +59,14 @@ public final class GkeProviderSetup implements AutoCloseable {
                 return new GkeProviderSetup(GkeClusterProviders.google(), null, true);
             case "simulator": {
                 GkeSimulator simulator = GkeSimulator.start(clock, simOperation, 0, 0, GkeSimulatorCommand.SLEEP);
+                SimulatedKubernetesApis apis = null;
                 try {
-                    return new GkeProviderSetup(GkeClusterProviders.grpc(simulator.grpcTarget()), simulator, false);
+                    apis = withKubernetesApis(simulator, clock);
+                    return new GkeProviderSetup(GkeClusterProviders.grpc(simulator.grpcTarget(), apis::adminToken), simulator, apis, false);
                 } catch (RuntimeException e) {
+                    if (apis != null) {
+                        apis.close();
+                    }
                     simulator.close();
                     throw e;
                 }
@@ -59,6 +74,22 @@ public final class GkeProviderSetup implements AutoCloseable {
             default:
                 throw new IllegalArgumentException("--provider is simulator or gke, not \"" + provider + "\"");
         }
+    }
+
+    /**
+     * Gives the simulator's clusters a Kubernetes API (adapters-k8s): once RUNNING, each reports an endpoint
+     * on the one HTTPS server of {@link SimulatedKubernetesApis} and its CA, and shows its node pools' nodes.
+     */
+    static SimulatedKubernetesApis withKubernetesApis(GkeSimulator simulator, Clock clock) {
+        SimulatedKubernetesApis apis = SimulatedKubernetesApis.start(clock, simulator::nodeCounts);
+        simulator.clusterEndpoints((project, location, cluster) ->
+                new ClusterEndpoints.Endpoint(apis.endpointFor(project, location, cluster), apis.caCertificateBase64()));
+        return apis;
+    }
+
+    /** The embedded simulator's clusters' Kubernetes APIs, when there is an embedded simulator. */
+    public Optional<SimulatedKubernetesApis> kubernetesApis() {
+        return Optional.ofNullable(kubernetesApis);
     }
 
     public ClusterProvider provider() {
@@ -88,6 +119,9 @@ public final class GkeProviderSetup implements AutoCloseable {
         provider.close();
         if (simulator != null) {
             simulator.close();
+        }
+        if (kubernetesApis != null) {
+            kubernetesApis.close();
         }
     }
 }

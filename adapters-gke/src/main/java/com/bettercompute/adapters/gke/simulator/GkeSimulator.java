@@ -101,6 +101,21 @@ public final class GkeSimulator implements AutoCloseable {
         }
     }
 
+    // ---------------------------------------------------------------- the clusters' Kubernetes APIs
+
+    /** From now on, running clusters report this endpoint and CA (see {@link ClusterEndpoints}). */
+    public void clusterEndpoints(ClusterEndpoints endpoints) {
+        core.clusterEndpoints(endpoints);
+    }
+
+    /**
+     * A running cluster's node pools and their node counts over all zones (pools being created left out),
+     * or null when no such cluster runs: what its simulated Kubernetes API shows as Nodes.
+     */
+    public Map<String, Integer> nodeCounts(String project, String location, String cluster) {
+        return core.nodeCounts(project, location, cluster);
+    }
+
     // ---------------------------------------------------------------- faults and controls
 
     /** The next {@code count} calls of {@code method} ({@code *}: any) fail with this gRPC status code name and message. */

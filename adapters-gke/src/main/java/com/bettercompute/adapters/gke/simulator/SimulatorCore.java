@@ -86,6 +86,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
     private final Map<String, SimCluster> clusters = new LinkedHashMap<>();
     private final Map<String, SimOperation> operations = new LinkedHashMap<>();
     private long sequence;
+    private volatile ClusterEndpoints endpoints;
 
     SimulatorCore(Clock clock, Duration operationDuration, Faults faults) {
         this.clock = clock;
@@ -298,11 +299,46 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         }
         String nodeVersion = nodeVersions.isEmpty() ? out.getCurrentMasterVersion() : Versions.oldest(nodeVersions);
         out.setCurrentNodeVersion(nodeVersion).setCurrentNodeCount(nodes);
+        ClusterEndpoints api = endpoints;
+        if (api != null && hasApi(cluster)) {
+            ClusterEndpoints.Endpoint at = api.endpointFor(cluster.ref.project(), cluster.ref.location(), cluster.ref.cluster());
+            out.setEndpoint(at.address());
+            out.getMasterAuthBuilder().setClusterCaCertificate(at.caCertificateBase64());
+        }
         if (!cluster.pools.isEmpty()) {
             NodePool first = cluster.pools.values().iterator().next().build();
             out.setNodeConfig(first.getConfig());
         }
         return out.build();
+    }
+
+    /** A cluster's control plane answers once it has come up: from RUNNING on, until it is being deleted. */
+    private static boolean hasApi(SimCluster cluster) {
+        Cluster.Status status = cluster.cluster.getStatus();
+        return status == Cluster.Status.RUNNING || status == Cluster.Status.RECONCILING || status == Cluster.Status.DEGRADED;
+    }
+
+    void clusterEndpoints(ClusterEndpoints endpoints) {
+        this.endpoints = endpoints;
+    }
+
+    /**
+     * The node pools of a cluster whose control plane answers, with their node counts over all zones; pools
+     * still being created are left out. Null when there is no such cluster, or it does not answer.
+     */
+    synchronized Map<String, Integer> nodeCounts(String project, String location, String clusterName) {
+        settle();
+        SimCluster cluster = clusters.get(new Ref(project, location, clusterName, null, null).clusterPath());
+        if (cluster == null || !hasApi(cluster)) {
+            return null;
+        }
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        cluster.pools.forEach((name, pool) -> {
+            if (pool.getStatus() != NodePool.Status.PROVISIONING && pool.getStatus() != NodePool.Status.ERROR) {
+                counts.put(name, pool.getInitialNodeCount() * Math.max(1, pool.getLocationsCount()));
+            }
+        });
+        return counts;
     }
 
     private static String fingerprint(Map<String, String> labels) {

@@ -1,0 +1,419 @@
+package com.bettercompute.adapters.k8s.simulator;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A Kubernetes API for each of the GKE simulator's clusters: ONE HTTPS server on loopback for all of
+ * them, routing by the path prefix {@code /clusters/<project>/<location>/<cluster>} (which is part of
+ * each cluster's endpoint, so a kubeconfig's {@code server} carries it) to one fabric8 CRUD mock per
+ * cluster, created on the first request to it — a simulator with thousands of clusters holds only the
+ * ones someone talked to. The server's self-signed certificate (valid for {@code localhost} and
+ * {@code 127.0.0.1}) is the CA every simulated cluster reports.
+ *
+ * <p>Added to what the CRUD mock does: every request must carry a bearer token, the admin token of
+ * this server ({@link #adminToken()}, the platform's credential) or one minted by TokenRequest for that
+ * cluster and not expired (else 401); TokenRequest itself (an HMAC-signed token with its expiry, at
+ * least 10 minutes as Kubernetes requires); the discovery documents and {@code /version} that
+ * {@code kubectl} needs; one Node per node of each node pool as the GKE simulator has them, following
+ * resizes; the built-in ClusterRoles. RBAC is stored, not enforced, as in the mock.
+ *
+ * <p>This is an API-shape stand-in, not Kubernetes: see the project's notes on the fabric8 mock.
+ */
+public final class SimulatedKubernetesApis implements AutoCloseable {
+    /**
+     * What the GKE simulator says about a cluster: its node pools and their node counts (all zones),
+     * or null when no such cluster runs. Called on requests that read nodes, and to find a cluster
+     * on its first request.
+     */
+    @FunctionalInterface
+    public interface NodeSource {
+        Map<String, Integer> nodePools(String project, String location, String cluster);
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(SimulatedKubernetesApis.class);
+    private static final Pattern ROUTE = Pattern.compile("^/clusters/([^/?]+)/([^/?]+)/([^/?]+)(/[^?]*)?(\\?.*)?$");
+    private static final Pattern TOKEN_REQUEST = Pattern.compile("^/api/v1/namespaces/([^/]+)/serviceaccounts/([^/]+)/token$");
+    private static final String TOKEN_PREFIX = "bcsim.";
+    /** Kubernetes refuses a TokenRequest for less than 10 minutes. */
+    static final long MIN_EXPIRATION_SECONDS = 600;
+    /** What a TokenRequest without expirationSeconds gets, as on Kubernetes. */
+    static final long DEFAULT_EXPIRATION_SECONDS = 3600;
+    static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
+
+    /**
+     * The mock server logs every request line through java.util.logging at INFO; kept at WARNING here (and
+     * held, since JUL keeps loggers weakly). It never logs headers, so no token, but it is noise.
+     */
+    private static final java.util.logging.Logger MOCK_LOG = quiet();
+
+    private final Clock clock;
+    private final NodeSource nodeSource;
+    private final MockWebServer server = new MockWebServer();
+    private final KubernetesSerialization json = new KubernetesSerialization();
+    private final Map<String, SimCluster> clusters = new ConcurrentHashMap<>();
+    private final byte[] signingKey = new byte[32];
+    private final String adminToken;
+    private final String caBase64;
+
+    private SimulatedKubernetesApis(Clock clock, NodeSource nodeSource) {
+        this.clock = clock;
+        this.nodeSource = nodeSource;
+        SecureRandom random = new SecureRandom();
+        random.nextBytes(signingKey);
+        byte[] admin = new byte[24];
+        random.nextBytes(admin);
+        this.adminToken = "bcsim-admin." + Base64.getUrlEncoder().withoutPadding().encodeToString(admin);
+        server.useHttps();
+        server.setDispatcher(new Router());
+        server.start(InetAddress.getLoopbackAddress(), 0);
+        try {
+            byte[] pem = Files.readAllBytes(Path.of(server.getSelfSignedCertificate().certificatePath()));
+            this.caBase64 = Base64.getEncoder().encodeToString(pem);
+        } catch (IOException e) {
+            server.shutdown();
+            throw new UncheckedIOException("the simulated Kubernetes API's certificate cannot be read", e);
+        }
+    }
+
+    /** Starts the one HTTPS server on a free loopback port; clusters get their API on first use. */
+    public static SimulatedKubernetesApis start(Clock clock, NodeSource nodes) {
+        return new SimulatedKubernetesApis(clock, nodes);
+    }
+
+    /** The cluster's endpoint as a provider reports it, without scheme: {@code 127.0.0.1:PORT/clusters/P/L/C}. */
+    public String endpointFor(String project, String location, String cluster) {
+        return "127.0.0.1:" + server.getPort() + "/clusters/" + project + "/" + location + "/" + cluster;
+    }
+
+    /** The CA of every simulated cluster: base64 of the server certificate's PEM, as GKE reports a CA. */
+    public String caCertificateBase64() {
+        return caBase64;
+    }
+
+    /** The platform's credential for every simulated cluster. A secret: never log it. */
+    public String adminToken() {
+        return adminToken;
+    }
+
+    /** How many clusters have had their API started (by a first request). */
+    public int startedClusters() {
+        return clusters.size();
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+    }
+
+    // ---------------------------------------------------------------- tokens
+
+    /** Mints a token as TokenRequest does; tests use it for tokens shorter than the API allows. */
+    public Minted mint(String project, String location, String cluster, String namespace, String serviceAccount, Duration ttl) {
+        Instant expires = clock.instant().plus(ttl).truncatedTo(ChronoUnit.SECONDS);
+        byte[] nonce = new byte[12];
+        new SecureRandom().nextBytes(nonce);
+        String payload = String.join("|", "v1", clusterKey(project, location, cluster), namespace, serviceAccount,
+                Long.toString(expires.getEpochSecond()), HexFormat.of().formatHex(nonce));
+        String encoded = Base64.getUrlEncoder().withoutPadding().encodeToString(payload.getBytes(StandardCharsets.UTF_8));
+        return new Minted(TOKEN_PREFIX + encoded + "." + sign(encoded), expires);
+    }
+
+    /** A minted token and its expiry. {@link #toString()} hides the token. */
+    public record Minted(String token, Instant expiresAt) {
+        @Override
+        public String toString() {
+            return "Minted[token=<redacted>, expiresAt=" + expiresAt + "]";
+        }
+    }
+
+    private String sign(String encodedPayload) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(signingKey, "HmacSHA256"));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(encodedPayload.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available", e);
+        }
+    }
+
+    /** Whether the request's bearer token may talk to this cluster now. */
+    private boolean authorized(String authorization, String clusterKey) {
+        if (authorization == null || !authorization.startsWith("Bearer ")) {
+            return false;
+        }
+        String token = authorization.substring("Bearer ".length()).trim();
+        if (MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8), adminToken.getBytes(StandardCharsets.UTF_8))) {
+            return true;
+        }
+        if (!token.startsWith(TOKEN_PREFIX)) {
+            return false;
+        }
+        String[] parts = token.substring(TOKEN_PREFIX.length()).split("\\.", -1);
+        if (parts.length != 2 || !MessageDigest.isEqual(sign(parts[0]).getBytes(StandardCharsets.UTF_8), parts[1].getBytes(StandardCharsets.UTF_8))) {
+            return false;
+        }
+        String[] fields;
+        try {
+            fields = new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8).split("\\|", -1);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        return fields.length == 6 && fields[1].equals(clusterKey)
+                && clock.instant().isBefore(Instant.ofEpochSecond(Long.parseLong(fields[4])));
+    }
+
+    // ---------------------------------------------------------------- routing
+
+    private static String clusterKey(String project, String location, String cluster) {
+        return project + "/" + location + "/" + cluster;
+    }
+
+    private final class Router extends Dispatcher {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+            Matcher m = ROUTE.matcher(request.getPath());
+            if (!m.matches()) {
+                return status(404, "NotFound", "the path names no cluster: use /clusters/<project>/<location>/<cluster>/…");
+            }
+            String key = clusterKey(m.group(1), m.group(2), m.group(3));
+            if (!authorized(request.getHeader("Authorization"), key)) {
+                // As kube-apiserver: no hint of why (expired, unknown, another cluster's).
+                return status(401, "Unauthorized", "Unauthorized");
+            }
+            Map<String, Integer> pools = nodeSource.nodePools(m.group(1), m.group(2), m.group(3));
+            if (pools == null) {
+                clusters.remove(key);
+                return status(404, "NotFound", "no running cluster " + key);
+            }
+            SimCluster cluster = clusters.computeIfAbsent(key, k -> new SimCluster(m.group(1), m.group(2), m.group(3)));
+            String path = m.group(4) == null ? "/" : m.group(4);
+            String query = m.group(5) == null ? "" : m.group(5);
+            try {
+                return cluster.dispatch(request, path, query, pools);
+            } catch (RuntimeException e) {
+                LOG.error("simulated Kubernetes API: unexpected failure on {} {}", request.getMethod(), path, e);
+                return status(500, "InternalError", "internal error in the simulated Kubernetes API");
+            }
+        }
+    }
+
+    private final class SimCluster {
+        final String project;
+        final String location;
+        final String name;
+        final KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
+        final Set<String> nodes = new TreeSet<>();
+
+        SimCluster(String project, String location, String name) {
+            this.project = project;
+            this.location = location;
+            this.name = name;
+            for (String ns : List.of("default", "kube-system", "kube-public")) {
+                create("/api/v1/namespaces", json.asJson(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()));
+            }
+            builtInClusterRoles().forEach(role -> create("/apis/rbac.authorization.k8s.io/v1/clusterroles", role));
+            LOG.info("simulated Kubernetes API started for cluster {}/{}/{}", project, location, name);
+        }
+
+        MockResponse dispatch(RecordedRequest request, String path, String query, Map<String, Integer> pools) {
+            String method = request.getMethod();
+            if ("GET".equals(method)) {
+                switch (path) {
+                    case "/version", "/version/": return ok(Discovery.VERSION);
+                    case "/api", "/api/": return ok(Discovery.API);
+                    case "/apis", "/apis/": return ok(Discovery.APIS);
+                    case "/api/v1", "/api/v1/": return ok(Discovery.CORE_V1);
+                    case "/apis/rbac.authorization.k8s.io/v1": return ok(Discovery.RBAC_V1);
+                    case "/apis/authentication.k8s.io/v1": return ok(Discovery.AUTHENTICATION_V1);
+                    default: break;
+                }
+            }
+            Matcher token = TOKEN_REQUEST.matcher(path);
+            if (token.matches()) {
+                return "POST".equals(method) ? tokenRequest(token.group(1), token.group(2), request)
+                        : status(405, "MethodNotAllowed", "the token subresource only takes POST");
+            }
+            if (path.startsWith("/api/v1/nodes")) {
+                syncNodes(pools);
+            }
+            RecordedRequest forwarded = new RecordedRequest(request.getHttpVersion(), request.method(), path + query,
+                    request.getHeaders(), request.getBody());
+            return crud.dispatch(forwarded);
+        }
+
+        private MockResponse tokenRequest(String namespace, String serviceAccount, RecordedRequest request) {
+            MockResponse account = crud.handleGet("/api/v1/namespaces/" + namespace + "/serviceaccounts/" + serviceAccount);
+            if (account.code() != 200) {
+                return status(404, "NotFound", "serviceaccounts \"" + serviceAccount + "\" not found");
+            }
+            GenericKubernetesResource body;
+            try {
+                byte[] bytes = request.getBody() == null ? new byte[0] : request.getBody().getBytes();
+                body = json.unmarshal(new String(bytes, StandardCharsets.UTF_8), GenericKubernetesResource.class);
+            } catch (RuntimeException e) {
+                return status(400, "BadRequest", "the body is not a TokenRequest");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> spec = body == null ? null : (Map<String, Object>) body.getAdditionalProperties().get("spec");
+            long seconds = DEFAULT_EXPIRATION_SECONDS;
+            List<?> audiences = List.of();
+            if (spec != null && spec.get("expirationSeconds") instanceof Number n) {
+                seconds = n.longValue();
+            }
+            if (spec != null && spec.get("audiences") instanceof List<?> l) {
+                audiences = l;
+            }
+            if (seconds < MIN_EXPIRATION_SECONDS) {
+                return status(422, "Invalid", "spec.expirationSeconds: may not specify a duration less than 10 minutes");
+            }
+            Minted minted = mint(project, location, name, namespace, serviceAccount, Duration.ofSeconds(seconds));
+            Map<String, Object> answer = Map.of(
+                    "kind", "TokenRequest",
+                    "apiVersion", "authentication.k8s.io/v1",
+                    "metadata", Map.of("name", serviceAccount, "namespace", namespace),
+                    "spec", Map.of("audiences", audiences, "expirationSeconds", seconds),
+                    "status", Map.of("token", minted.token(), "expirationTimestamp", DateTimeFormatter.ISO_INSTANT.format(minted.expiresAt())));
+            return new MockResponse().setResponseCode(201).setHeader("Content-Type", "application/json").setBody(json.asJson(answer));
+        }
+
+        /** Makes the Node objects match the node pools: one per node, named as GKE names them. */
+        private synchronized void syncNodes(Map<String, Integer> pools) {
+            Set<String> wanted = new TreeSet<>();
+            pools.forEach((pool, count) -> {
+                for (int i = 0; i < count; i++) {
+                    wanted.add(nodeName(pool, i));
+                }
+            });
+            for (String gone : List.copyOf(nodes)) {
+                if (!wanted.contains(gone)) {
+                    crud.handleDelete("/api/v1/nodes/" + gone);
+                    nodes.remove(gone);
+                }
+            }
+            pools.forEach((pool, count) -> {
+                for (int i = 0; i < count; i++) {
+                    String node = nodeName(pool, i);
+                    if (nodes.add(node)) {
+                        create("/api/v1/nodes", json.asJson(new NodeBuilder()
+                                .withNewMetadata().withName(node)
+                                .addToLabels(NODE_POOL_LABEL, pool).addToLabels("kubernetes.io/hostname", node)
+                                .addToLabels("topology.kubernetes.io/region", location).endMetadata()
+                                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady").endCondition()
+                                .withNewNodeInfo().withKubeletVersion("v1.32.0").withOsImage("Container-Optimized OS").endNodeInfo()
+                                .endStatus().build()));
+                    }
+                }
+            });
+        }
+
+        private String nodeName(String pool, int index) {
+            String hash = HexFormat.of().formatHex(sha256(project + "/" + location + "/" + name + "/" + pool)).substring(0, 8);
+            String base = "gke-" + name + "-" + pool;
+            if (base.length() > 40) {
+                base = base.substring(0, 40);
+            }
+            return base + "-" + hash + "-" + String.format("%04d", index);
+        }
+
+        private void create(String path, String body) {
+            MockResponse r = crud.handleCreate(new RecordedRequest("HTTP/1.1", HttpMethod.POST, path,
+                    new Headers.Builder().add("Content-Type", "application/json").build(), new Buffer(body.getBytes(StandardCharsets.UTF_8))));
+            if (r.code() >= 300) {
+                throw new IllegalStateException("the CRUD mock refused to create on " + path + ": " + r.code());
+            }
+        }
+    }
+
+    private List<String> builtInClusterRoles() {
+        PolicyRule all = new PolicyRuleBuilder().withApiGroups("*").withResources("*").withVerbs("*").build();
+        PolicyRule nonResource = new PolicyRuleBuilder().withNonResourceURLs("*").withVerbs("*").build();
+        PolicyRule read = new PolicyRuleBuilder().withApiGroups("", "apps", "batch").withResources("*").withVerbs("get", "list", "watch").build();
+        PolicyRule write = new PolicyRuleBuilder().withApiGroups("", "apps", "batch")
+                .withResources("pods", "services", "configmaps", "secrets", "deployments", "jobs", "statefulsets")
+                .withVerbs("create", "delete", "deletecollection", "patch", "update").build();
+        return List.of(
+                clusterRole("cluster-admin", all, nonResource),
+                clusterRole("admin", read, write),
+                clusterRole("edit", read, write),
+                clusterRole("view", read),
+                clusterRole("system:basic-user", new PolicyRuleBuilder().withApiGroups("authorization.k8s.io")
+                        .withResources("selfsubjectaccessreviews", "selfsubjectrulesreviews").withVerbs("create").build()),
+                clusterRole("system:discovery", new PolicyRuleBuilder().withNonResourceURLs("/api", "/api/*", "/apis", "/apis/*", "/version")
+                        .withVerbs("get").build()));
+    }
+
+    private String clusterRole(String name, PolicyRule... rules) {
+        return json.asJson(new ClusterRoleBuilder().withNewMetadata().withName(name)
+                .addToLabels("kubernetes.io/bootstrapping", "rbac-defaults").endMetadata().withRules(rules).build());
+    }
+
+    private static java.util.logging.Logger quiet() {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(MockWebServer.class.getName());
+        logger.setLevel(java.util.logging.Level.WARNING);
+        return logger;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static MockResponse ok(String body) {
+        return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(body);
+    }
+
+    private static MockResponse status(int code, String reason, String message) {
+        String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
+                + quote(message) + ",\"reason\":\"" + reason + "\",\"code\":" + code + "}";
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body);
+    }
+
+    private static String quote(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+}
