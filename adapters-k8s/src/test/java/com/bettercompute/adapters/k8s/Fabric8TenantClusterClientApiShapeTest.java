@@ -99,8 +99,53 @@ class Fabric8TenantClusterClientApiShapeTest {
     }
 
     @Test
+    void a_minted_token_gets_a_coarse_reading_of_its_builtin_role() {
+        Map<String, String> tokens = new java.util.LinkedHashMap<>();
+        for (String role : List.of("view", "edit", "cluster-admin")) {
+            String account = "bc-u-eeeeeeeeeeeeeeee-" + role.replace("cluster-", "");
+            client.ensureServiceAccount(platform("one"), account, role);
+            tokens.put(role, client.requestToken(platform("one"), account, 600, null).token());
+        }
+        for (Map.Entry<String, String> e : tokens.entrySet()) {
+            try (KubernetesClient user = as("one", e.getValue())) {
+                assertThat(user.nodes().list().getItems()).as(e.getKey()).isNotEmpty();
+                Integer podCode = code(() -> user.pods().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                        .withNewMetadata().withName("p-" + e.getKey()).endMetadata().build()).create());
+                Integer namespaceCode = code(() -> user.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                        .withNewMetadata().withName("ns-" + e.getKey()).endMetadata().build()).create());
+                switch (e.getKey()) {
+                    case "view" -> {
+                        assertThat(podCode).isEqualTo(403);
+                        assertThat(namespaceCode).isEqualTo(403);
+                    }
+                    case "edit" -> {
+                        assertThat(podCode).isNull();
+                        assertThat(namespaceCode).isEqualTo(403);
+                    }
+                    default -> {
+                        assertThat(podCode).isNull();
+                        assertThat(namespaceCode).isNull();
+                    }
+                }
+            }
+        }
+    }
+
+    /** The HTTP status the call failed with, or null when it succeeded. */
+    static Integer code(Runnable call) {
+        try {
+            call.run();
+            return null;
+        } catch (KubernetesClientException e) {
+            return e.getCode();
+        }
+    }
+
+    @Test
     void expired_unknown_and_missing_tokens_are_refused_with_401() {
-        SimulatedKubernetesApis.Minted shortLived = apis.mint("prj", "us-central1-a", "one", TenantClusterClient.NAMESPACE, "x", Duration.ofSeconds(30));
+        client.ensureServiceAccount(platform("one"), "bc-u-ffffffffffffffff-view", "view");
+        SimulatedKubernetesApis.Minted shortLived = apis.mint("prj", "us-central1-a", "one", TenantClusterClient.NAMESPACE,
+                "bc-u-ffffffffffffffff-view", Duration.ofSeconds(30));
         try (KubernetesClient user = as("one", shortLived.token())) {
             assertThat(user.nodes().list().getItems()).isNotEmpty();
             clock.advance(Duration.ofSeconds(30));

@@ -11,7 +11,9 @@ import java.util.Optional;
  *                         cluster is not ours (see {@link ClusterProvider#observe})
  * @param status           the provider's status
  * @param statusMessage    the provider's message about the status (e.g. why it is in error); null if none
- * @param endpoint         the control plane's address (an IP or host, no scheme); null until known
+ * @param endpoint         the control plane's address, no scheme: an IP on GKE, {@code HOST:PORT/PATH} on the
+ *                         simulator (whose clusters share one server); {@code https://} + it is the API's URL.
+ *                         Null until known
  * @param caCertificate    the cluster CA, base64 of PEM as the provider gives it; null until known
  * @param masterVersion    the control plane's version
  * @param nodeVersion      the oldest node version (for Autopilot, the provider's)

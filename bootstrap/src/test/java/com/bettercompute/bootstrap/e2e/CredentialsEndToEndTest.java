@@ -5,6 +5,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
+import com.bettercompute.domain.cluster.Ids;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -117,6 +118,14 @@ class CredentialsEndToEndTest {
             Kubectl run = kubectl(dir, file, "get", "nodes", "-o", "name", "-l", "cloud.google.com/gke-nodepool=gpu");
             assertThat(run.exit()).as(run.output()).isZero();
             assertThat(run.output().lines().filter(l -> l.startsWith("node/")).count()).as(run.output()).isEqualTo(2);
+            Path namespace = dir.resolve("ns-" + role + ".yaml");
+            Files.writeString(namespace, "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-" + role + "\n");
+            Kubectl create = kubectl(dir, file, "create", "-f", namespace.toString(), "--validate=false");
+            if ("admin".equals(role)) {
+                assertThat(create.exit()).as(create.output()).isZero();
+            } else {
+                assertThat(create.output()).as(role).contains("Forbidden");
+            }
         }
         // one account per role: view asked twice is one account
         SimulatedKubernetesApis apis = server.server().kubernetesApis().orElseThrow();
@@ -153,9 +162,10 @@ class CredentialsEndToEndTest {
         SimulatedKubernetesApis apis = server.server().kubernetesApis().orElseThrow();
         String[] at = cluster.get("endpoint").asText().split("/clusters/", 2)[1].split("/");
         // The API allows 600 s at least: a token this short can only be minted at the simulated API directly.
-        SimulatedKubernetesApis.Minted minted = apis.mint(at[0], at[1], at[2], "better-compute-system", "short-lived", Duration.ofSeconds(3));
-        tokens.add(minted.token());
         RunningServer.Reply reply = server.call("credentials", ALICE, ask("view"));
+        String account = "bc-u-" + Ids.sha256Hex("user:alice@acme.example").substring(0, 16) + "-view";
+        SimulatedKubernetesApis.Minted minted = apis.mint(at[0], at[1], at[2], "better-compute-system", account, Duration.ofSeconds(3));
+        tokens.add(minted.token());
         String kubeconfig = reply.json().get("kubeconfig").asText();
         String issued = YAML.readTree(kubeconfig).get("users").get(0).get("user").get("token").asText();
         tokens.add(issued);

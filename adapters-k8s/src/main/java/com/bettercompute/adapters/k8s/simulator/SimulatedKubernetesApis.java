@@ -3,6 +3,8 @@ package com.bettercompute.adapters.k8s.simulator;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingList;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
@@ -57,7 +59,8 @@ import java.util.regex.Pattern;
  * cluster and not expired (else 401); TokenRequest itself (an HMAC-signed token with its expiry, at
  * least 10 minutes as Kubernetes requires); the discovery documents and {@code /version} that
  * {@code kubectl} needs; one Node per node of each node pool as the GKE simulator has them, following
- * resizes; the built-in ClusterRoles. RBAC is stored, not enforced, as in the mock.
+ * resizes; the built-in ClusterRoles; and a coarse reading of the built-in roles bound to a minted
+ * token's service account (403 otherwise) — RBAC as Kubernetes evaluates it, it is not.
  *
  * <p>This is an API-shape stand-in, not Kubernetes: see the project's notes on the fabric8 mock.
  */
@@ -76,6 +79,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private static final Pattern ROUTE = Pattern.compile("^/clusters/([^/?]+)/([^/?]+)/([^/?]+)(/[^?]*)?(\\?.*)?$");
     private static final Pattern TOKEN_REQUEST = Pattern.compile("^/api/v1/namespaces/([^/]+)/serviceaccounts/([^/]+)/token$");
     private static final String TOKEN_PREFIX = "bcsim.";
+    /** What every authenticated caller may read, as {@code system:discovery} grants. */
+    private static final Pattern DISCOVERY = Pattern.compile("^/(version|api|apis|api/v1|apis/[^/]+/[^/]+)/?$");
     /** Kubernetes refuses a TokenRequest for less than 10 minutes. */
     static final long MIN_EXPIRATION_SECONDS = 600;
     /** What a TokenRequest without expirationSeconds gets, as on Kubernetes. */
@@ -178,30 +183,36 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         }
     }
 
-    /** Whether the request's bearer token may talk to this cluster now. */
-    private boolean authorized(String authorization, String clusterKey) {
+    /** Who a request is: the platform (the admin token), or a service account with a minted token. */
+    private record Caller(String namespace, String serviceAccount) {
+        static final Caller PLATFORM = new Caller(null, null);
+    }
+
+    /** The caller of a request to this cluster, or null: no token, an unknown or forged one, another cluster's, or expired. */
+    private Caller authenticate(String authorization, String clusterKey) {
         if (authorization == null || !authorization.startsWith("Bearer ")) {
-            return false;
+            return null;
         }
         String token = authorization.substring("Bearer ".length()).trim();
         if (MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8), adminToken.getBytes(StandardCharsets.UTF_8))) {
-            return true;
+            return Caller.PLATFORM;
         }
         if (!token.startsWith(TOKEN_PREFIX)) {
-            return false;
+            return null;
         }
         String[] parts = token.substring(TOKEN_PREFIX.length()).split("\\.", -1);
         if (parts.length != 2 || !MessageDigest.isEqual(sign(parts[0]).getBytes(StandardCharsets.UTF_8), parts[1].getBytes(StandardCharsets.UTF_8))) {
-            return false;
+            return null;
         }
         String[] fields;
         try {
             fields = new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8).split("\\|", -1);
         } catch (IllegalArgumentException e) {
-            return false;
+            return null;
         }
-        return fields.length == 6 && fields[1].equals(clusterKey)
+        boolean valid = fields.length == 6 && fields[1].equals(clusterKey)
                 && clock.instant().isBefore(Instant.ofEpochSecond(Long.parseLong(fields[4])));
+        return valid ? new Caller(fields[2], fields[3]) : null;
     }
 
     // ---------------------------------------------------------------- routing
@@ -218,7 +229,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 return status(404, "NotFound", "the path names no cluster: use /clusters/<project>/<location>/<cluster>/…");
             }
             String key = clusterKey(m.group(1), m.group(2), m.group(3));
-            if (!authorized(request.getHeader("Authorization"), key)) {
+            Caller caller = authenticate(request.getHeader("Authorization"), key);
+            if (caller == null) {
                 // As kube-apiserver: no hint of why (expired, unknown, another cluster's).
                 return status(401, "Unauthorized", "Unauthorized");
             }
@@ -231,7 +243,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             String path = m.group(4) == null ? "/" : m.group(4);
             String query = m.group(5) == null ? "" : m.group(5);
             try {
-                return cluster.dispatch(request, path, query, pools);
+                return cluster.dispatch(caller, request, path, query, pools);
             } catch (RuntimeException e) {
                 LOG.error("simulated Kubernetes API: unexpected failure on {} {}", request.getMethod(), path, e);
                 return status(500, "InternalError", "internal error in the simulated Kubernetes API");
@@ -257,8 +269,12 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             LOG.info("simulated Kubernetes API started for cluster {}/{}/{}", project, location, name);
         }
 
-        MockResponse dispatch(RecordedRequest request, String path, String query, Map<String, Integer> pools) {
+        MockResponse dispatch(Caller caller, RecordedRequest request, String path, String query, Map<String, Integer> pools) {
             String method = request.getMethod();
+            if (caller != Caller.PLATFORM && !DISCOVERY.matcher(path).matches() && !allowed(caller, method, path)) {
+                return status(403, "Forbidden", "system:serviceaccount:" + caller.namespace() + ":" + caller.serviceAccount()
+                        + " may not " + method + " " + path);
+            }
             if ("GET".equals(method)) {
                 switch (path) {
                     case "/version", "/version/": return ok(Discovery.VERSION);
@@ -269,6 +285,13 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                     case "/apis/authentication.k8s.io/v1": return ok(Discovery.AUTHENTICATION_V1);
                     default: break;
                 }
+            }
+            String contentType = request.getHeader("Content-Type");
+            if (contentType != null && contentType.contains("protobuf")) {
+                // kubectl's typed commands (create namespace, auth whoami…) send protobuf, which the CRUD mock
+                // cannot read; kubectl create -f FILE sends JSON.
+                return status(415, "UnsupportedMediaType", "the simulated Kubernetes API reads JSON only; "
+                        + "use kubectl create -f FILE (add --validate=false)");
             }
             Matcher token = TOKEN_REQUEST.matcher(path);
             if (token.matches()) {
@@ -281,6 +304,37 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             RecordedRequest forwarded = new RecordedRequest(request.getHttpVersion(), request.method(), path + query,
                     request.getHeaders(), request.getBody());
             return crud.dispatch(forwarded);
+        }
+
+        /**
+         * A coarse reading of the built-in roles bound to the account by ClusterRoleBindings: {@code view}
+         * reads everything but secrets; {@code edit} and {@code admin} also write namespaced objects except
+         * roles and role bindings; {@code cluster-admin} does everything. Enough to tell the roles apart.
+         */
+        private boolean allowed(Caller caller, String method, String path) {
+            Set<String> roles = new TreeSet<>();
+            MockResponse bindings = crud.handleGet("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings");
+            if (bindings.code() == 200) {
+                ClusterRoleBindingList list = json.unmarshal(new String(bindings.getBody().getBytes(), StandardCharsets.UTF_8),
+                        ClusterRoleBindingList.class);
+                for (ClusterRoleBinding b : list.getItems()) {
+                    boolean bound = b.getSubjects() != null && b.getSubjects().stream().anyMatch(sub -> "ServiceAccount".equals(sub.getKind())
+                            && caller.serviceAccount().equals(sub.getName()) && caller.namespace().equals(sub.getNamespace()));
+                    if (bound && b.getRoleRef() != null) {
+                        roles.add(b.getRoleRef().getName());
+                    }
+                }
+            }
+            if (roles.contains("cluster-admin")) {
+                return true;
+            }
+            boolean read = method.equals("GET");
+            boolean secrets = path.matches(".*/secrets(/.*)?");
+            if (read) {
+                return (roles.contains("view") && !secrets) || roles.contains("edit") || roles.contains("admin");
+            }
+            boolean namespaced = path.matches("^/apis?(/[^/]+){0,2}/namespaces/[^/]+/(?!roles|rolebindings)[^/]+(/.*)?$");
+            return namespaced && (roles.contains("edit") || roles.contains("admin"));
         }
 
         private MockResponse tokenRequest(String namespace, String serviceAccount, RecordedRequest request) {
