@@ -1,0 +1,902 @@
+package com.bettercompute.domain.market;
+
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The GPU market: pools, tenants and their clusters, requests, node grants, and the tick that clears
+ * every pool (MARKET.md, "One tick"). It is a plain mutable aggregate with no clock: every call takes
+ * the instant it happens at, and the same calls in the same order give the same outcome.
+ */
+public final class Market {
+    private final MarketTimings timings;
+    private final Map<PoolId, PoolBook> pools = new TreeMap<>();
+    private final Map<String, Tenant> tenants = new LinkedHashMap<>();
+    private final Map<String, TenantCluster> clusters = new LinkedHashMap<>();
+    private final Map<String, Node> nodes = new HashMap<>();
+    private final Map<String, MarketRequest> openByJob = new HashMap<>();
+    private final Map<String, MarketRequest> requests = new HashMap<>();
+    private final LinkedHashMap<String, NodeGrant> grants = new LinkedHashMap<>();
+    private final LinkedHashSet<NodeGrant> idleGrants = new LinkedHashSet<>();
+    private long sequence;
+    private long grantSequence;
+    private Instant lastTick;
+
+    public Market(MarketTimings timings) {
+        this.timings = timings;
+    }
+
+    public Market() {
+        this(MarketTimings.standard());
+    }
+
+    public MarketTimings timings() {
+        return timings;
+    }
+
+    // ---------------------------------------------------------------- supply and accounts
+
+    public void addPool(PoolId id, int gpusPerNode, Money reserve) {
+        if (pools.containsKey(id)) {
+            throw new DomainException(ErrorCode.CONFLICT, "pool " + id + " exists", Map.of("pool", id.toString()));
+        }
+        pools.put(id, new PoolBook(new Pool(id, gpusPerNode, reserve)));
+    }
+
+    public void changeReserve(PoolId id, Money reserve) {
+        PoolBook b = book(id);
+        b.pool = b.pool.withReserve(reserve);
+    }
+
+    public void addNode(String nodeId, PoolId poolId) {
+        PoolBook b = book(poolId);
+        if (nodes.containsKey(nodeId)) {
+            throw new DomainException(ErrorCode.CONFLICT, "node " + nodeId + " exists", Map.of("node", nodeId));
+        }
+        Node node = new Node(nodeId, poolId);
+        nodes.put(nodeId, node);
+        b.nodes.put(nodeId, node);
+        b.free.put(nodeId, node);
+        b.supply++;
+    }
+
+    /**
+     * The operator moves a node out of the pool for good. A grant on it ends now and no replacement
+     * is owed (only a node that health checks cordon is replaced).
+     */
+    public void removeNode(String nodeId, Instant at) {
+        Node node = node(nodeId);
+        PoolBook b = book(node.pool);
+        if (node.grant != null) {
+            NodeGrant g = node.grant;
+            detachFromRequest(g);
+            endGrant(g, at, null);
+        }
+        if (node.inService && node.block == null) {
+            b.supply--;
+        }
+        b.free.remove(nodeId);
+        b.nodes.remove(nodeId);
+        if (node.block != null) {
+            node.block.blockNodes.remove(nodeId);
+        }
+        nodes.remove(nodeId);
+    }
+
+    public void addTenant(String tenantId, Money credits) {
+        if (tenants.containsKey(tenantId)) {
+            throw new DomainException(ErrorCode.CONFLICT, "tenant " + tenantId + " exists", Map.of("tenant", tenantId));
+        }
+        tenants.put(tenantId, new Tenant(tenantId, credits.micros()));
+    }
+
+    public void credit(String tenantId, Money amount) {
+        tenant(tenantId).credits += amount.micros();
+    }
+
+    public void addCluster(String clusterId, String tenantId, long maxGpus, Money limit) {
+        if (clusters.containsKey(clusterId)) {
+            throw new DomainException(ErrorCode.CONFLICT, "cluster " + clusterId + " exists",
+                    Map.of("cluster", clusterId));
+        }
+        clusters.put(clusterId, new TenantCluster(clusterId, tenant(tenantId), clusters.size(), maxGpus, limit));
+    }
+
+    /** Moves a free node into a cluster's base load block: out of market supply. */
+    public void assignBlock(String clusterId, String nodeId) {
+        TenantCluster c = cluster(clusterId);
+        Node node = node(nodeId);
+        if (node.grant != null || node.block != null) {
+            throw new DomainException(ErrorCode.INVALID_STATE, "node " + nodeId + " is not free",
+                    Map.of("node", nodeId));
+        }
+        PoolBook b = book(node.pool);
+        b.free.remove(nodeId);
+        if (node.inService) {
+            b.supply--;
+        }
+        node.block = c;
+        c.blockNodes.put(nodeId, node);
+    }
+
+    /** Sets (or with null withdraws) a cluster's limit price. The write-time check is the caller's. */
+    public void setClusterLimit(String clusterId, Money limit) {
+        cluster(clusterId).limit = limit;
+    }
+
+    /** Sets (or with null removes) a job's own limit price label; read at the next tick. */
+    public void setJobLimit(String jobId, Money limit) {
+        openRequest(jobId).jobLimit = limit;
+    }
+
+    // ---------------------------------------------------------------- demand
+
+    /**
+     * Files a job's request: whole nodes go to the cluster's queue and file with the market at once
+     * while the max cluster size allows; a request under one node waits for the base load block.
+     *
+     * @throws DomainException INVALID_INPUT when the GPUs are neither under one node nor whole nodes
+     *                         (reason JobSizeNotNodeAligned), CONFLICT when the job has an open request
+     */
+    public MarketRequest file(JobDemand demand, Instant at) {
+        TenantCluster c = cluster(demand.clusterId());
+        PoolBook b = book(demand.pool());
+        if (openByJob.containsKey(demand.jobId())) {
+            throw new DomainException(ErrorCode.CONFLICT, "job " + demand.jobId() + " has an open request",
+                    Map.of("jobId", demand.jobId()));
+        }
+        int perNode = b.pool.gpusPerNode();
+        int nodeCount;
+        if (demand.gpus() < perNode) {
+            nodeCount = 0;
+        } else if (demand.gpus() % perNode == 0) {
+            nodeCount = demand.gpus() / perNode;
+        } else {
+            throw new DomainException(ErrorCode.INVALID_INPUT, "a job larger than one node requests whole nodes: "
+                    + demand.gpus() + " GPUs is not a multiple of " + perNode,
+                    Map.of("reason", "JobSizeNotNodeAligned", "gpus", demand.gpus(), "gpusPerNode", perNode));
+        }
+        MarketRequest r = newRequest(demand.jobId(), 1, c, demand.pool(), demand.gpus(), nodeCount,
+                demand.priority(), at, demand.jobLimit());
+        admitFromQueue(c, at, new ArrayList<>());
+        return r;
+    }
+
+    /** The job ended or was deleted: a gang's nodes stay with the cluster as idle nodes (hold, idle grace). */
+    public void endJob(String jobId, Instant at) {
+        MarketRequest r = openRequest(jobId);
+        close(r, at);
+    }
+
+    /**
+     * Health checks cordoned a node: its grant stops billing now and, while protected, the cluster is
+     * owed a replacement at the locked rate.
+     */
+    public void nodeOutOfService(String nodeId, Instant at) {
+        Node node = node(nodeId);
+        if (!node.inService) {
+            return;
+        }
+        PoolBook b = book(node.pool);
+        node.inService = false;
+        b.free.remove(nodeId);
+        if (node.block == null) {
+            b.supply--;
+        } else {
+            unseatBlockNode(node);
+        }
+        NodeGrant g = node.grant;
+        if (g != null) {
+            detachFromRequest(g);
+            endGrant(g, at, null);
+            node.lostGrant = g;
+            if (ReplacementPolicy.owed(at, g.protectedUntil)) {
+                g.cluster.claims.computeIfAbsent(node.pool, p -> new ArrayDeque<>()).add(new ReplacementClaim(
+                        g.cluster.id, node.pool, g.lockedRate, g.holdUntil, g.protectedUntil, nodeId));
+            }
+        }
+    }
+
+    /** Health checks cleared a node: back in service, as idle capacity of the cluster that lost it. */
+    public void nodeBack(String nodeId, Instant at) {
+        Node node = node(nodeId);
+        if (node.inService) {
+            return;
+        }
+        PoolBook b = book(node.pool);
+        node.inService = true;
+        if (node.block != null) {
+            return;
+        }
+        b.supply++;
+        NodeGrant lost = node.lostGrant;
+        node.lostGrant = null;
+        if (lost == null || !clusters.containsKey(lost.cluster.id)) {
+            b.free.put(nodeId, node);
+            return;
+        }
+        ArrayDeque<ReplacementClaim> claims = lost.cluster.claims.get(node.pool);
+        if (claims != null) {
+            claims.removeIf(c -> c.failedNodeId().equals(nodeId));
+        }
+        NodeGrant g = new NodeGrant("g" + (++grantSequence), node, lost.cluster, b.pool.gpusPerNode(),
+                lost.lockedRate, at, lost.holdUntil, lost.protectedUntil, false);
+        g.marketRate = lost.marketRate;
+        g.lockedInForce = lost.lockedInForce;
+        node.grant = g;
+        grants.put(g.id, g);
+        b.granted++;
+        makeIdle(g, at, b);
+    }
+
+    // ---------------------------------------------------------------- the tick
+
+    /** Runs one tick over every pool at {@code now} (MARKET.md, "One tick"). */
+    public TickOutcome tick(Instant now) {
+        if (lastTick != null && now.isBefore(lastTick)) {
+            throw new DomainException(ErrorCode.INVALID_INPUT, "a tick never goes back in time",
+                    Map.of("now", now.toString(), "lastTick", lastTick.toString()));
+        }
+        List<MarketEvent> events = new ArrayList<>();
+        List<Charge> charges = new ArrayList<>();
+        List<PoolTick> feed = new ArrayList<>(pools.size());
+        expireNotices(now, events);
+        releaseIdle(now, events);
+        bill(now, charges);
+        computeRunningCost(now);
+        for (TenantCluster c : clusters.values()) {
+            if (!c.queue.isEmpty()) {
+                admitFromQueue(c, now, events);
+            }
+            if (!c.blockWaiting.isEmpty()) {
+                packBlock(c, now, events);
+            }
+        }
+        for (PoolBook b : pools.values()) {
+            feed.add(clearPool(b, now, events));
+        }
+        lastTick = now;
+        return new TickOutcome(now, List.copyOf(feed), List.copyOf(events), List.copyOf(charges));
+    }
+
+    private void expireNotices(Instant now, List<MarketEvent> events) {
+        for (PoolBook b : pools.values()) {
+            if (b.reclaiming.isEmpty()) {
+                continue;
+            }
+            for (MarketRequest r : new ArrayList<>(b.reclaiming)) {
+                if (r.phase == RequestPhase.RECLAIMING && RescindPolicy.expired(now, r.noticeDeadline)) {
+                    revoke(r, r.noticeDeadline, events);
+                }
+            }
+            b.reclaiming.removeIf(r -> r.phase != RequestPhase.RECLAIMING);
+        }
+    }
+
+    private void releaseIdle(Instant now, List<MarketEvent> events) {
+        Iterator<NodeGrant> it = idleGrants.iterator();
+        while (it.hasNext()) {
+            NodeGrant g = it.next();
+            Instant releaseAt = IdleGracePolicy.releaseAt(g.holdUntil, g.idleSince, timings);
+            if (!now.isBefore(releaseAt)) {
+                it.remove();
+                PoolBook b = book(g.node.pool);
+                ArrayDeque<NodeGrant> q = b.idle.get(g.cluster);
+                q.remove(g);
+                if (q.isEmpty()) {
+                    b.idle.remove(g.cluster);
+                }
+                endGrant(g, releaseAt, events);
+            }
+        }
+    }
+
+    private void bill(Instant now, List<Charge> charges) {
+        Iterator<NodeGrant> it = grants.values().iterator();
+        while (it.hasNext()) {
+            NodeGrant g = it.next();
+            Instant to = g.endsAt != null && g.endsAt.isBefore(now) ? g.endsAt : now;
+            Instant from = g.billedUntil;
+            if (to.isAfter(from)) {
+                if (g.lockedInForce && from.isBefore(g.protectedUntil)) {
+                    Instant lockedEnd = to.isBefore(g.protectedUntil) ? to : g.protectedUntil;
+                    charge(g, from, lockedEnd, g.lockedRate.micros(), true, charges);
+                    from = lockedEnd;
+                }
+                if (to.isAfter(from)) {
+                    charge(g, from, to, g.marketRate, false, charges);
+                }
+                g.billedUntil = to;
+            }
+            if (g.endsAt != null && !g.endsAt.isAfter(now)) {
+                it.remove();
+            }
+        }
+    }
+
+    private void charge(NodeGrant g, Instant from, Instant to, long rate, boolean locked, List<Charge> charges) {
+        long amount = BillingPolicy.amount(rate, g.gpus, from, to);
+        g.cluster.tenant.charged += amount;
+        charges.add(new Charge(g.id, from, to, g.cluster.tenant.id, g.cluster.id, g.node.pool, g.node.id,
+                Money.ofMicros(rate), g.gpus, Money.ofMicros(amount), locked));
+    }
+
+    private void computeRunningCost(Instant now) {
+        for (Tenant t : tenants.values()) {
+            t.runningCost = 0;
+        }
+        for (NodeGrant g : grants.values()) {
+            if (g.endsAt == null && g.request != null) {
+                long rate = g.lockedInForce && now.isBefore(g.protectedUntil) ? g.lockedRate.micros() : g.marketRate;
+                g.cluster.tenant.runningCost += BalanceCheckPolicy.costOver(timings.balanceHorizon(), rate, g.gpus);
+            }
+        }
+    }
+
+    private PoolTick clearPool(PoolBook b, Instant now, List<MarketEvent> events) {
+        b.compact();
+        List<MarketRequest> rs = b.requests;
+        int n = rs.size();
+        b.ensureScratch(n);
+        long reserve = b.pool.reserve().micros();
+        long[] keys = b.keys;
+        int[] nodesByIndex = b.nodesByIndex;
+        int[] slots = b.slots;
+        boolean[] accepted = b.accepted;
+        Arrays.fill(accepted, 0, n, false);
+
+        Map<TenantCluster, Integer> idleSlot = Map.of();
+        int[] idleBySlot = new int[0];
+        int idleTotal = 0;
+        if (!b.idle.isEmpty()) {
+            idleSlot = new HashMap<>();
+            idleBySlot = new int[b.idle.size()];
+            for (Map.Entry<TenantCluster, ArrayDeque<NodeGrant>> e : b.idle.entrySet()) {
+                idleBySlot[idleSlot.size()] = e.getValue().size();
+                idleTotal += e.getValue().size();
+                idleSlot.put(e.getKey(), idleSlot.size());
+            }
+        }
+
+        // 1-2. read demand, set committed supply aside
+        int committed = 0;
+        int bidders = 0;
+        int demand = 0;
+        int waitingNodes = 0;
+        long highestKept = -1;
+        for (int i = 0; i < n; i++) {
+            MarketRequest r = rs.get(i);
+            long limit = EffectiveLimitPolicy.limit(r.jobLimit, r.cluster.limit);
+            r.tickLimit = limit;
+            r.tickAccepted = false;
+            r.tickGate = null;
+            demand += r.nodes;
+            long balance = r.cluster.tenant.balanceMicros();
+            if (r.phase.holds()) {
+                if (ProtectionWindowPolicy.protects(now, r.protectedUntil, limit, r.startLimit)) {
+                    committed += r.nodes;
+                    r.tickAccepted = true;
+                    if (limit > highestKept) {
+                        highestKept = limit;
+                    }
+                    continue;
+                }
+                if (ReclaimPolicy.outOfBidding(limit, reserve, balance)) {
+                    r.tickGate = BidTooLowPolicy.tooLow(limit, reserve) ? Reason.BID_TOO_LOW : Reason.BALANCE_TOO_LOW;
+                    continue;
+                }
+                keys[bidders++] = BidOrder.key(limit, true, i);
+            } else {
+                waitingNodes += r.nodes;
+                Reason gate = DemandGatePolicy.gate(balance, r.cluster.tenant.runningCost, timings.balanceHorizon(),
+                        limit, r.gpus, reserve);
+                if (gate != null) {
+                    r.tickGate = gate;
+                    continue;
+                }
+                keys[bidders++] = BidOrder.key(limit, false, i);
+            }
+            nodesByIndex[i] = r.nodes;
+            Integer slot = idleSlot.isEmpty() ? null : idleSlot.get(r.cluster);
+            slots[i] = slot == null ? -1 : slot;
+        }
+
+        // 3-4. clear and price
+        Arrays.sort(keys, 0, bidders);
+        long lowest = ClearingPolicy.walk(keys, bidders, nodesByIndex, slots, idleBySlot,
+                b.supply - committed - idleTotal, accepted);
+        Money price = ClearingPricePolicy.price(reserve, lowest);
+        long highestAdmitted = highestKept;
+        for (int k = 0; k < bidders; k++) {
+            int i = BidOrder.index(keys[k]);
+            if (accepted[i]) {
+                rs.get(i).tickAccepted = true;
+                highestAdmitted = Math.max(highestAdmitted, BidOrder.limit(keys[k]));
+            }
+        }
+
+        // 5. reclaim and rescind
+        for (int i = 0; i < n; i++) {
+            MarketRequest r = rs.get(i);
+            if (!r.phase.holds()) {
+                continue;
+            }
+            if (r.tickAccepted) {
+                if (r.phase == RequestPhase.RECLAIMING
+                        && RescindPolicy.rescinds(true, now, r.noticeDeadline)) {
+                    r.phase = RequestPhase.ADMITTED;
+                    r.noticeDeadline = null;
+                    events.add(new MarketEvent.ReclaimRescinded(now, r.id, r.jobId, r.cluster.id, r.grantedNodeIds()));
+                }
+                continue;
+            }
+            if (r.grants.isEmpty()) {
+                r.phase = RequestPhase.WAITING;
+                r.noticeDeadline = null;
+                r.lockedRate = null;
+                r.protectedUntil = null;
+                continue;
+            }
+            ReclaimCause cause = ReclaimPolicy.cause(r.tickLimit, reserve, r.startLimit,
+                    r.cluster.tenant.balanceMicros());
+            if (cause.withNotice()) {
+                if (r.phase == RequestPhase.ADMITTED) {
+                    r.phase = RequestPhase.RECLAIMING;
+                    r.noticeDeadline = now.plus(timings.notice());
+                    b.reclaiming.add(r);
+                    events.add(new MarketEvent.PreemptionNoticed(now, r.id, r.jobId, r.cluster.id, b.pool.id(),
+                            r.noticeDeadline, r.grantedNodeIds(), price));
+                }
+            } else {
+                events.add(new MarketEvent.GangReclaimedAtOnce(now, r.id, r.jobId, r.cluster.id, b.pool.id(), cause,
+                        r.grantedNodeIds()));
+                revoke(r, now, events);
+            }
+        }
+
+        // 6. grant: kept gangs short of nodes first, then the accepted in market order
+        for (int i = 0; i < n; i++) {
+            MarketRequest r = rs.get(i);
+            if (r.tickAccepted && r.phase.holds() && r.protectedUntil != null && r.grants.size() < r.nodes
+                    && ProtectionWindowPolicy.protects(now, r.protectedUntil, r.tickLimit, r.startLimit)) {
+                grantNodes(r, b, price, now, events);
+            }
+        }
+        for (int k = 0; k < bidders; k++) {
+            int i = BidOrder.index(keys[k]);
+            if (!accepted[i]) {
+                continue;
+            }
+            MarketRequest r = rs.get(i);
+            if (r.phase == RequestPhase.WAITING) {
+                r.phase = RequestPhase.ADMITTED;
+            }
+            if (r.grants.size() < r.nodes) {
+                grantNodes(r, b, price, now, events);
+            }
+        }
+
+        // 7. reasons for the rest, and the rates the next interval bills at
+        for (int i = 0; i < n; i++) {
+            MarketRequest r = rs.get(i);
+            switch (r.phase) {
+                case WAITING -> {
+                    Reason reason = r.tickGate != null ? r.tickGate
+                            : NotAcceptedReasonPolicy.reason(r.tickLimit, highestAdmitted);
+                    if (r.reason != reason) {
+                        setReason(r, reason, r.tickGate != null ? gateMessage(r, reason, r.tickLimit, reserve)
+                                : reason == Reason.OUTBID ? "a request with a higher limit price was admitted"
+                                : "no supply free to take at any price", now, events);
+                    }
+                }
+                case ADMITTED, RECLAIMING -> {
+                    long rate = BillingPolicy.marketRate(price, reserve, r.tickLimit);
+                    boolean lockedInForce = !ProtectionWindowPolicy.isVoid(r.tickLimit, r.startLimit);
+                    for (NodeGrant g : r.grants) {
+                        g.marketRate = rate;
+                        g.lockedInForce = lockedInForce;
+                    }
+                    if (r.phase == RequestPhase.RECLAIMING) {
+                        if (r.reason != Reason.MARKET_PREEMPTION) {
+                            setReason(r, Reason.MARKET_PREEMPTION, "reclaimed with notice; deadline "
+                                    + r.noticeDeadline, now, events);
+                        }
+                    } else if (r.grants.size() == r.nodes || r.provisioned) {
+                        // a gang short of a node taken out of service stays Provisioned=True
+                        if (r.reason != Reason.PROVISIONED) {
+                            setReason(r, Reason.PROVISIONED, "all " + r.nodes + " granted nodes ready", now, events);
+                        }
+                    } else {
+                        String message = "Provisioning (" + r.grants.size() + " of " + r.nodes
+                                + " granted nodes ready)";
+                        if (r.reason != Reason.PROVISIONING || !message.equals(r.message)) {
+                            setReason(r, Reason.PROVISIONING, message, now, events);
+                        }
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        b.lastPrice = price;
+        return new PoolTick(now, b.pool.id(), price, b.pool.reserve(), b.supply, b.free.size(), demand, waitingNodes,
+                b.granted);
+    }
+
+    private String gateMessage(MarketRequest r, Reason gate, long limit, long reserve) {
+        if (gate == Reason.BALANCE_TOO_LOW) {
+            long needs = r.cluster.tenant.runningCost
+                    + BalanceCheckPolicy.costOver(timings.balanceHorizon(), limit, r.gpus);
+            return "balance " + Money.ofMicros(Math.max(0, r.cluster.tenant.balanceMicros())) + " USD, the request needs "
+                    + Money.ofMicros(needs) + " USD (two hours at its limit price plus running grants)";
+        }
+        return "limit price " + Money.ofMicros(limit) + " is below the reserve " + Money.ofMicros(reserve);
+    }
+
+    private void grantNodes(MarketRequest r, PoolBook b, Money price, Instant now, List<MarketEvent> events) {
+        ArrayDeque<NodeGrant> idle = b.idle.isEmpty() ? null : b.idle.get(r.cluster);
+        while (r.grants.size() < r.nodes) {
+            Node node;
+            if (idle != null && !idle.isEmpty()) {
+                NodeGrant old = idle.pollFirst();
+                idleGrants.remove(old);
+                if (idle.isEmpty()) {
+                    b.idle.remove(r.cluster);
+                }
+                old.endsAt = now;
+                old.node.grant = null;
+                b.granted--;
+                node = old.node;
+            } else if (!b.free.isEmpty()) {
+                node = b.free.pollFirstEntry().getValue();
+            } else {
+                break;
+            }
+            grant(r, node, b, price, now, events);
+        }
+    }
+
+    private void grant(MarketRequest r, Node node, PoolBook b, Money price, Instant now, List<MarketEvent> events) {
+        ReplacementClaim claim = null;
+        ArrayDeque<ReplacementClaim> claims = r.cluster.claims.get(b.pool.id());
+        while (claims != null && !claims.isEmpty() && claim == null) {
+            ReplacementClaim c = claims.pollFirst();
+            if (ReplacementPolicy.usable(now, c)) {
+                claim = c;
+            }
+        }
+        if (r.lockedRate == null) {
+            r.lockedRate = price != null ? price : b.pool.reserve();
+        }
+        NodeGrant g = claim != null
+                ? new NodeGrant("g" + (++grantSequence), node, r.cluster, b.pool.gpusPerNode(), claim.lockedRate(), now,
+                        claim.holdUntil(), claim.protectedUntil(), true)
+                : new NodeGrant("g" + (++grantSequence), node, r.cluster, b.pool.gpusPerNode(), r.lockedRate, now,
+                        now.plus(timings.minimumHold()), now.plus(timings.protection()), false);
+        if (r.protectedUntil == null) {
+            r.protectedUntil = g.protectedUntil;
+            r.startLimit = r.tickLimit;
+        }
+        g.request = r;
+        g.marketRate = Math.min(g.lockedRate.micros(), r.tickLimit);
+        node.grant = g;
+        r.grants.add(g);
+        grants.put(g.id, g);
+        b.granted++;
+        events.add(new MarketEvent.NodeGranted(now, r.id, r.jobId, r.cluster.id, b.pool.id(), node.id, g.id,
+                g.lockedRate, g.protectedUntil, g.replacement));
+        if (r.grants.size() == r.nodes && !r.provisioned) {
+            r.provisioned = true;
+            events.add(new MarketEvent.GangProvisioned(now, r.id, r.jobId, r.cluster.id, b.pool.id(), r.nodes,
+                    r.lockedRate));
+        }
+    }
+
+    private void admitFromQueue(TenantCluster c, Instant now, List<MarketEvent> events) {
+        if (c.queue.isEmpty()) {
+            return;
+        }
+        List<ClusterQuotaPolicy.Queued> queued = new ArrayList<>(c.queue.size());
+        Map<String, MarketRequest> byId = new HashMap<>();
+        for (MarketRequest r : c.queue) {
+            queued.add(new ClusterQuotaPolicy.Queued(r.id, r.priority, r.sequence, r.gpus));
+            byId.put(r.id, r);
+        }
+        List<String> toFile = ClusterQuotaPolicy.toFile(queued, c.usedGpus, c.maxGpus);
+        for (String id : toFile) {
+            MarketRequest r = byId.get(id);
+            r.phase = RequestPhase.WAITING;
+            c.usedGpus += r.gpus;
+            book(r.pool).added.add(r);
+            setReason(r, Reason.PENDING, "filed with the market; not read yet", now, events);
+            events.add(new MarketEvent.RequestFiled(now, r.id, r.jobId, c.id, r.pool, r.gpus));
+        }
+        c.queue.removeIf(r -> r.phase != RequestPhase.QUEUED);
+        for (MarketRequest r : c.queue) {
+            if (r.reason != Reason.QUOTA_WAIT) {
+                setReason(r, Reason.QUOTA_WAIT, r.gpus > c.maxGpus
+                        ? r.gpus + " GPUs is more than the max cluster size of " + c.maxGpus + " GPUs"
+                        : "waiting for quota: the max cluster size of " + c.maxGpus + " GPUs binds", now, events);
+            }
+        }
+    }
+
+    private void packBlock(TenantCluster c, Instant now, List<MarketEvent> events) {
+        Map<PoolId, List<MarketRequest>> byPool = new TreeMap<>();
+        for (MarketRequest r : c.blockWaiting) {
+            byPool.computeIfAbsent(r.pool, p -> new ArrayList<>()).add(r);
+        }
+        for (Map.Entry<PoolId, List<MarketRequest>> e : byPool.entrySet()) {
+            int perNode = book(e.getKey()).pool.gpusPerNode();
+            Map<String, Integer> freeGpus = new LinkedHashMap<>();
+            for (Node node : c.blockNodes.values()) {
+                if (node.inService && node.pool.equals(e.getKey())) {
+                    freeGpus.put(node.id, perNode - node.seatedGpus);
+                }
+            }
+            List<BlockPackingPolicy.Waiting> waiting = new ArrayList<>();
+            Map<String, MarketRequest> byId = new HashMap<>();
+            for (MarketRequest r : e.getValue()) {
+                waiting.add(new BlockPackingPolicy.Waiting(r.id, r.priority, r.sequence, r.gpus));
+                byId.put(r.id, r);
+            }
+            for (Map.Entry<String, String> seat : BlockPackingPolicy.seat(waiting, freeGpus).entrySet()) {
+                MarketRequest r = byId.get(seat.getKey());
+                Node node = nodes.get(seat.getValue());
+                node.seatedGpus += r.gpus;
+                r.blockNode = node;
+                r.phase = RequestPhase.SEATED;
+                setReason(r, Reason.PROVISIONED, "seated on base load block node " + node.id, now, events);
+                events.add(new MarketEvent.BlockSeated(now, r.id, r.jobId, c.id, node.id, r.gpus));
+            }
+        }
+        c.blockWaiting.removeIf(r -> r.phase != RequestPhase.QUEUED);
+        for (MarketRequest r : c.blockWaiting) {
+            if (r.reason != Reason.BLOCK_WAIT) {
+                setReason(r, Reason.BLOCK_WAIT, "waiting for GPUs of the cluster's base load block", now, events);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- transitions
+
+    private MarketRequest newRequest(String jobId, int attempt, TenantCluster c, PoolId pool, int gpus, int nodeCount,
+                                     PriorityClass priority, Instant at, Money jobLimit) {
+        String id = attempt == 1 ? jobId : jobId + "#" + attempt;
+        MarketRequest r = new MarketRequest(id, jobId, attempt, c, pool, gpus, nodeCount, priority, ++sequence, at,
+                jobLimit);
+        r.phase = RequestPhase.QUEUED;
+        requests.put(id, r);
+        openByJob.put(jobId, r);
+        if (nodeCount == 0) {
+            c.blockWaiting.add(r);
+        } else {
+            c.queue.add(r);
+        }
+        return r;
+    }
+
+    private void revoke(MarketRequest r, Instant at, List<MarketEvent> events) {
+        for (NodeGrant g : r.grants) {
+            g.request = null;
+            endGrant(g, at, events);
+        }
+        r.grants.clear();
+        r.phase = RequestPhase.REVOKED;
+        r.noticeDeadline = null;
+        r.cluster.usedGpus -= r.gpus;
+        setReason(r, Reason.MARKET_REVOKED, "the market revoked the request; the job requeues", at, events);
+        requests.remove(r.id);
+        openByJob.remove(r.jobId);
+        MarketRequest next = newRequest(r.jobId, r.attempt + 1, r.cluster, r.pool, r.gpus, r.nodes, r.priority, at,
+                r.jobLimit);
+        events.add(new MarketEvent.GangRevoked(at, r.id, r.jobId, r.cluster.id, next.id));
+        admitFromQueue(r.cluster, at, events);
+    }
+
+    private void close(MarketRequest r, Instant at) {
+        switch (r.phase) {
+            case QUEUED -> {
+                r.cluster.queue.remove(r);
+                r.cluster.blockWaiting.remove(r);
+            }
+            case WAITING -> r.cluster.usedGpus -= r.gpus;
+            case ADMITTED -> {
+                r.cluster.usedGpus -= r.gpus;
+                PoolBook b = book(r.pool);
+                for (NodeGrant g : r.grants) {
+                    g.request = null;
+                    makeIdle(g, at, b);
+                }
+            }
+            case RECLAIMING -> {
+                r.cluster.usedGpus -= r.gpus;
+                for (NodeGrant g : r.grants) {
+                    g.request = null;
+                    endGrant(g, at, null);
+                }
+            }
+            case SEATED -> r.blockNode.seatedGpus -= r.gpus;
+            default -> {
+            }
+        }
+        r.grants.clear();
+        r.phase = RequestPhase.CLOSED;
+        requests.remove(r.id);
+        openByJob.remove(r.jobId);
+    }
+
+    private void makeIdle(NodeGrant g, Instant at, PoolBook b) {
+        g.idleSince = at;
+        b.idle.computeIfAbsent(g.cluster, c -> new ArrayDeque<>()).add(g);
+        idleGrants.add(g);
+    }
+
+    private void detachFromRequest(NodeGrant g) {
+        if (g.request != null) {
+            g.request.grants.remove(g);
+            g.request = null;
+        }
+        if (g.idleSince != null && idleGrants.remove(g)) {
+            PoolBook b = book(g.node.pool);
+            ArrayDeque<NodeGrant> q = b.idle.get(g.cluster);
+            if (q != null) {
+                q.remove(g);
+                if (q.isEmpty()) {
+                    b.idle.remove(g.cluster);
+                }
+            }
+        }
+    }
+
+    /** Ends a grant at {@code at}: billing stops there and the node returns to supply if it can. */
+    private void endGrant(NodeGrant g, Instant at, List<MarketEvent> events) {
+        g.endsAt = at;
+        Node node = g.node;
+        if (node.grant == g) {
+            node.grant = null;
+            PoolBook b = book(node.pool);
+            b.granted--;
+            if (node.inService && node.block == null && nodes.containsKey(node.id)) {
+                b.free.put(node.id, node);
+            }
+            if (events != null) {
+                events.add(new MarketEvent.NodeReleased(at, node.id, g.cluster.id, node.pool));
+            }
+        }
+    }
+
+    private void unseatBlockNode(Node node) {
+        TenantCluster c = node.block;
+        for (MarketRequest r : new ArrayList<>(requests.values())) {
+            if (r.phase == RequestPhase.SEATED && r.blockNode == node) {
+                r.blockNode = null;
+                r.phase = RequestPhase.QUEUED;
+                r.reason = Reason.PENDING;
+                c.blockWaiting.add(r);
+            }
+        }
+        node.seatedGpus = 0;
+    }
+
+    private void setReason(MarketRequest r, Reason reason, String message, Instant at, List<MarketEvent> events) {
+        r.reason = reason;
+        r.message = message;
+        events.add(new MarketEvent.ReasonChanged(at, r.id, r.jobId, r.cluster.id, reason, message));
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    public Pool pool(PoolId id) {
+        return book(id).pool;
+    }
+
+    public Collection<Pool> pools() {
+        List<Pool> out = new ArrayList<>();
+        for (PoolBook b : pools.values()) {
+            out.add(b.pool);
+        }
+        return out;
+    }
+
+    public int supply(PoolId id) {
+        return book(id).supply;
+    }
+
+    public int freeNodes(PoolId id) {
+        return book(id).free.size();
+    }
+
+    /** The last tick's clearing price of a pool, null when nothing cleared. */
+    public Money lastPrice(PoolId id) {
+        return book(id).lastPrice;
+    }
+
+    public Tenant tenant(String id) {
+        Tenant t = tenants.get(id);
+        if (t == null) {
+            throw new DomainException(ErrorCode.NOT_FOUND, "no tenant " + id, Map.of("tenant", id));
+        }
+        return t;
+    }
+
+    public TenantCluster cluster(String id) {
+        TenantCluster c = clusters.get(id);
+        if (c == null) {
+            throw new DomainException(ErrorCode.NOT_FOUND, "no cluster " + id, Map.of("cluster", id));
+        }
+        return c;
+    }
+
+    public Collection<TenantCluster> clusters() {
+        return List.copyOf(clusters.values());
+    }
+
+    public Node node(String id) {
+        Node n = nodes.get(id);
+        if (n == null) {
+            throw new DomainException(ErrorCode.NOT_FOUND, "no node " + id, Map.of("node", id));
+        }
+        return n;
+    }
+
+    public Collection<Node> nodes(PoolId pool) {
+        return List.copyOf(book(pool).nodes.values());
+    }
+
+    /** The open request of a job (the latest attempt), or NOT_FOUND. */
+    public MarketRequest openRequest(String jobId) {
+        MarketRequest r = openByJob.get(jobId);
+        if (r == null) {
+            throw new DomainException(ErrorCode.NOT_FOUND, "job " + jobId + " has no open request",
+                    Map.of("jobId", jobId));
+        }
+        return r;
+    }
+
+    public boolean hasOpenRequest(String jobId) {
+        return openByJob.containsKey(jobId);
+    }
+
+    /** Every open request (not closed or revoked), in filing order. */
+    public List<MarketRequest> openRequests() {
+        List<MarketRequest> out = new ArrayList<>(requests.values());
+        out.sort(java.util.Comparator.comparingLong(r -> r.sequence));
+        return out;
+    }
+
+    /** Every live grant (not ended), in grant order. */
+    public List<NodeGrant> liveGrants() {
+        List<NodeGrant> out = new ArrayList<>();
+        for (NodeGrant g : grants.values()) {
+            if (g.endsAt == null) {
+                out.add(g);
+            }
+        }
+        return out;
+    }
+
+    public Instant lastTick() {
+        return lastTick;
+    }
+
+    private PoolBook book(PoolId id) {
+        PoolBook b = pools.get(id);
+        if (b == null) {
+            throw new DomainException(ErrorCode.NOT_FOUND, "no pool " + id, Map.of("pool", String.valueOf(id)));
+        }
+        return b;
+    }
+}
