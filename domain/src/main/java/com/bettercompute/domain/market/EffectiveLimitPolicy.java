@@ -11,9 +11,17 @@ public final class EffectiveLimitPolicy {
 
     /** Returns the limit in micro-dollars per GPU-hour; {@code jobLimit} and {@code clusterLimit} may be null. */
     public static long limit(Money jobLimit, Money clusterLimit) {
-        if (jobLimit != null) {
-            return jobLimit.micros();
-        }
-        return clusterLimit == null ? 0 : clusterLimit.micros();
+        return limit(jobLimit == null ? NONE : jobLimit.micros(), clusterLimit == null ? NONE : clusterLimit.micros());
     }
+
+    /** The same on raw micro-dollars, {@link #NONE} for a limit not set (the tick's hot path). */
+    public static long limit(long jobLimit, long clusterLimit) {
+        if (jobLimit != NONE) {
+            return jobLimit;
+        }
+        return clusterLimit == NONE ? 0 : clusterLimit;
+    }
+
+    /** A limit that is not set. */
+    public static final long NONE = -1;
 }

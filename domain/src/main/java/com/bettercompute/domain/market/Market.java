@@ -133,12 +133,12 @@ public final class Market {
 
     /** Sets (or with null withdraws) a cluster's limit price. The write-time check is the caller's. */
     public void setClusterLimit(String clusterId, Money limit) {
-        cluster(clusterId).limit = limit;
+        cluster(clusterId).setLimit(limit);
     }
 
     /** Sets (or with null removes) a job's own limit price label; read at the next tick. */
     public void setJobLimit(String jobId, Money limit) {
-        openRequest(jobId).jobLimit = limit;
+        openRequest(jobId).setJobLimit(limit);
     }
 
     // ---------------------------------------------------------------- demand
@@ -354,6 +354,7 @@ public final class Market {
         long[] keys = b.keys;
         int[] nodesByIndex = b.nodesByIndex;
         int[] slots = b.slots;
+        int[] holders = b.holders;
         boolean[] accepted = b.accepted;
         Arrays.fill(accepted, 0, n, false);
 
@@ -370,23 +371,29 @@ public final class Market {
             }
         }
 
-        // 1-2. read demand, set committed supply aside
+        // 1-2. read demand (gated requests get their reason here), set committed supply aside
         int committed = 0;
         int bidders = 0;
+        int holderCount = 0;
         int demand = 0;
         int waitingNodes = 0;
         long highestKept = -1;
+        byte[] kinds = b.kinds;
         for (int i = 0; i < n; i++) {
             MarketRequest r = rs.get(i);
-            long limit = EffectiveLimitPolicy.limit(r.jobLimit, r.cluster.limit);
-            r.tickLimit = limit;
-            r.tickAccepted = false;
-            r.tickGate = null;
-            demand += r.nodes;
-            long balance = r.cluster.tenant.balanceMicros();
+            TenantCluster cluster = r.cluster;
+            long limit = EffectiveLimitPolicy.limit(r.jobLimitMicros, cluster.limitMicros);
+            int nodeCount = r.nodes;
+            demand += nodeCount;
+            long balance = cluster.tenant.credits - cluster.tenant.charged;
             if (r.phase.holds()) {
+                holders[holderCount++] = i;
+                kinds[i] = HOLDER;
+                r.tickLimit = limit;
+                r.tickGate = null;
+                r.tickAccepted = false;
                 if (ProtectionWindowPolicy.protects(now, r.protectedUntil, limit, r.startLimit)) {
-                    committed += r.nodes;
+                    committed += nodeCount;
                     r.tickAccepted = true;
                     if (limit > highestKept) {
                         highestKept = limit;
@@ -399,18 +406,26 @@ public final class Market {
                 }
                 keys[bidders++] = BidOrder.key(limit, true, i);
             } else {
-                waitingNodes += r.nodes;
-                Reason gate = DemandGatePolicy.gate(balance, r.cluster.tenant.runningCost, timings.balanceHorizon(),
+                waitingNodes += nodeCount;
+                Reason gate = DemandGatePolicy.gate(balance, cluster.tenant.runningCost, timings.balanceHorizon(),
                         limit, r.gpus, reserve);
                 if (gate != null) {
-                    r.tickGate = gate;
+                    kinds[i] = GATED;
+                    if (r.reason != gate) {
+                        setReason(r, gate, gateMessage(r, gate, limit, reserve), now, events);
+                    }
                     continue;
                 }
+                kinds[i] = WAITING_BIDDER;
                 keys[bidders++] = BidOrder.key(limit, false, i);
             }
-            nodesByIndex[i] = r.nodes;
-            Integer slot = idleSlot.isEmpty() ? null : idleSlot.get(r.cluster);
-            slots[i] = slot == null ? -1 : slot;
+            nodesByIndex[i] = nodeCount;
+            if (idleTotal > 0) {
+                Integer slot = idleSlot.get(cluster);
+                slots[i] = slot == null ? -1 : slot;
+            } else {
+                slots[i] = -1;
+            }
         }
 
         // 3-4. clear and price
@@ -422,18 +437,17 @@ public final class Market {
         for (int k = 0; k < bidders; k++) {
             int i = BidOrder.index(keys[k]);
             if (accepted[i]) {
-                rs.get(i).tickAccepted = true;
+                // keys run from the highest limit down: the first accepted is the highest
                 highestAdmitted = Math.max(highestAdmitted, BidOrder.limit(keys[k]));
+                break;
             }
         }
 
-        // 5. reclaim and rescind
-        for (int i = 0; i < n; i++) {
-            MarketRequest r = rs.get(i);
-            if (!r.phase.holds()) {
-                continue;
-            }
-            if (r.tickAccepted) {
+        // 5. reclaim and rescind (only gangs that hold nodes)
+        for (int h = 0; h < holderCount; h++) {
+            MarketRequest r = rs.get(holders[h]);
+            if (r.tickAccepted || accepted[holders[h]]) {
+                r.tickAccepted = true;
                 if (r.phase == RequestPhase.RECLAIMING
                         && RescindPolicy.rescinds(true, now, r.noticeDeadline)) {
                     r.phase = RequestPhase.ADMITTED;
@@ -467,66 +481,101 @@ public final class Market {
         }
 
         // 6. grant: kept gangs short of nodes first, then the accepted in market order
-        for (int i = 0; i < n; i++) {
-            MarketRequest r = rs.get(i);
-            if (r.tickAccepted && r.phase.holds() && r.protectedUntil != null && r.grants.size() < r.nodes
-                    && ProtectionWindowPolicy.protects(now, r.protectedUntil, r.tickLimit, r.startLimit)) {
+        for (int h = 0; h < holderCount; h++) {
+            MarketRequest r = rs.get(holders[h]);
+            if (r.tickAccepted && !accepted[holders[h]] && r.phase.holds() && r.grants.size() < r.nodes) {
                 grantNodes(r, b, price, now, events);
             }
         }
         for (int k = 0; k < bidders; k++) {
             int i = BidOrder.index(keys[k]);
-            if (!accepted[i]) {
+            if (accepted[i]) {
+                MarketRequest r = rs.get(i);
+                r.tickLimit = BidOrder.limit(keys[k]);
+                if (r.phase == RequestPhase.WAITING) {
+                    r.phase = RequestPhase.ADMITTED;
+                }
+                if (r.grants.size() < r.nodes) {
+                    grantNodes(r, b, price, now, events);
+                }
+            }
+        }
+        // 7. waiting bidders not accepted, in age order (the list's memory order)
+        for (int i = 0; i < n; i++) {
+            if (kinds[i] != WAITING_BIDDER || accepted[i]) {
                 continue;
             }
             MarketRequest r = rs.get(i);
-            if (r.phase == RequestPhase.WAITING) {
-                r.phase = RequestPhase.ADMITTED;
-            }
-            if (r.grants.size() < r.nodes) {
-                grantNodes(r, b, price, now, events);
+            Reason reason = NotAcceptedReasonPolicy.reason(
+                    EffectiveLimitPolicy.limit(r.jobLimitMicros, r.cluster.limitMicros), highestAdmitted);
+            if (r.reason != reason) {
+                setReason(r, reason, reason == Reason.OUTBID ? "a request with a higher limit price was admitted"
+                        : "no supply free to take at any price", now, events);
             }
         }
 
-        // 7. reasons for the rest, and the rates the next interval bills at
-        for (int i = 0; i < n; i++) {
+        // 7. reasons of the gangs that hold nodes, and the rates the next interval bills at
+        for (int h = 0; h < holderCount; h++) {
+            MarketRequest r = rs.get(holders[h]);
+            if (r.phase == RequestPhase.WAITING) {
+                Reason reason = r.tickGate != null ? r.tickGate
+                        : NotAcceptedReasonPolicy.reason(r.tickLimit, highestAdmitted);
+                if (r.reason != reason) {
+                    setReason(r, reason, r.tickGate != null ? gateMessage(r, reason, r.tickLimit, reserve)
+                            : reason == Reason.OUTBID ? "a request with a higher limit price was admitted"
+                            : "no supply free to take at any price", now, events);
+                }
+                continue;
+            }
+            if (!r.phase.holds()) {
+                continue;
+            }
+            long rate = BillingPolicy.marketRate(price, reserve, r.tickLimit);
+            boolean lockedInForce = !ProtectionWindowPolicy.isVoid(r.tickLimit, r.startLimit);
+            for (NodeGrant g : r.grants) {
+                g.marketRate = rate;
+                g.lockedInForce = lockedInForce;
+            }
+            if (r.phase == RequestPhase.RECLAIMING) {
+                if (r.reason != Reason.MARKET_PREEMPTION) {
+                    setReason(r, Reason.MARKET_PREEMPTION, "reclaimed with notice; deadline " + r.noticeDeadline, now,
+                            events);
+                }
+            } else if (r.grants.size() == r.nodes || r.provisioned) {
+                // a gang short of a node taken out of service stays Provisioned=True
+                if (r.reason != Reason.PROVISIONED) {
+                    setReason(r, Reason.PROVISIONED, "all " + r.nodes + " granted nodes ready", now, events);
+                }
+            } else {
+                String message = "Provisioning (" + r.grants.size() + " of " + r.nodes + " granted nodes ready)";
+                if (r.reason != Reason.PROVISIONING || !message.equals(r.message)) {
+                    setReason(r, Reason.PROVISIONING, message, now, events);
+                }
+            }
+        }
+        // newly admitted gangs that were waiting are not in holders: give them their reasons too
+        for (int k = 0; k < bidders; k++) {
+            int i = BidOrder.index(keys[k]);
+            if (!accepted[i] || BidOrder.running(keys[k])) {
+                continue;
+            }
             MarketRequest r = rs.get(i);
-            switch (r.phase) {
-                case WAITING -> {
-                    Reason reason = r.tickGate != null ? r.tickGate
-                            : NotAcceptedReasonPolicy.reason(r.tickLimit, highestAdmitted);
-                    if (r.reason != reason) {
-                        setReason(r, reason, r.tickGate != null ? gateMessage(r, reason, r.tickLimit, reserve)
-                                : reason == Reason.OUTBID ? "a request with a higher limit price was admitted"
-                                : "no supply free to take at any price", now, events);
-                    }
+            if (!r.phase.holds()) {
+                continue;
+            }
+            long rate = BillingPolicy.marketRate(price, reserve, BidOrder.limit(keys[k]));
+            for (NodeGrant g : r.grants) {
+                g.marketRate = rate;
+                g.lockedInForce = true;
+            }
+            if (r.grants.size() == r.nodes) {
+                if (r.reason != Reason.PROVISIONED) {
+                    setReason(r, Reason.PROVISIONED, "all " + r.nodes + " granted nodes ready", now, events);
                 }
-                case ADMITTED, RECLAIMING -> {
-                    long rate = BillingPolicy.marketRate(price, reserve, r.tickLimit);
-                    boolean lockedInForce = !ProtectionWindowPolicy.isVoid(r.tickLimit, r.startLimit);
-                    for (NodeGrant g : r.grants) {
-                        g.marketRate = rate;
-                        g.lockedInForce = lockedInForce;
-                    }
-                    if (r.phase == RequestPhase.RECLAIMING) {
-                        if (r.reason != Reason.MARKET_PREEMPTION) {
-                            setReason(r, Reason.MARKET_PREEMPTION, "reclaimed with notice; deadline "
-                                    + r.noticeDeadline, now, events);
-                        }
-                    } else if (r.grants.size() == r.nodes || r.provisioned) {
-                        // a gang short of a node taken out of service stays Provisioned=True
-                        if (r.reason != Reason.PROVISIONED) {
-                            setReason(r, Reason.PROVISIONED, "all " + r.nodes + " granted nodes ready", now, events);
-                        }
-                    } else {
-                        String message = "Provisioning (" + r.grants.size() + " of " + r.nodes
-                                + " granted nodes ready)";
-                        if (r.reason != Reason.PROVISIONING || !message.equals(r.message)) {
-                            setReason(r, Reason.PROVISIONING, message, now, events);
-                        }
-                    }
-                }
-                default -> {
+            } else {
+                String message = "Provisioning (" + r.grants.size() + " of " + r.nodes + " granted nodes ready)";
+                if (r.reason != Reason.PROVISIONING || !message.equals(r.message)) {
+                    setReason(r, Reason.PROVISIONING, message, now, events);
                 }
             }
         }
@@ -672,6 +721,10 @@ public final class Market {
 
     // ---------------------------------------------------------------- transitions
 
+    private static final byte GATED = 0;
+    private static final byte WAITING_BIDDER = 1;
+    private static final byte HOLDER = 2;
+
     private MarketRequest newRequest(String jobId, int attempt, TenantCluster c, PoolId pool, int gpus, int nodeCount,
                                      PriorityClass priority, Instant at, Money jobLimit) {
         String id = attempt == 1 ? jobId : jobId + "#" + attempt;
@@ -695,6 +748,7 @@ public final class Market {
         }
         r.grants.clear();
         r.phase = RequestPhase.REVOKED;
+        book(r.pool).dirty = true;
         r.noticeDeadline = null;
         r.cluster.usedGpus -= r.gpus;
         setReason(r, Reason.MARKET_REVOKED, "the market revoked the request; the job requeues", at, events);
@@ -734,6 +788,7 @@ public final class Market {
         }
         r.grants.clear();
         r.phase = RequestPhase.CLOSED;
+        book(r.pool).dirty = true;
         requests.remove(r.id);
         openByJob.remove(r.jobId);
     }

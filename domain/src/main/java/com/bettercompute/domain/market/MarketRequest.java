@@ -21,6 +21,8 @@ public final class MarketRequest {
     final long sequence;
     final Instant createdAt;
     Money jobLimit;
+    /** {@link #jobLimit} in micro-dollars, {@link EffectiveLimitPolicy#NONE} when absent. */
+    long jobLimitMicros;
     RequestPhase phase;
     Reason reason = Reason.PENDING;
     String message = "";
@@ -48,7 +50,12 @@ public final class MarketRequest {
         this.priority = priority;
         this.sequence = sequence;
         this.createdAt = createdAt;
-        this.jobLimit = jobLimit;
+        setJobLimit(jobLimit);
+    }
+
+    void setJobLimit(Money limit) {
+        this.jobLimit = limit;
+        this.jobLimitMicros = limit == null ? EffectiveLimitPolicy.NONE : limit.micros();
     }
 
     public String id() {

@@ -18,6 +18,8 @@ final class PoolBook {
     final List<MarketRequest> added = new ArrayList<>();
     final List<MarketRequest> reclaiming = new ArrayList<>();
     final Map<TenantCluster, ArrayDeque<NodeGrant>> idle = new LinkedHashMap<>();
+    /** Set when a request leaves the market, so the next tick compacts. */
+    boolean dirty;
     int supply;
     int granted;
     Money lastPrice;
@@ -25,6 +27,8 @@ final class PoolBook {
     long[] keys = new long[0];
     int[] nodesByIndex = new int[0];
     int[] slots = new int[0];
+    int[] holders = new int[0];
+    byte[] kinds = new byte[0];
     boolean[] accepted = new boolean[0];
 
     PoolBook(Pool pool) {
@@ -41,18 +45,10 @@ final class PoolBook {
 
     /** Drops requests that left the market and merges newly filed ones, keeping age order. */
     void compact() {
-        boolean dirty = !added.isEmpty();
-        if (!dirty) {
-            for (MarketRequest r : requests) {
-                if (!r.phase.filed()) {
-                    dirty = true;
-                    break;
-                }
-            }
-        }
-        if (!dirty) {
+        if (!dirty && added.isEmpty()) {
             return;
         }
+        dirty = false;
         added.removeIf(r -> !r.phase.filed());
         added.sort(Comparator.comparingLong(r -> r.sequence));
         ArrayList<MarketRequest> merged = new ArrayList<>(requests.size() + added.size());
@@ -82,6 +78,8 @@ final class PoolBook {
             keys = new long[size];
             nodesByIndex = new int[size];
             slots = new int[size];
+            holders = new int[size];
+            kinds = new byte[size];
             accepted = new boolean[size];
         }
     }

@@ -13,6 +13,7 @@ public final class TenantCluster {
     final int slot;
     long maxGpus;
     Money limit;
+    long limitMicros;
     /** GPUs of its market requests that are filed, admitted or under notice. */
     long usedGpus;
     final List<MarketRequest> queue = new ArrayList<>();
@@ -25,7 +26,12 @@ public final class TenantCluster {
         this.tenant = tenant;
         this.slot = slot;
         this.maxGpus = maxGpus;
-        this.limit = limit;
+        setLimit(limit);
+    }
+
+    void setLimit(Money newLimit) {
+        this.limit = newLimit;
+        this.limitMicros = newLimit == null ? EffectiveLimitPolicy.NONE : newLimit.micros();
     }
 
     public String id() {

@@ -1,0 +1,36 @@
+package com.bettercompute.domain.market;
+
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The same market as {@link MarketTickBenchmark}, with the clock moving five seconds per tick: every
+ * grant bills, notices run out, gangs are revoked and requeued, and the market evolves.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+public class MarketTickAdvancingBenchmark {
+    Market market;
+    Instant now;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        market = MarketTickBenchmark.build(100_000, 20_000, 42);
+        now = market.lastTick();
+    }
+
+    @Benchmark
+    public TickOutcome tickEveryFiveSeconds() {
+        now = now.plusSeconds(5);
+        return market.tick(now);
+    }
+}
