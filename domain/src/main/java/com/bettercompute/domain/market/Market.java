@@ -138,7 +138,11 @@ public final class Market {
 
     /** Sets (or with null removes) a job's own limit price label; read at the next tick. */
     public void setJobLimit(String jobId, Money limit) {
-        openRequest(jobId).setJobLimit(limit);
+        MarketRequest r = openRequest(jobId);
+        r.setJobLimit(limit);
+        if (r.phase.filed()) {
+            book(r.pool).jobLimitChanged(r);
+        }
     }
 
     // ---------------------------------------------------------------- demand
@@ -352,7 +356,7 @@ public final class Market {
         b.ensureScratch(n);
         long reserve = b.pool.reserve().micros();
         long[] keys = b.keys;
-        int[] nodesByIndex = b.nodesByIndex;
+        int[] nodesByIndex = b.nodesAt;
         int[] slots = b.slots;
         int[] holders = b.holders;
         boolean[] accepted = b.accepted;
@@ -379,14 +383,20 @@ public final class Market {
         int waitingNodes = 0;
         long highestKept = -1;
         byte[] kinds = b.kinds;
+        long[] jobLimitAt = b.jobLimitAt;
+        TenantCluster[] clusterAt = b.clusterAt;
+        byte[] kindAt = b.kindAt;
+        int[] gpusAt = b.gpusAt;
+        Reason[] reasonAt = b.reasonAt;
         for (int i = 0; i < n; i++) {
-            MarketRequest r = rs.get(i);
-            TenantCluster cluster = r.cluster;
-            long limit = EffectiveLimitPolicy.limit(r.jobLimitMicros, cluster.limitMicros);
-            int nodeCount = r.nodes;
+            TenantCluster cluster = clusterAt[i];
+            long limit = EffectiveLimitPolicy.limit(jobLimitAt[i], cluster.limitMicros);
+            int nodeCount = nodesByIndex[i];
             demand += nodeCount;
-            long balance = cluster.tenant.credits - cluster.tenant.charged;
-            if (r.phase.holds()) {
+            Tenant tenant = cluster.tenant;
+            long balance = tenant.credits - tenant.charged;
+            if (kindAt[i] == PoolBook.HOLDING) {
+                MarketRequest r = rs.get(i);
                 holders[holderCount++] = i;
                 kinds[i] = HOLDER;
                 r.tickLimit = limit;
@@ -407,11 +417,13 @@ public final class Market {
                 keys[bidders++] = BidOrder.key(limit, true, i);
             } else {
                 waitingNodes += nodeCount;
-                Reason gate = DemandGatePolicy.gate(balance, cluster.tenant.runningCost, timings.balanceHorizon(),
-                        limit, r.gpus, reserve);
+                Reason gate = DemandGatePolicy.gate(balance, tenant.runningCost, timings.balanceHorizon(), limit,
+                        gpusAt[i], reserve);
                 if (gate != null) {
                     kinds[i] = GATED;
-                    if (r.reason != gate) {
+                    if (reasonAt[i] != gate) {
+                        MarketRequest r = rs.get(i);
+                        reasonAt[i] = gate;
                         setReason(r, gate, gateMessage(r, gate, limit, reserve), now, events);
                     }
                     continue;
@@ -419,7 +431,6 @@ public final class Market {
                 kinds[i] = WAITING_BIDDER;
                 keys[bidders++] = BidOrder.key(limit, false, i);
             }
-            nodesByIndex[i] = nodeCount;
             if (idleTotal > 0) {
                 Integer slot = idleSlot.get(cluster);
                 slots[i] = slot == null ? -1 : slot;
@@ -458,6 +469,7 @@ public final class Market {
             }
             if (r.grants.isEmpty()) {
                 r.phase = RequestPhase.WAITING;
+                b.kindAt[holders[h]] = PoolBook.WAITING;
                 r.noticeDeadline = null;
                 r.lockedRate = null;
                 r.protectedUntil = null;
@@ -494,22 +506,23 @@ public final class Market {
                 r.tickLimit = BidOrder.limit(keys[k]);
                 if (r.phase == RequestPhase.WAITING) {
                     r.phase = RequestPhase.ADMITTED;
+                    b.kindAt[i] = PoolBook.HOLDING;
                 }
                 if (r.grants.size() < r.nodes) {
                     grantNodes(r, b, price, now, events);
                 }
             }
         }
-        // 7. waiting bidders not accepted, in age order (the list's memory order)
+        // 7. waiting bidders not accepted, in age order, from the columns
         for (int i = 0; i < n; i++) {
             if (kinds[i] != WAITING_BIDDER || accepted[i]) {
                 continue;
             }
-            MarketRequest r = rs.get(i);
             Reason reason = NotAcceptedReasonPolicy.reason(
-                    EffectiveLimitPolicy.limit(r.jobLimitMicros, r.cluster.limitMicros), highestAdmitted);
-            if (r.reason != reason) {
-                setReason(r, reason, reason == Reason.OUTBID ? "a request with a higher limit price was admitted"
+                    EffectiveLimitPolicy.limit(jobLimitAt[i], clusterAt[i].limitMicros), highestAdmitted);
+            if (reasonAt[i] != reason) {
+                reasonAt[i] = reason;
+                setReason(rs.get(i), reason, reason == Reason.OUTBID ? "a request with a higher limit price was admitted"
                         : "no supply free to take at any price", now, events);
             }
         }
@@ -520,6 +533,7 @@ public final class Market {
             if (r.phase == RequestPhase.WAITING) {
                 Reason reason = r.tickGate != null ? r.tickGate
                         : NotAcceptedReasonPolicy.reason(r.tickLimit, highestAdmitted);
+                b.reasonAt[holders[h]] = reason;
                 if (r.reason != reason) {
                     setReason(r, reason, r.tickGate != null ? gateMessage(r, reason, r.tickLimit, reserve)
                             : reason == Reason.OUTBID ? "a request with a higher limit price was admitted"
@@ -748,7 +762,7 @@ public final class Market {
         }
         r.grants.clear();
         r.phase = RequestPhase.REVOKED;
-        book(r.pool).dirty = true;
+        book(r.pool).markGone(r);
         r.noticeDeadline = null;
         r.cluster.usedGpus -= r.gpus;
         setReason(r, Reason.MARKET_REVOKED, "the market revoked the request; the job requeues", at, events);
@@ -787,8 +801,11 @@ public final class Market {
             }
         }
         r.grants.clear();
+        boolean wasFiled = r.phase.filed();
         r.phase = RequestPhase.CLOSED;
-        book(r.pool).dirty = true;
+        if (wasFiled) {
+            book(r.pool).markGone(r);
+        }
         requests.remove(r.id);
         openByJob.remove(r.jobId);
     }
