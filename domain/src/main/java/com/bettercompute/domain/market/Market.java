@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -30,6 +31,8 @@ public final class Market {
     private final Map<String, MarketRequest> requests = new HashMap<>();
     private final LinkedHashMap<String, NodeGrant> grants = new LinkedHashMap<>();
     private final LinkedHashSet<NodeGrant> idleGrants = new LinkedHashSet<>();
+    /** Events of calls between ticks (filing), published with the next tick's. */
+    private final List<MarketEvent> betweenTicks = new ArrayList<>();
     private long sequence;
     private long grantSequence;
     private Instant lastTick;
@@ -90,6 +93,7 @@ public final class Market {
         b.free.remove(nodeId);
         b.nodes.remove(nodeId);
         if (node.block != null) {
+            unseatBlockNode(node);
             node.block.blockNodes.remove(nodeId);
         }
         nodes.remove(nodeId);
@@ -174,7 +178,7 @@ public final class Market {
         }
         MarketRequest r = newRequest(demand.jobId(), 1, c, demand.pool(), demand.gpus(), nodeCount,
                 demand.priority(), at, demand.jobLimit());
-        admitFromQueue(c, at, new ArrayList<>());
+        admitFromQueue(c, at, betweenTicks);
         return r;
     }
 
@@ -254,8 +258,10 @@ public final class Market {
                     Map.of("now", now.toString(), "lastTick", lastTick.toString()));
         }
         List<MarketEvent> events = new ArrayList<>();
-        List<Charge> charges = new ArrayList<>();
+        List<Charge> charges = new ArrayList<>(grants.size() + 16);
         List<PoolTick> feed = new ArrayList<>(pools.size());
+        events.addAll(betweenTicks);
+        betweenTicks.clear();
         expireNotices(now, events);
         releaseIdle(now, events);
         bill(now, charges);
@@ -272,7 +278,8 @@ public final class Market {
             feed.add(clearPool(b, now, events));
         }
         lastTick = now;
-        return new TickOutcome(now, List.copyOf(feed), List.copyOf(events), List.copyOf(charges));
+        return new TickOutcome(now, Collections.unmodifiableList(feed), Collections.unmodifiableList(events),
+                Collections.unmodifiableList(charges));
     }
 
     private void expireNotices(Instant now, List<MarketEvent> events) {
