@@ -321,13 +321,13 @@ public final class Market {
             Instant to = g.endsAt != null && g.endsAt.isBefore(now) ? g.endsAt : now;
             Instant from = g.billedUntil;
             if (to.isAfter(from)) {
-                if (g.lockedInForce && from.isBefore(g.protectedUntil)) {
+                if (g.currentLockedInForce() && from.isBefore(g.protectedUntil)) {
                     Instant lockedEnd = to.isBefore(g.protectedUntil) ? to : g.protectedUntil;
                     charge(g, from, lockedEnd, g.lockedRate.micros(), true, charges);
                     from = lockedEnd;
                 }
                 if (to.isAfter(from)) {
-                    charge(g, from, to, g.marketRate, false, charges);
+                    charge(g, from, to, g.currentMarketRate(), false, charges);
                 }
                 g.billedUntil = to;
             }
@@ -350,7 +350,8 @@ public final class Market {
         }
         for (NodeGrant g : grants.values()) {
             if (g.endsAt == null && g.request != null) {
-                long rate = g.lockedInForce && now.isBefore(g.protectedUntil) ? g.lockedRate.micros() : g.marketRate;
+                long rate = g.currentLockedInForce() && now.isBefore(g.protectedUntil) ? g.lockedRate.micros()
+                        : g.currentMarketRate();
                 g.cluster.tenant.runningCost += BalanceCheckPolicy.costOver(timings.balanceHorizon(), rate, g.gpus);
             }
         }
@@ -390,6 +391,7 @@ public final class Market {
         int waitingNodes = 0;
         long highestKept = -1;
         byte[] kinds = b.kinds;
+        long nowNanos = ProtectionWindowPolicy.epochNanos(now);
         long[] jobLimitAt = b.jobLimitAt;
         TenantCluster[] clusterAt = b.clusterAt;
         byte[] kindAt = b.kindAt;
@@ -409,7 +411,7 @@ public final class Market {
                 r.tickLimit = limit;
                 r.tickGate = null;
                 r.tickAccepted = false;
-                if (ProtectionWindowPolicy.protects(now, r.protectedUntil, limit, r.startLimit)) {
+                if (ProtectionWindowPolicy.protects(nowNanos, r.protectedUntilNanos, limit, r.startLimit)) {
                     committed += nodeCount;
                     r.tickAccepted = true;
                     if (limit > highestKept) {
@@ -480,6 +482,7 @@ public final class Market {
                 r.noticeDeadline = null;
                 r.lockedRate = null;
                 r.protectedUntil = null;
+                r.protectedUntilNanos = Long.MIN_VALUE;
                 continue;
             }
             ReclaimCause cause = ReclaimPolicy.cause(r.tickLimit, reserve, r.startLimit,
@@ -551,12 +554,8 @@ public final class Market {
             if (!r.phase.holds()) {
                 continue;
             }
-            long rate = BillingPolicy.marketRate(price, reserve, r.tickLimit);
-            boolean lockedInForce = !ProtectionWindowPolicy.isVoid(r.tickLimit, r.startLimit);
-            for (NodeGrant g : r.grants) {
-                g.marketRate = rate;
-                g.lockedInForce = lockedInForce;
-            }
+            r.marketRate = BillingPolicy.marketRate(price, reserve, r.tickLimit);
+            r.lockedInForce = !ProtectionWindowPolicy.isVoid(r.tickLimit, r.startLimit);
             if (r.phase == RequestPhase.RECLAIMING) {
                 if (r.reason != Reason.MARKET_PREEMPTION) {
                     setReason(r, Reason.MARKET_PREEMPTION, "reclaimed with notice; deadline " + r.noticeDeadline, now,
@@ -584,11 +583,8 @@ public final class Market {
             if (!r.phase.holds()) {
                 continue;
             }
-            long rate = BillingPolicy.marketRate(price, reserve, BidOrder.limit(keys[k]));
-            for (NodeGrant g : r.grants) {
-                g.marketRate = rate;
-                g.lockedInForce = true;
-            }
+            r.marketRate = BillingPolicy.marketRate(price, reserve, BidOrder.limit(keys[k]));
+            r.lockedInForce = true;
             if (r.grants.size() == r.nodes) {
                 if (r.reason != Reason.PROVISIONED) {
                     setReason(r, Reason.PROVISIONED, "all " + r.nodes + " granted nodes ready", now, events);
@@ -657,10 +653,12 @@ public final class Market {
                         now.plus(timings.minimumHold()), now.plus(timings.protection()), false);
         if (r.protectedUntil == null) {
             r.protectedUntil = g.protectedUntil;
+            r.protectedUntilNanos = ProtectionWindowPolicy.epochNanos(g.protectedUntil);
+            r.marketRate = Math.min(g.lockedRate.micros(), r.tickLimit);
+            r.lockedInForce = true;
             r.startLimit = r.tickLimit;
         }
         g.request = r;
-        g.marketRate = Math.min(g.lockedRate.micros(), r.tickLimit);
         node.grant = g;
         r.grants.add(g);
         grants.put(g.id, g);
@@ -764,7 +762,7 @@ public final class Market {
 
     private void revoke(MarketRequest r, Instant at, List<MarketEvent> events) {
         for (NodeGrant g : r.grants) {
-            g.request = null;
+            g.detach();
             endGrant(g, at, events);
         }
         r.grants.clear();
@@ -792,14 +790,14 @@ public final class Market {
                 r.cluster.usedGpus -= r.gpus;
                 PoolBook b = book(r.pool);
                 for (NodeGrant g : r.grants) {
-                    g.request = null;
+                    g.detach();
                     makeIdle(g, at, b);
                 }
             }
             case RECLAIMING -> {
                 r.cluster.usedGpus -= r.gpus;
                 for (NodeGrant g : r.grants) {
-                    g.request = null;
+                    g.detach();
                     endGrant(g, at, null);
                 }
             }
@@ -826,7 +824,7 @@ public final class Market {
     private void detachFromRequest(NodeGrant g) {
         if (g.request != null) {
             g.request.grants.remove(g);
-            g.request = null;
+            g.detach();
         }
         if (g.idleSince != null && idleGrants.remove(g)) {
             PoolBook b = book(g.node.pool);

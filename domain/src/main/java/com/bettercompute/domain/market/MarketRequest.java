@@ -29,6 +29,12 @@ public final class MarketRequest {
     final List<NodeGrant> grants = new ArrayList<>();
     Money lockedRate;
     Instant protectedUntil;
+    /** {@link #protectedUntil} in epoch nanoseconds, {@link Long#MIN_VALUE} when none (the tick's hot path). */
+    long protectedUntilNanos = Long.MIN_VALUE;
+    /** The rate after the window, decided at the last tick, for all of the gang's grants. */
+    long marketRate;
+    /** Whether the locked rate is in force (the window is not void) for the interval after the last tick. */
+    boolean lockedInForce = true;
     long startLimit;
     Instant noticeDeadline;
     boolean provisioned;

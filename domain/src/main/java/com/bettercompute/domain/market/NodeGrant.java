@@ -19,9 +19,12 @@ public final class NodeGrant {
     /** The request it serves; null once idle. */
     MarketRequest request;
     Instant idleSince;
-    /** The rate after the window, decided at the last tick (micro-dollars per GPU-hour). */
+    /**
+     * The rate after the window and whether the locked rate is in force, for a grant with no request
+     * (idle, or ended). A grant serving a request reads its request's, which the tick sets once per
+     * gang rather than once per node.
+     */
     long marketRate;
-    /** Whether the locked rate is in force for the interval after the last tick (window not void). */
     boolean lockedInForce = true;
     Instant billedUntil;
     /** When billing stops; null while the grant lives. */
@@ -40,6 +43,23 @@ public final class NodeGrant {
         this.replacement = replacement;
         this.marketRate = lockedRate.micros();
         this.billedUntil = grantedAt;
+    }
+
+    long currentMarketRate() {
+        return request != null ? request.marketRate : marketRate;
+    }
+
+    boolean currentLockedInForce() {
+        return request != null ? request.lockedInForce : lockedInForce;
+    }
+
+    /** Leaves its request, keeping the rates in force at that moment. */
+    void detach() {
+        if (request != null) {
+            marketRate = request.marketRate;
+            lockedInForce = request.lockedInForce;
+            request = null;
+        }
     }
 
     public String id() {

@@ -19,6 +19,16 @@ public final class ProtectionWindowPolicy {
         return protectedUntil != null && now.isBefore(protectedUntil) && !isVoid(limit, startLimit);
     }
 
+    /** The same on epoch nanoseconds ({@link #epochNanos}); {@code protectedUntil} is {@link Long#MIN_VALUE} when none. */
+    public static boolean protects(long nowNanos, long protectedUntilNanos, long limit, long startLimit) {
+        return nowNanos < protectedUntilNanos && !isVoid(limit, startLimit);
+    }
+
+    /** An instant as epoch nanoseconds, exact until the year 2262. */
+    public static long epochNanos(Instant instant) {
+        return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+    }
+
     public static boolean isVoid(long limit, long startLimit) {
         return limit < startLimit;
     }

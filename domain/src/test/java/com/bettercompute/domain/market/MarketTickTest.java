@@ -315,6 +315,45 @@ class MarketTickTest {
     }
 
     @Test
+    void raisingTheLimitWithinTheNoticeRescindsTheReclaim() {
+        MarketRequest a = file("a", "acme-c", 4, null);
+        market.tick(T0);
+        Instant t = at(Duration.ofHours(3));
+        market.file(new JobDemand("b", "beta-c", POOL, 8, null, PriorityClass.NONE), t);
+        market.tick(t);
+        assertThat(a.phase()).isEqualTo(RequestPhase.RECLAIMING);
+
+        market.setJobLimit("a", Money.parse("3.50"));
+        TickOutcome o = market.tick(t.plusSeconds(50));
+        assertThat(events(o, MarketEvent.ReclaimRescinded.class)).hasSize(1);
+        assertThat(a.phase()).isEqualTo(RequestPhase.ADMITTED);
+        assertThat(a.protectedUntil()).as("raising never resets the window").isEqualTo(at(Duration.ofHours(2)));
+        assertThat(market.openRequest("b").reason()).isEqualTo(Reason.OUTBID);
+        assertThat(o.feed().get(0).price()).as("a alone is accepted: its own limit").isEqualTo(Money.parse("3.50"));
+    }
+
+    @Test
+    void aGangWhoseBalanceRanOutIsReclaimedAtOnceOnceOutsideItsWindowNeverInside() {
+        market.addTenant("thin", Money.usd(70));
+        market.addCluster("thin-c", "thin", 64, Money.parse("2.00"));
+        MarketRequest a = market.file(new JobDemand("a", "thin-c", POOL, 8, null, PriorityClass.NONE), T0);
+        market.tick(T0);                              // 8 GPUs x 2.00 = 16 USD an hour
+        market.tick(at(Duration.ofMinutes(90)));      // 24 USD billed
+        market.tick(at(Duration.ofMinutes(119)));
+        assertThat(a.phase()).isEqualTo(RequestPhase.ADMITTED);
+        // [2h, 2h30m) bills at the reserve (1.00): the tick at 1h59m had no price (a was protected, no bidder)
+        market.tick(at(Duration.ofMinutes(150)));     // 36 USD by now; window over, balance still positive
+        assertThat(a.phase()).isEqualTo(RequestPhase.ADMITTED);
+        TickOutcome o = market.tick(at(Duration.ofMinutes(285)));   // + 2h15m at 2.00 = 72 USD: ran out
+        assertThat(market.tenant("thin").balanceMicros()).isNegative();
+        assertThat(events(o, MarketEvent.GangReclaimedAtOnce.class)).extracting(MarketEvent.GangReclaimedAtOnce::cause)
+                .containsExactly(ReclaimCause.BALANCE_RAN_OUT);
+        assertThat(market.openRequest("a").reason()).as("requeued, not read yet").isEqualTo(Reason.PENDING);
+        market.tick(at(Duration.ofMinutes(286)));
+        assertThat(market.openRequest("a").reason()).isEqualTo(Reason.BALANCE_TOO_LOW);
+    }
+
+    @Test
     void aJobLargerThanOneNodeMustAskForWholeNodes() {
         assertThatThrownBy(() -> market.file(new JobDemand("x", "acme-c", POOL, 12, null, PriorityClass.NONE), T0))
                 .isInstanceOfSatisfying(DomainException.class,
