@@ -6,7 +6,8 @@ import java.time.Instant;
 /**
  * Billing of one node grant over one interval: at its locked rate while protected, after that at the
  * tick's clearing price never above its request's limit. Amounts are exact products rounded down to
- * the micro-dollar per entry (in the tenant's favour); entries are keyed by (grant, interval start).
+ * the micro-dollar per entry (in the tenant's favour); entries are keyed by (grant, interval start),
+ * one per rate and billing period.
  */
 public final class BillingPolicy {
     private BillingPolicy() {

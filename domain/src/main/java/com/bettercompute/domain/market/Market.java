@@ -31,6 +31,8 @@ public final class Market {
     private final Map<String, MarketRequest> requests = new HashMap<>();
     private final LinkedHashMap<String, NodeGrant> grants = new LinkedHashMap<>();
     private final LinkedHashSet<NodeGrant> idleGrants = new LinkedHashSet<>();
+    /** The running tick's charges, so a grant ended inside the tick closes its ledger entry in it. */
+    private List<Charge> tickCharges;
     /** Events of calls between ticks (filing), published with the next tick's. */
     private final List<MarketEvent> betweenTicks = new ArrayList<>();
     private long sequence;
@@ -258,7 +260,8 @@ public final class Market {
                     Map.of("now", now.toString(), "lastTick", lastTick.toString()));
         }
         List<MarketEvent> events = new ArrayList<>();
-        List<Charge> charges = new ArrayList<>(grants.size() + 16);
+        List<Charge> charges = new ArrayList<>(grants.size() / 8 + 16);
+        tickCharges = charges;
         List<PoolTick> feed = new ArrayList<>(pools.size());
         events.addAll(betweenTicks);
         betweenTicks.clear();
@@ -278,6 +281,7 @@ public final class Market {
             feed.add(clearPool(b, now, events));
         }
         lastTick = now;
+        tickCharges = null;
         return new TickOutcome(now, Collections.unmodifiableList(feed), Collections.unmodifiableList(events),
                 Collections.unmodifiableList(charges));
     }
@@ -314,34 +318,65 @@ public final class Market {
         }
     }
 
+    /**
+     * Accrues every grant up to {@code now} (or its end) into its tenant's charges, exactly, and
+     * closes ledger entries: an entry covers one rate and closes when the rate changes, the grant
+     * ends, or it reaches the billing period. So the balance is exact at every tick while the ledger
+     * gets one entry per grant and period, not one per tick.
+     */
     private void bill(Instant now, List<Charge> charges) {
         Iterator<NodeGrant> it = grants.values().iterator();
         while (it.hasNext()) {
             NodeGrant g = it.next();
-            Instant to = g.endsAt != null && g.endsAt.isBefore(now) ? g.endsAt : now;
+            boolean ended = g.endsAt != null && !g.endsAt.isAfter(now);
+            Instant to = ended ? g.endsAt : now;
             Instant from = g.billedUntil;
             if (to.isAfter(from)) {
                 if (g.currentLockedInForce() && from.isBefore(g.protectedUntil)) {
                     Instant lockedEnd = to.isBefore(g.protectedUntil) ? to : g.protectedUntil;
-                    charge(g, from, lockedEnd, g.lockedRate.micros(), true, charges);
-                    from = lockedEnd;
+                    accrue(g, lockedEnd, g.lockedRate.micros(), true, charges);
                 }
-                if (to.isAfter(from)) {
-                    charge(g, from, to, g.currentMarketRate(), false, charges);
+                if (to.isAfter(g.billedUntil)) {
+                    accrue(g, to, g.currentMarketRate(), false, charges);
                 }
-                g.billedUntil = to;
             }
-            if (g.endsAt != null && !g.endsAt.isAfter(now)) {
+            if (ended) {
+                closeEntry(g, charges);
                 it.remove();
             }
         }
     }
 
-    private void charge(NodeGrant g, Instant from, Instant to, long rate, boolean locked, List<Charge> charges) {
-        long amount = BillingPolicy.amount(rate, g.gpus, from, to);
-        g.cluster.tenant.charged += amount;
-        charges.add(new Charge(g.id, from, to, g.cluster.tenant.id, g.cluster.id, g.node.pool, g.node.id,
-                Money.ofMicros(rate), g.gpus, Money.ofMicros(amount), locked));
+    /** Accrues [billedUntil, to) at one rate into the grant's open entry. */
+    private void accrue(NodeGrant g, Instant to, long rate, boolean locked, List<Charge> charges) {
+        if (g.entryFrom != null && (g.entryRate != rate || g.entryLocked != locked)) {
+            closeEntry(g, charges);
+        }
+        if (g.entryFrom == null) {
+            g.entryFrom = g.billedUntil;
+            g.entryRate = rate;
+            g.entryLocked = locked;
+            g.entryAccrued = 0;
+        }
+        long total = BillingPolicy.amount(rate, g.gpus, g.entryFrom, to);
+        g.cluster.tenant.charged += total - g.entryAccrued;
+        g.entryAccrued = total;
+        g.billedUntil = to;
+        if (!to.isBefore(g.entryFrom.plus(timings.billingPeriod()))) {
+            closeEntry(g, charges);
+        }
+    }
+
+    private void closeEntry(NodeGrant g, List<Charge> charges) {
+        if (g.entryFrom == null) {
+            return;
+        }
+        if (g.billedUntil.isAfter(g.entryFrom)) {
+            charges.add(new Charge(g.id, g.entryFrom, g.billedUntil, g.cluster.tenant.id, g.cluster.id, g.node.pool,
+                    g.node.id, Money.ofMicros(g.entryRate), g.gpus, Money.ofMicros(g.entryAccrued), g.entryLocked));
+        }
+        g.entryFrom = null;
+        g.entryAccrued = 0;
     }
 
     private void computeRunningCost(Instant now) {
@@ -622,6 +657,9 @@ public final class Market {
                     b.idle.remove(r.cluster);
                 }
                 old.endsAt = now;
+                if (tickCharges != null && old.billedUntil.equals(now)) {
+                    closeEntry(old, tickCharges);
+                }
                 old.node.grant = null;
                 b.granted--;
                 node = old.node;
@@ -841,6 +879,9 @@ public final class Market {
     /** Ends a grant at {@code at}: billing stops there and the node returns to supply if it can. */
     private void endGrant(NodeGrant g, Instant at, List<MarketEvent> events) {
         g.endsAt = at;
+        if (tickCharges != null && g.billedUntil.equals(at)) {
+            closeEntry(g, tickCharges);
+        }
         Node node = g.node;
         if (node.grant == g) {
             node.grant = null;

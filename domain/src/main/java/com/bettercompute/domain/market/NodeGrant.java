@@ -27,6 +27,11 @@ public final class NodeGrant {
     long marketRate;
     boolean lockedInForce = true;
     Instant billedUntil;
+    /** The open ledger entry: its start (null when none), rate, whether locked, and what it accrued. */
+    Instant entryFrom;
+    long entryRate;
+    boolean entryLocked;
+    long entryAccrued;
     /** When billing stops; null while the grant lives. */
     Instant endsAt;
 

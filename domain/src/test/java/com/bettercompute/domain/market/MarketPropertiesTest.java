@@ -88,7 +88,7 @@ class MarketPropertiesTest {
         }
         Instant now = T0;
         List<TickOutcome> outcomes = new ArrayList<>();
-        Map<String, Long> limitAtLastTick = new HashMap<>();
+        Map<String, java.util.TreeMap<Instant, Long>> limitHistory = new HashMap<>();
         Set<String> replacementGrants = new HashSet<>();
         for (Op op : ops) {
             try {
@@ -115,7 +115,7 @@ class MarketPropertiesTest {
                     TickOutcome o = m.tick(now);
                     outcomes.add(o);
                     if (check) {
-                        checkInvariants(m, o, windowsBefore, limitAtLastTick, replacementGrants);
+                        checkInvariants(m, o, windowsBefore, limitHistory, replacementGrants);
                     }
                 }
             } catch (DomainException refused) {
@@ -142,7 +142,8 @@ class MarketPropertiesTest {
     }
 
     private static void checkInvariants(Market m, TickOutcome o, Map<String, long[]> windowsBefore,
-                                        Map<String, Long> limitAtLastTick, Set<String> replacementGrants) {
+                                        Map<String, java.util.TreeMap<Instant, Long>> limitHistory,
+                                        Set<String> replacementGrants) {
         // a node is granted to at most one request, and capacity is never exceeded
         Set<String> granted = new HashSet<>();
         Map<PoolId, Integer> perPool = new HashMap<>();
@@ -189,10 +190,16 @@ class MarketPropertiesTest {
                 replacementGrants.add(g.grantId());
             }
         }
-        // nobody pays above its limit (a replacement inherits the cluster's locked rate by design)
+        // nobody pays above its limit (a replacement inherits the cluster's locked rate by design): each
+        // accrual is decided at a tick at the gang's limit of that tick, and a ledger entry keeps one rate
+        // over the ticks it spans, so its rate is at most every limit decided within it
         for (Charge c : o.charges()) {
-            Long limit = limitAtLastTick.get(c.grantId());
-            if (limit != null && !replacementGrants.contains(c.grantId())) {
+            java.util.TreeMap<Instant, Long> history = limitHistory.get(c.grantId());
+            if (history == null || replacementGrants.contains(c.grantId())) {
+                continue;
+            }
+            Instant first = history.floorKey(c.from());
+            for (long limit : history.subMap(first == null ? c.from() : first, true, c.to(), false).values()) {
                 assertThat(c.rate().micros()).as("charge %s above limit", c).isLessThanOrEqualTo(limit);
             }
         }
@@ -200,7 +207,8 @@ class MarketPropertiesTest {
             if (g.requestId() != null) {
                 MarketRequest r = m.openRequests().stream().filter(x -> x.id().equals(g.requestId())).findFirst()
                         .orElseThrow();
-                limitAtLastTick.put(g.id(), r.effectiveLimit().micros());
+                limitHistory.computeIfAbsent(g.id(), k -> new java.util.TreeMap<>())
+                        .put(o.at(), r.effectiveLimit().micros());
             }
         }
     }
