@@ -75,11 +75,15 @@ record MarketSummary(String scenario, long seed, String virtualDuration, String 
                     prices.size(), series.size() - prices.size(), supplyMin == Integer.MAX_VALUE ? 0 : supplyMin,
                     supplyMax, round(demand / (double) n), round(waiting / (double) n), round(granted / (double) n)));
         }
+        // revenue is what balances were charged (exact at the last tick); the ledger's entries lag by
+        // at most one billing period, so per pool it is the closed entries
         Map<String, String> revenue = new TreeMap<>();
-        r.ledger().byTenant.forEach((t, micros) -> revenue.put(t, usd(micros)));
+        long revenueTotal = 0;
         Map<String, String> balances = new LinkedHashMap<>();
         for (String tenant : r.initialCredits().keySet()) {
             Tenant t = r.market().tenant(tenant);
+            revenue.put(tenant, usd(t.charged().micros()));
+            revenueTotal += t.charged().micros();
             long balance = t.balanceMicros();
             balances.put(tenant, (balance < 0 ? "-" : "") + usd(Math.abs(balance)));
         }
@@ -123,7 +127,7 @@ record MarketSummary(String scenario, long seed, String virtualDuration, String 
                 .filter(e -> e instanceof MarketEvent.NodeGranted g && g.replacement()).count();
         return new MarketSummary(r.scenario().name() == null ? "scenario" : r.scenario().name(), r.seed(),
                 Durations.format(r.length()), Durations.format(r.tick()), r.ticks(), round(r.wallNanos() / 1e9),
-                ratio(grantedGpuTicks, supplyGpuTicks), usd(r.ledger().total), revenue, balances, pools,
+                ratio(grantedGpuTicks, supplyGpuTicks), usd(revenueTotal), revenue, balances, pools,
                 new Jobs(r.jobs().size(), started, completed, running, waitingJobs, r.jobs().size() - started),
                 waits(waits), waits(requeueWaits),
                 new Reclaims(r.effects().count(MarketEvent.PreemptionNoticed.class), atOnce, byCause,
