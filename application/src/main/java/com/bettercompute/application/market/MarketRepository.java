@@ -5,7 +5,8 @@ import com.bettercompute.domain.market.Market;
 /**
  * The market's state: pools, nodes, tenants' balances and clusters, requests and node grants. The
  * tick runs on one replica at a time (an advisory lock in the persistence adapter), and every use
- * case is load, decide, save.
+ * case is load, decide, save. An adapter stores {@link Market#snapshot()} and loads with
+ * {@link Market#restore}; the snapshot keeps every order the tick depends on.
  */
 public interface MarketRepository {
     /** The market as last saved, or an empty market if nothing was saved yet. Never null. */

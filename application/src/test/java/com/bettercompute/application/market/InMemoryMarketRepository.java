@@ -1,14 +1,19 @@
 package com.bettercompute.application.market;
 
 import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketSnapshot;
 
-/** The market held in memory; saves count, so tests can see a use case saved. */
+/**
+ * The market kept as a snapshot, like a persistence adapter keeps it: every load is a fresh market
+ * restored from the last save, so a use case that forgets to save loses its change, as it would in
+ * production.
+ */
 public final class InMemoryMarketRepository implements MarketRepository {
-    private Market market;
+    private MarketSnapshot saved;
     private int saves;
 
     public InMemoryMarketRepository(Market market) {
-        this.market = market;
+        this.saved = market.snapshot();
     }
 
     public InMemoryMarketRepository() {
@@ -17,12 +22,12 @@ public final class InMemoryMarketRepository implements MarketRepository {
 
     @Override
     public Market load() {
-        return market;
+        return Market.restore(saved);
     }
 
     @Override
     public void save(Market market) {
-        this.market = market;
+        this.saved = market.snapshot();
         saves++;
     }
 

@@ -74,6 +74,16 @@ class MarketPropertiesTest {
 
     /** Runs the ops, checking the invariants after every tick; returns every tick's outcome. */
     static List<TickOutcome> run(List<Op> ops, boolean check) {
+        return run(ops, check, -1, (m, o) -> { });
+    }
+
+    static List<TickOutcome> run(List<Op> ops, boolean check, int restoreAt) {
+        return run(ops, check, restoreAt, (m, o) -> { });
+    }
+
+    /** The same, with the market saved as a snapshot and restored from it before op {@code restoreAt}. */
+    static List<TickOutcome> run(List<Op> ops, boolean check, int restoreAt,
+                                 java.util.function.BiConsumer<Market, TickOutcome> afterTick) {
         Market m = new Market();
         m.addPool(POOLS.get(0), 8, Money.parse("1.00"));
         m.addPool(POOLS.get(1), 4, Money.parse("1.00"));
@@ -90,7 +100,13 @@ class MarketPropertiesTest {
         List<TickOutcome> outcomes = new ArrayList<>();
         Map<String, java.util.TreeMap<Instant, Long>> limitHistory = new HashMap<>();
         Set<String> replacementGrants = new HashSet<>();
-        for (Op op : ops) {
+        for (int index = 0; index < ops.size(); index++) {
+            Op op = ops.get(index);
+            if (index == restoreAt) {
+                MarketSnapshot saved = m.snapshot();
+                m = Market.restore(saved);
+                assertThat(m.snapshot()).isEqualTo(saved);
+            }
             try {
                 if (op instanceof File f) {
                     PoolId pool = POOLS.get(f.pool());
@@ -114,6 +130,7 @@ class MarketPropertiesTest {
                     Map<String, long[]> windowsBefore = windows(m);
                     TickOutcome o = m.tick(now);
                     outcomes.add(o);
+                    afterTick.accept(m, o);
                     if (check) {
                         checkInvariants(m, o, windowsBefore, limitHistory, replacementGrants);
                     }
@@ -224,6 +241,12 @@ class MarketPropertiesTest {
     }
 
     @Property(tries = 100)
+    void aMarketRestoredFromItsSnapshotDecidesAsTheOriginal(@ForAll("ops") List<Op> ops,
+                                                          @ForAll @net.jqwik.api.constraints.IntRange(max = 80) int at) {
+        assertThat(run(ops, false, at)).isEqualTo(run(ops, false));
+    }
+
+    @Property(tries = 100)
     void aReplayedTickBillsNothingTwice(@ForAll("ops") List<Op> ops) {
         List<Op> doubled = new ArrayList<>();
         for (Op op : ops) {
@@ -232,15 +255,23 @@ class MarketPropertiesTest {
                 doubled.add(new Tick(0));
             }
         }
-        List<TickOutcome> outcomes = run(doubled, false);
         Set<Charge.Key> keys = new HashSet<>();
-        for (int i = 0; i < outcomes.size(); i++) {
-            if (i % 2 == 1) {
-                assertThat(outcomes.get(i).charges()).isEmpty();
+        long[] chargedAfterLastTick = {-1};
+        Instant[] lastTickAt = {null};
+        run(doubled, false, -1, (m, o) -> {
+            long charged = 0;
+            for (String t : List.of("t0", "t1", "t2")) {
+                charged += m.tenant(t).charged().micros();
             }
-            for (Charge c : outcomes.get(i).charges()) {
+            if (o.at().equals(lastTickAt[0])) {
+                assertThat(charged).as("a replayed tick charges nothing").isEqualTo(chargedAfterLastTick[0]);
+            }
+            for (Charge c : o.charges()) {
                 assertThat(keys.add(c.key())).as("charge key %s twice", c.key()).isTrue();
+                assertThat(c.to()).isBeforeOrEqualTo(o.at());
             }
-        }
+            chargedAfterLastTick[0] = charged;
+            lastTickAt[0] = o.at();
+        });
     }
 }
