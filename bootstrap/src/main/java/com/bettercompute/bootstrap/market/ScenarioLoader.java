@@ -22,6 +22,22 @@ final class ScenarioLoader {
     private ScenarioLoader() {
     }
 
+    /** A file path, or {@code classpath:market/example-scenario.yaml} for a scenario shipped in the jar. */
+    static Scenario load(String location) {
+        if (location.startsWith("classpath:")) {
+            String resource = location.substring("classpath:".length());
+            try (var in = ScenarioLoader.class.getClassLoader().getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new ScenarioException("no scenario " + resource + " in the jar");
+                }
+                return parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new ScenarioException("cannot read " + location + ": " + e.getMessage(), e);
+            }
+        }
+        return load(Path.of(location));
+    }
+
     static Scenario load(Path file) {
         try {
             return parse(Files.readString(file));

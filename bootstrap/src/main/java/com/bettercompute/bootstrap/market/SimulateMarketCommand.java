@@ -18,8 +18,8 @@ public final class SimulateMarketCommand {
               report.html                charts of price, supply, demand, granted and queue over time
               events.csv                 every grant, notice, reclaim, rescind and revocation, with prices
               jobs.csv, feed.csv         per job, and the market feed per pool and tick
-            The scenario format is documented in docs/market-simulator.md; an example ships in the jar
-            as market/example-scenario.yaml.
+            The scenario format is documented in docs/market-simulator.md. An example ships in the jar:
+              simulate-market classpath:market/example-scenario.yaml
 
             exit codes: 0 done, 2 bad arguments or scenario, 1 unexpected failure
             """;
@@ -65,7 +65,7 @@ public final class SimulateMarketCommand {
             return 2;
         }
         try {
-            Scenario scenario = ScenarioLoader.load(Path.of(scenarioFile));
+            Scenario scenario = ScenarioLoader.load(scenarioFile);
             SimulationResult result = MarketSimulation.run(scenario);
             MarketSummary summary = MarketSummary.of(result);
             ReportWriter.write(result, summary, outDir);

@@ -44,7 +44,6 @@ final class SimulationAdapters {
         final Map<String, Long> byTenant = new TreeMap<>();
         final Map<PoolId, Long> byPool = new TreeMap<>();
         long total;
-        long entries;
 
         @Override
         public int record(List<Charge> charges) {
@@ -53,7 +52,6 @@ final class SimulationAdapters {
                 byTenant.merge(c.tenantId(), micros, Long::sum);
                 byPool.merge(c.pool(), micros, Long::sum);
                 total += micros;
-                entries++;
             }
             return charges.size();
         }

@@ -189,8 +189,7 @@ class SimulateMarketCommandTest {
 
     @Test
     void theExampleScenarioRuns() throws Exception {
-        Path example = Path.of("src/main/resources/market/example-scenario.yaml");
-        Run r = run(example.toString(), "--out", dir.resolve("example").toString());
+        Run r = run("classpath:market/example-scenario.yaml", "--out", dir.resolve("example").toString());
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode summary = new ObjectMapper().readTree(dir.resolve("example").resolve("summary.json").toFile());
         assertThat(summary.at("/jobs/started").asInt()).isPositive();

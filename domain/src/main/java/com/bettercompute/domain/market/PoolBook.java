@@ -143,14 +143,6 @@ final class PoolBook {
         }
     }
 
-    int idleCount() {
-        int n = 0;
-        for (ArrayDeque<NodeGrant> q : idle.values()) {
-            n += q.size();
-        }
-        return n;
-    }
-
     void ensureScratch(int n) {
         if (keys.length < n) {
             int size = Math.max(n, keys.length * 3 / 2 + 16);
