@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.State;
 /**
  * One market tick with 100,000 waiting and 20,000 running requests over 64 pools, against the floor
  * of {@code Arrays.sort} of as many {@code long}s, measured in the same run. Run by hand, see
- * docs/performance-market.md; it is not a test.
+ * docs/performance.md (the market tick); it is not a test.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
