@@ -160,6 +160,11 @@ public final class Server implements AutoCloseable {
         return provider.kubernetesApis();
     }
 
+    /** Reconcile passes this server has run (0 without a reconciler). */
+    public long reconcilePasses() {
+        return reconciler == null ? 0 : reconciler.passes();
+    }
+
     /** The embedded GKE simulator, for tests that inject faults. */
     public Optional<GkeSimulator> simulator() {
         return provider.simulator();

@@ -149,6 +149,10 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
 
     @Override
     public ClusterObservation observe(ClusterLocator at) {
+        // Operations first, then the cluster: an operation seen DONE here is already applied in the cluster
+        // read after it. The other order could show an operation DONE next to a cluster read before it
+        // finished, and the reconciler would take a change that was about to land for one that failed.
+        List<Operation> operations = operationsOf(at);
         Cluster cluster;
         try {
             cluster = client.getCluster(GetClusterRequest.newBuilder().setName(clusterPath(at)).build());
@@ -159,7 +163,6 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
             }
             throw failure;
         }
-        List<Operation> operations = operationsOf(at);
         boolean running = operations.stream().anyMatch(o -> o.getStatus() != Operation.Status.DONE);
         String operationError = null;
         Operation latestDone = null;

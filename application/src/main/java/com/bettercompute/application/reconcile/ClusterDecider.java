@@ -68,7 +68,7 @@ public final class ClusterDecider {
         if (brokenPool.isPresent()) {
             return error(seen, brokenPool.get(), cadence.settled(), now);
         }
-        if (!obs.settled()) {
+        if (!obs.settled() || poolsInFlight(obs)) {
             ClusterState waiting = seen.readyAt() == null ? ClusterState.PROVISIONING : ClusterState.UPDATING;
             return new ClusterDecision(transition(seen, waiting, null, now), new ProviderAction.None(), events(c, waiting, null), cadence.converging());
         }
@@ -236,6 +236,12 @@ public final class ClusterDecider {
                         p.pendingAction(), p.failures(), p.nextAttemptAt(), obs.caCertificate() == null ? p.caCertificate() : obs.caCertificate()))
                 .build();
         return seen;
+    }
+
+    /** A node pool the provider is still creating, changing or deleting: its operation has not landed yet. */
+    private static boolean poolsInFlight(ClusterObservation obs) {
+        return obs.nodePools().stream().anyMatch(p -> p.status() == NodePoolStatus.PROVISIONING
+                || p.status() == NodePoolStatus.RECONCILING || p.status() == NodePoolStatus.STOPPING);
     }
 
     /** A node pool of ours the provider reports in error. */

@@ -131,6 +131,22 @@ class ClusterDeciderTest {
     }
 
     @Test
+    void a_pool_the_provider_is_still_deleting_is_waited_for_not_taken_for_a_failure() {
+        Cluster c = intent(accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu")),
+                "delete-node-pool " + ClusterProvider.INITIAL_NODE_POOL);
+        ClusterObservation obs = new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, Mode.STANDARD, "10.0.0.1", null, V1, V1,
+                ReleaseChannel.REGULAR, List.of(), false, List.of(
+                new NodePoolObservation(ClusterProvider.INITIAL_NODE_POOL, NodePoolStatus.STOPPING, V1, 1, null, "e2-small", 30,
+                        "pd-standard", false, null, List.of(), Map.of(), List.of(), null),
+                new NodePoolObservation("gpu", NodePoolStatus.RUNNING, V1, 2, null, "a3-highgpu-8g", 100,
+                        "pd-balanced", false, null, List.of(), Map.of(), List.of(), null)), false, null);
+        ClusterDecision d = DECIDER.decide(c, obs, AT, NOW);
+        assertThat(d.acts()).isFalse();
+        assertThat(d.next().state()).isEqualTo(ClusterState.PROVISIONING);
+        assertThat(d.events()).isEmpty();
+    }
+
+    @Test
     void ready_the_first_time_publishes_ready_once() {
         Cluster c = accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu"));
         ClusterDecision d = DECIDER.decide(c, running(Mode.STANDARD, List.of("gpu")), AT, NOW);

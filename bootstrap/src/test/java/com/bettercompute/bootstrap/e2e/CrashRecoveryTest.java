@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -34,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The server killed with SIGKILL at random moments while it creates, updates and deletes clusters, and
- * started again each time on the same H2 file, against one standalone GKE simulator that outlives it:
+ * started again each time on the same PostgreSQL database, against one standalone GKE simulator that
+ * outlives it:
  * in the end every cluster is where the tenant asked, the simulator holds exactly one cluster per live
  * one and none of the deleted one, every acknowledged write is there, and nothing was published twice.
  */
@@ -45,8 +45,6 @@ class CrashRecoveryTest {
     /** The killed servers' logs, kept for a person to read after a failure. */
     static final Path LOG = Path.of("target", "crash-recovery-server.log");
 
-    @TempDir
-    Path dir;
     GkeSimulator simulator;
     Process process;
     String base;
@@ -61,11 +59,11 @@ class CrashRecoveryTest {
         }
     }
 
-    void startServer(Path catalog) throws IOException {
+    void startServer(Path catalog, String database) throws IOException {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", classpath, "com.bettercompute.bootstrap.Main",
-                "--port", "0", "--db", "jdbc:h2:file:" + dir.resolve("bc"), "--catalog", catalog.toString(),
+                "--port", "0", "--db", database, "--catalog", catalog.toString(),
                 "--gke-endpoint", simulator.grpcTarget(), "--reconcile-converging-seconds", "1",
                 "--reconcile-settled-seconds", "2", "--replica-id", "crash-test")
                 .redirectError(ProcessBuilder.Redirect.appendTo(LOG.toFile()));
@@ -154,7 +152,8 @@ class CrashRecoveryTest {
         simulator = GkeSimulator.start(Clock.systemUTC(), Duration.ofSeconds(1), 0, 0, GkeSimulatorCommand.SLEEP);
         Path catalog = RunningServer.catalogFile();
         Random random = new Random(42);
-        startServer(catalog);
+        String database = RunningServer.postgres();
+        startServer(catalog, database);
         String standard = call("create", ClustersApiContract.standard("acme", "crash-std")).get("id").asText();
         String auto = call("create", autopilot("crash-auto")).get("id").asText();
         String doomed = call("create", autopilot("crash-doomed")).get("id").asText();
@@ -162,7 +161,7 @@ class CrashRecoveryTest {
         for (int cycle = 0; cycle < 6; cycle++) {
             Thread.sleep(300 + random.nextInt(2500));
             kill();
-            startServer(catalog);
+            startServer(catalog, database);
             if (cycle == 1) {
                 // an update in place of a ready cluster, then killed in the middle of it
                 await(auto, c -> c.get("state").asText().equals("ready"), "ready");
