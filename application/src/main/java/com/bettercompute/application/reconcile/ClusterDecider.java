@@ -81,7 +81,11 @@ public final class ClusterDecider {
         }
         if (needed.label().equals(c.progress().pendingAction()) && c.state() != ClusterState.ERROR) {
             // We asked for exactly this, the provider finished, and it is still not so: the operation failed.
-            return error(seen, providerMessage(obs, "The provider did not apply " + needed.label() + "."), cadence.settled(), now);
+            String message = providerMessage(obs, "The provider did not apply " + needed.label() + ".");
+            String pool = ProviderAction.poolName(needed);
+            Cluster failed = pool == null || needed instanceof ProviderAction.DeleteNodePool ? seen
+                    : withPoolState(seen, pool, ClusterState.ERROR, message, now);
+            return error(failed, message, cadence.settled(), now);
         }
         return act(seen, needed, cadence.converging(), now);
     }

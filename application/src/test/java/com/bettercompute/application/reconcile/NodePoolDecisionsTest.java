@@ -113,6 +113,22 @@ class NodePoolDecisionsTest {
     }
 
     @Test
+    void after_a_crash_the_saved_intent_tells_a_change_the_provider_made_from_one_it_did_not() {
+        Cluster c = intent(changed(readyCluster(), "cpu", s -> spec(s, 5, null, Map.of(), List.of())), "resize-node-pool cpu 5");
+        // the provider did it before the crash: nothing to do again
+        ClusterDecision done = DECIDER.decide(c, providerHas(List.of(asCreated("gpu"), observed("cpu", 5, null, Map.of(), List.of()))), AT, NOW);
+        assertThat(done.acts()).isFalse();
+        assertThat(done.next().state()).isEqualTo(ClusterState.READY);
+        // asked, the provider finished, and it is still not so: the operation failed
+        ClusterDecision failed = DECIDER.decide(c, providerHas(List.of(asCreated("gpu"), asCreated("cpu"))), AT, NOW);
+        assertThat(failed.acts()).isFalse();
+        assertThat(failed.next().state()).isEqualTo(ClusterState.ERROR);
+        assertThat(failed.events()).containsExactly("kubernetes.cluster.error");
+        assertThat(pool(failed.next(), "cpu").state()).isEqualTo(ClusterState.ERROR);
+        assertThat(types(NodePoolEvents.transitions(c, failed.next(), NOW))).containsExactly(NodePoolEvents.ERROR);
+    }
+
+    @Test
     void a_pool_drifted_at_the_provider_is_put_back_and_reads_updating_meanwhile() {
         Cluster c = readyCluster();
         ClusterDecision d = DECIDER.decide(c, providerHas(List.of(asCreated("gpu"), observed("cpu", 9, null, Map.of(), List.of()))), AT, NOW);
