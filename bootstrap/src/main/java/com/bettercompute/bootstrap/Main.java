@@ -1,6 +1,7 @@
 package com.bettercompute.bootstrap;
 
 import com.bettercompute.bootstrap.gke.GkeSimulatorCommand;
+import com.bettercompute.bootstrap.market.SimulateMarketCommand;
 
 import java.util.Arrays;
 
@@ -19,8 +20,9 @@ public final class Main {
                 }
             }
             case "gke-simulator" -> GkeSimulatorCommand.run(rest);
+            case "simulate-market" -> System.exit(SimulateMarketCommand.run(rest));
             default -> {
-                System.err.println("better-compute: unknown sub-command '" + command + "'; sub-commands: serve, gke-simulator");
+                System.err.println("better-compute: unknown sub-command '" + command + "'; sub-commands: serve, gke-simulator, simulate-market");
                 System.exit(2);
             }
         }

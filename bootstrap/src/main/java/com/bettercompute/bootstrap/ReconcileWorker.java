@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * works the same cluster at once), runs one pass on a worker thread and gives the lease back. The pass
  * itself saves when to look again. A replica that dies holding a lease loses it when it expires.
  */
-final class ReconcileWorker implements AutoCloseable {
+public final class ReconcileWorker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReconcileWorker.class);
     static final int BATCH = 64;
 
@@ -33,8 +33,9 @@ final class ReconcileWorker implements AutoCloseable {
     private final ScheduledExecutorService poller;
     private final ExecutorService workers;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
 
-    ReconcileWorker(ClusterRepository clusters, ReconcileCluster reconcile, Clock clock, String owner, Duration lease,
+    public ReconcileWorker(ClusterRepository clusters, ReconcileCluster reconcile, Clock clock, String owner, Duration lease,
                     Duration poll, int threads) {
         this.clusters = clusters;
         this.reconcile = reconcile;
@@ -74,6 +75,7 @@ final class ReconcileWorker implements AutoCloseable {
     private void pass(String id) {
         try {
             reconcile.reconcile(id);
+            passes.incrementAndGet();
         } catch (RuntimeException e) {
             log.error("reconcile pass of cluster {} failed", id, e);
         } finally {
@@ -84,6 +86,11 @@ final class ReconcileWorker implements AutoCloseable {
             }
             running.remove(id);
         }
+    }
+
+    /** Passes run so far (for the load run's numbers). */
+    public long passes() {
+        return passes.get();
     }
 
     @Override

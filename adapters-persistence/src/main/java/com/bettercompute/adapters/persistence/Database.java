@@ -97,7 +97,8 @@ public final class Database implements AutoCloseable {
      * The URL as opened. H2 URLs get {@code MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;
      * DEFAULT_NULL_ORDERING=HIGH} (PostgreSQL's identifier case and NULL order), {@code LOCK_TIMEOUT=10000}
      * (H2 waits 1 s for a row lock by default, too short for a queue of creates behind one tenant's lock),
-     * and for {@code mem:} databases {@code DB_CLOSE_DELAY=-1} (kept while the JVM lives).
+     * and for {@code mem:} databases {@code DB_CLOSE_DELAY=-1} (kept while the JVM lives); file databases get
+     * {@code WRITE_DELAY=0}, so an acknowledged commit is on disk before the call returns.
      */
     public static String effectiveUrl(String jdbcUrl) {
         if (jdbcUrl == null || !(jdbcUrl.startsWith("jdbc:h2:") || jdbcUrl.startsWith("jdbc:postgresql:"))) {
@@ -114,6 +115,10 @@ public final class Database implements AutoCloseable {
         addFlag(url, upper, "LOCK_TIMEOUT", "10000");
         if (upper.startsWith("JDBC:H2:MEM:")) {
             addFlag(url, upper, "DB_CLOSE_DELAY", "-1");
+        } else {
+            // H2 writes commits to the file up to 500 ms late by default: a process killed in that window
+            // would lose writes the API already acknowledged. 0 writes each commit before it returns.
+            addFlag(url, upper, "WRITE_DELAY", "0");
         }
         return url.toString();
     }

@@ -16,7 +16,7 @@ class DatabaseTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "jdbc:h2:file:./data/better-compute | jdbc:h2:file:./data/better-compute;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000",
+            "jdbc:h2:file:./data/better-compute | jdbc:h2:file:./data/better-compute;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000;WRITE_DELAY=0",
             "jdbc:h2:mem:x                      | jdbc:h2:mem:x;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000;DB_CLOSE_DELAY=-1",
             "jdbc:h2:mem:x;lock_timeout=5       | jdbc:h2:mem:x;lock_timeout=5;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1",
             "jdbc:postgresql://db:5432/bc?user=u | jdbc:postgresql://db:5432/bc?user=u",

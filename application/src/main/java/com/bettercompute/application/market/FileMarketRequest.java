@@ -1,0 +1,51 @@
+package com.bettercompute.application.market;
+
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.market.JobDemand;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.Money;
+import com.bettercompute.domain.market.PoolId;
+import com.bettercompute.domain.market.PriorityClass;
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * Kueue files a job's request: its gang of GPUs in one pool, its own limit price label if any, its
+ * priority class. It files with the market at once while the max cluster size allows, else waits in
+ * the cluster's queue.
+ */
+public final class FileMarketRequest {
+    /**
+     * @param limitLabel the job's {@code nationalcompute.com/limit-price} label as written, null when absent;
+     *                   {@code "0"} is a real zero
+     * @param priorityLabel the {@code kueue.x-k8s.io/priority-class} label, null when absent
+     */
+    public record Command(String jobId, String clusterId, String pool, int gpus, String limitLabel,
+                          String priorityLabel) {
+        public Command {
+            if (jobId == null || clusterId == null || pool == null) {
+                throw new DomainException(ErrorCode.INVALID_INPUT, "jobId, clusterId and pool are required",
+                        Map.of("jobId", String.valueOf(jobId), "clusterId", String.valueOf(clusterId),
+                                "pool", String.valueOf(pool)));
+            }
+        }
+    }
+
+    private final MarketRepository markets;
+    private final Clock clock;
+
+    public FileMarketRequest(MarketRepository markets, Clock clock) {
+        this.markets = markets;
+        this.clock = clock;
+    }
+
+    public RequestView file(Command command) {
+        Market market = markets.load();
+        Money limit = command.limitLabel() == null ? null : Money.parse(command.limitLabel());
+        var request = market.file(new JobDemand(command.jobId(), command.clusterId(), PoolId.parse(command.pool()),
+                command.gpus(), limit, PriorityClass.fromLabel(command.priorityLabel())), clock.instant());
+        markets.save(market);
+        return RequestView.of(request);
+    }
+}

@@ -1,0 +1,14 @@
+package com.bettercompute.application.market;
+
+import com.bettercompute.domain.market.PoolId;
+import com.bettercompute.domain.market.PoolTick;
+import java.util.List;
+
+/** The public market feed: per pool and tick, the price (null when nothing cleared), supply, free, demand, granted. */
+public interface MarketFeed {
+    /** Appends one tick's entries. Appending the same (time, pool) again replaces the entry. */
+    void append(List<PoolTick> ticks);
+
+    /** The latest {@code limit} entries of a pool, oldest first. */
+    List<PoolTick> latest(PoolId pool, int limit);
+}

@@ -1,0 +1,191 @@
+package com.bettercompute.application.market;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketEvent;
+import com.bettercompute.domain.market.Money;
+import com.bettercompute.domain.market.PoolId;
+import com.bettercompute.domain.market.PoolTick;
+import com.bettercompute.domain.market.TickOutcome;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The market's use cases on in-memory ports and a clock moved by hand. */
+class MarketUseCasesTest {
+    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+    private static final PoolId POOL = PoolId.parse("eu-west/h100-8x");
+
+    private final MutableClock clock = new MutableClock(T0);
+    private InMemoryMarketRepository markets;
+    private final InMemoryMarketLedger ledger = new InMemoryMarketLedger();
+    private final InMemoryMarketFeed feed = new InMemoryMarketFeed();
+    private final RecordingMarketEffects effects = new RecordingMarketEffects();
+    private RunMarketTick tick;
+
+    @BeforeEach
+    void setUp() {
+        Market market = new Market();
+        market.addPool(POOL, 8, Money.parse("1.20"));
+        market.addNode("n1", POOL);
+        market.addNode("n2", POOL);
+        market.addTenant("acme", Money.usd(10_000));
+        market.addTenant("beta", Money.usd(10_000));
+        market.addCluster("acme-c", "acme", 64, null);
+        market.addCluster("beta-c", "beta", 64, null);
+        markets = new InMemoryMarketRepository(market);
+        tick = new RunMarketTick(markets, ledger, feed, effects, clock);
+    }
+
+    private RequestView file(String job, String cluster, int gpus, String limit) {
+        return new FileMarketRequest(markets, clock).file(
+                new FileMarketRequest.Command(job, cluster, POOL.toString(), gpus, limit, null));
+    }
+
+    @Test
+    void withNoLimitSetJobsBidZeroAndReadBidTooLowUntilALimitIsDeclared() {
+        RequestView filed = file("train", "acme-c", 8, null);
+        assertThat(filed.reason()).isEqualTo("Pending");
+        tick.run();
+        assertThat(new ReadMarketRequest(markets).read("train").reason()).isEqualTo("BidTooLow");
+        assertThat(feed.latest(POOL, 1)).extracting(PoolTick::price).containsOnlyNulls();
+
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        clock.advance(Duration.ofSeconds(5));
+        tick.run();
+
+        RequestView running = new ReadMarketRequest(markets).read("train");
+        assertThat(running.reason()).isEqualTo("Provisioned");
+        assertThat(running.lockedRate()).isEqualTo(Money.parse("2.00"));
+        assertThat(effects.applied(MarketEvent.NodeGranted.class)).hasSize(1);
+        assertThat(feed.latest(POOL, 1).get(0))
+                .extracting(PoolTick::price, PoolTick::supply, PoolTick::free, PoolTick::granted)
+                .containsExactly(Money.parse("2.00"), 2, 1, 1);
+    }
+
+    @ParameterizedTest(name = "limit {0} against reserve 1.20 -> refused {1}")
+    @CsvSource({"0, true", "1.19, true", "1.20, false", "3, false"})
+    void aLimitBelowTheReserveIsRefusedAtWriteTime(String limit, boolean refused) {
+        SetLimitPrice set = new SetLimitPrice(markets);
+        if (refused) {
+            assertThatThrownBy(() -> set.set(new SetLimitPrice.Command("acme-c", null, limit)))
+                    .isInstanceOfSatisfying(DomainException.class, e -> {
+                        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_INPUT);
+                        assertThat(e.details()).containsEntry("reason", "bid-too-low").containsEntry("reserve", "1.20");
+                    });
+            assertThat(markets.load().cluster("acme-c").limit()).isNull();
+        } else {
+            assertThat(set.set(new SetLimitPrice.Command("acme-c", null, limit)).bidTooLow()).isFalse();
+            assertThat(markets.load().cluster("acme-c").limit()).isEqualTo(Money.parse(limit));
+        }
+    }
+
+    @Test
+    void aStandingLimitThatARaisedReservePassedReadsBidTooLowAndItsRequestsWait() {
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "1.50"));
+        file("train", "acme-c", 8, null);
+        new ChangeReservePrice(markets).change(new ChangeReservePrice.Command(POOL.toString(), "1.80"));
+
+        LimitPriceView read = new ReadLimitPrice(markets).read(new ReadLimitPrice.Query("acme-c", null));
+        assertThat(read.bidTooLow()).isTrue();
+        assertThat(read.reserve()).isEqualTo(Money.parse("1.80"));
+        tick.run();
+        assertThat(new ReadMarketRequest(markets).read("train").reason()).isEqualTo("BidTooLow");
+    }
+
+    @Test
+    void aJobsOwnLimitIsCheckedAgainstItsPoolAndWithdrawingItFallsBackToTheClusters() {
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        file("train", "acme-c", 8, "0");
+        tick.run();
+        assertThat(new ReadMarketRequest(markets).read("train").reason()).as("0 is a real zero").isEqualTo("BidTooLow");
+        assertThatThrownBy(() -> new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", "train", "1")))
+                .isInstanceOfSatisfying(DomainException.class,
+                        e -> assertThat(e.details()).containsEntry("reason", "bid-too-low"));
+
+        new WithdrawLimitPrice(markets).withdraw(new WithdrawLimitPrice.Command("acme-c", "train"));
+        clock.advance(Duration.ofSeconds(5));
+        tick.run();
+        assertThat(new ReadMarketRequest(markets).read("train").limit()).isEqualTo(Money.parse("2.00"));
+        assertThat(new ReadMarketRequest(markets).read("train").grantedNodes()).isEqualTo(1);
+    }
+
+    @Test
+    void chargesReachTheLedgerOnceEvenWhenATickIsReplayed() {
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        file("train", "acme-c", 16, null);
+        tick.run();
+        clock.advance(Duration.ofMinutes(30));
+        TickOutcome half = tick.run();
+
+        assertThat(half.charges()).hasSize(2);
+        assertThat(ledger.chargedTo("acme")).isEqualTo(Money.parse("16.00"));
+        assertThat(ledger.record(half.charges())).as("the same charges replayed").isZero();
+        assertThat(ledger.chargedTo("acme")).isEqualTo(Money.parse("16.00"));
+        assertThat(markets.load().tenant("acme").balanceMicros()).isEqualTo(Money.usd(10_000).micros() - 16_000_000);
+    }
+
+    @Test
+    void anEndedJobsNodesStayUntilTheHoldThenTheIdleGraceAndWithdrawLeavesTheQueue() {
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        file("train", "acme-c", 8, null);
+        tick.run();
+        clock.advance(Duration.ofMinutes(10));
+        new ReportJobEnded(markets, clock).report(new ReportJobEnded.Command("train"));
+        clock.advance(Duration.ofMinutes(50));
+        tick.run();
+        assertThat(effects.applied(MarketEvent.NodeReleased.class)).extracting(MarketEvent.NodeReleased::nodeId)
+                .containsExactly("n1");
+
+        file("queued", "acme-c", 8, "0");
+        new WithdrawMarketRequest(markets, clock).withdraw(new WithdrawMarketRequest.Command("queued"));
+        assertThatThrownBy(() -> new ReadMarketRequest(markets).read("queued"))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+    }
+
+    @Test
+    void aNodeOutOfServiceIsReplacedAtTheLockedRateAndComesBackAsIdleCapacity() {
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        file("train", "acme-c", 8, null);
+        tick.run();
+        String node = new ReadMarketRequest(markets).read("train").nodeIds().get(0);
+        clock.advance(Duration.ofMinutes(15));
+        new ReportNodeOutOfService(markets, clock).report(new ReportNodeOutOfService.Command(node));
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "1.50"));
+        clock.advance(Duration.ofSeconds(5));
+        tick.run();
+
+        MarketEvent.NodeGranted replacement = effects.applied(MarketEvent.NodeGranted.class).get(1);
+        assertThat(replacement.replacement()).isTrue();
+        assertThat(replacement.nodeId()).isNotEqualTo(node);
+        assertThat(replacement.lockedRate()).isEqualTo(Money.parse("2.00"));
+        assertThat(replacement.protectedUntil()).isEqualTo(T0.plus(Duration.ofHours(2)));
+
+        new ReportNodeBack(markets, clock).report(new ReportNodeBack.Command(node));
+        assertThat(markets.load().node(node).grant().idle()).isTrue();
+    }
+
+    @Test
+    void outbidWithNoticeReachesTheClusterWithItsDeadline() {
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("beta-c", null, "3.00"));
+        file("a", "acme-c", 16, null);
+        tick.run();
+        clock.advance(Duration.ofHours(2));
+        file("b", "beta-c", 8, null);
+        tick.run();
+
+        MarketEvent.PreemptionNoticed notice = effects.applied(MarketEvent.PreemptionNoticed.class).get(0);
+        assertThat(notice.jobId()).isEqualTo("a");
+        assertThat(notice.deadline()).isEqualTo(clock.instant().plusSeconds(60));
+        assertThat(notice.nodeIds()).containsExactly("n1", "n2");
+        assertThat(new ReadMarketRequest(markets).read("a").reason()).isEqualTo("MarketPreemption");
+    }
+}

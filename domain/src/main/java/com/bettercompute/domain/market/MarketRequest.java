@@ -1,0 +1,170 @@
+package com.bettercompute.domain.market;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One request: a job's gang of whole nodes of one pool (or, under one node, a seat on its cluster's
+ * base load block). A reclaimed job continues as a new request with the next attempt number.
+ */
+public final class MarketRequest {
+    final String id;
+    final String jobId;
+    final int attempt;
+    final TenantCluster cluster;
+    final PoolId pool;
+    final int gpus;
+    /** Whole nodes of the gang; 0 for a sub-node request. */
+    final int nodes;
+    final PriorityClass priority;
+    final long sequence;
+    final Instant createdAt;
+    Money jobLimit;
+    /** {@link #jobLimit} in micro-dollars, {@link EffectiveLimitPolicy#NONE} when absent. */
+    long jobLimitMicros;
+    RequestPhase phase;
+    Reason reason = Reason.PENDING;
+    String message = "";
+    final List<NodeGrant> grants = new ArrayList<>();
+    Money lockedRate;
+    Instant protectedUntil;
+    /** {@link #protectedUntil} in epoch nanoseconds, {@link Long#MIN_VALUE} when none (the tick's hot path). */
+    long protectedUntilNanos = Long.MIN_VALUE;
+    /** The rate after the window, decided at the last tick, for all of the gang's grants. */
+    long marketRate;
+    /** Whether the locked rate is in force (the window is not void) for the interval after the last tick. */
+    boolean lockedInForce = true;
+    long startLimit;
+    Instant noticeDeadline;
+    boolean provisioned;
+    Node blockNode;
+    /** Scratch of the tick. */
+    long tickLimit;
+    boolean tickAccepted;
+    Reason tickGate;
+
+    MarketRequest(String id, String jobId, int attempt, TenantCluster cluster, PoolId pool, int gpus, int nodes,
+                  PriorityClass priority, long sequence, Instant createdAt, Money jobLimit) {
+        this.id = id;
+        this.jobId = jobId;
+        this.attempt = attempt;
+        this.cluster = cluster;
+        this.pool = pool;
+        this.gpus = gpus;
+        this.nodes = nodes;
+        this.priority = priority;
+        this.sequence = sequence;
+        this.createdAt = createdAt;
+        setJobLimit(jobLimit);
+    }
+
+    void setJobLimit(Money limit) {
+        this.jobLimit = limit;
+        this.jobLimitMicros = limit == null ? EffectiveLimitPolicy.NONE : limit.micros();
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String jobId() {
+        return jobId;
+    }
+
+    public int attempt() {
+        return attempt;
+    }
+
+    public String clusterId() {
+        return cluster.id;
+    }
+
+    public String tenantId() {
+        return cluster.tenant.id;
+    }
+
+    public PoolId pool() {
+        return pool;
+    }
+
+    public int gpus() {
+        return gpus;
+    }
+
+    public int nodes() {
+        return nodes;
+    }
+
+    public boolean subNode() {
+        return nodes == 0;
+    }
+
+    public PriorityClass priority() {
+        return priority;
+    }
+
+    public Instant createdAt() {
+        return createdAt;
+    }
+
+    /** The job's own limit, null when it uses its cluster's. */
+    public Money jobLimit() {
+        return jobLimit;
+    }
+
+    /** The limit in force now: the job's, else the cluster's, else zero. */
+    public Money effectiveLimit() {
+        return Money.ofMicros(EffectiveLimitPolicy.limit(jobLimit, cluster.limit));
+    }
+
+    public RequestPhase phase() {
+        return phase;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+
+    public String message() {
+        return message;
+    }
+
+    public int grantedNodes() {
+        return grants.size();
+    }
+
+    public List<String> grantedNodeIds() {
+        List<String> ids = new ArrayList<>(grants.size());
+        for (NodeGrant g : grants) {
+            ids.add(g.node.id);
+        }
+        return ids;
+    }
+
+    /** The gang's locked rate, null before its first grant. */
+    public Money lockedRate() {
+        return lockedRate;
+    }
+
+    public Instant protectedUntil() {
+        return protectedUntil;
+    }
+
+    public Money startLimit() {
+        return Money.ofMicros(startLimit);
+    }
+
+    /** The notice deadline while the gang is reclaimed with notice, else null. */
+    public Instant noticeDeadline() {
+        return noticeDeadline;
+    }
+
+    public boolean provisioned() {
+        return provisioned;
+    }
+
+    public String blockNodeId() {
+        return blockNode == null ? null : blockNode.id;
+    }
+}

@@ -1,0 +1,49 @@
+package com.bettercompute.domain.market;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The whole state of a {@link Market} as plain values, for a persistence adapter to store and
+ * {@link Market#restore} to rebuild. Lists keep the market's orders (grant order, idle order, queue
+ * order, notice order), which the tick depends on, so a restored market decides exactly as the
+ * original would have.
+ */
+public record MarketSnapshot(MarketTimings timings, Instant lastTick, long sequence, long grantSequence,
+                             List<PoolState> pools, List<TenantState> tenants, List<ClusterState> clusters,
+                             List<RequestState> requests, List<GrantState> grants, List<String> idleOrder,
+                             List<MarketEvent> betweenTicks) {
+
+    /** A pool, its nodes and the ids of its gangs under notice, in notice order. */
+    public record PoolState(PoolId id, int gpusPerNode, Money reserve, Money lastPrice, List<NodeState> nodes,
+                            List<String> reclaimingIds) {
+    }
+
+    /** A node; {@code lostGrant} is the grant health checks took it from, kept for when it comes back. */
+    public record NodeState(String id, boolean inService, String blockClusterId, int seatedGpus, GrantState lostGrant) {
+    }
+
+    public record TenantState(String id, long creditsMicros, long chargedMicros) {
+    }
+
+    /** A cluster with its queue, its block waiting list (request ids in order) and the replacements it is owed. */
+    public record ClusterState(String id, String tenantId, long maxGpus, Money limit, long usedGpus,
+                               List<String> queueIds, List<String> blockWaitingIds, List<ReplacementClaim> claims) {
+    }
+
+    /** An open request (not closed or revoked). */
+    public record RequestState(String id, String jobId, int attempt, String clusterId, PoolId pool, int gpus, int nodes,
+                               PriorityClass priority, long sequence, Instant createdAt, Money jobLimit,
+                               RequestPhase phase, Reason reason, String message, List<String> grantIds,
+                               Money lockedRate, Instant protectedUntil, long startLimit, Instant noticeDeadline,
+                               boolean provisioned, String blockNodeId, long marketRate, boolean lockedInForce) {
+    }
+
+    /** A grant still billing (live, idle, or ended and not yet billed to its end). */
+    public record GrantState(String id, String nodeId, PoolId pool, String clusterId, int gpus, Money lockedRate,
+                             Instant grantedAt, Instant holdUntil, Instant protectedUntil, boolean replacement,
+                             String requestId, Instant idleSince, long marketRate, boolean lockedInForce,
+                             Instant billedUntil, Instant endsAt, Instant entryFrom, long entryRate,
+                             boolean entryLocked, long entryAccrued) {
+    }
+}

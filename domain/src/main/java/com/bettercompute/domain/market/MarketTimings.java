@@ -1,0 +1,20 @@
+package com.bettercompute.domain.market;
+
+import java.time.Duration;
+
+/**
+ * The market's durations. {@link #standard()} holds the values of MARKET.md; tests and the
+ * simulator use the same values.
+ */
+public record MarketTimings(Duration minimumHold, Duration protection, Duration notice, Duration idleGrace,
+                            Duration balanceHorizon, Duration billingPeriod) {
+    /**
+     * One hour of hold, two of protection, a minute of notice, five minutes of idle grace, a
+     * two-hour balance horizon, and ledger entries of at most a minute (the balance itself is
+     * exact at every tick).
+     */
+    public static MarketTimings standard() {
+        return new MarketTimings(Duration.ofHours(1), Duration.ofHours(2), Duration.ofSeconds(60),
+                Duration.ofMinutes(5), Duration.ofHours(2), Duration.ofSeconds(60));
+    }
+}

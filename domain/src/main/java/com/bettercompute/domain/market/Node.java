@@ -1,0 +1,41 @@
+package com.bettercompute.domain.market;
+
+/** A GPU node of a pool: in service or not, in a base load block or on the market, granted or free. */
+public final class Node {
+    final String id;
+    final PoolId pool;
+    boolean inService = true;
+    /** The cluster whose base load block holds this node, null for a market node. */
+    TenantCluster block;
+    /** The live grant on this node, null when free. */
+    NodeGrant grant;
+    /** The grant the node had when health checks took it out of service. */
+    NodeGrant lostGrant;
+    /** GPUs of block nodes taken by seated sub-node requests. */
+    int seatedGpus;
+
+    Node(String id, PoolId pool) {
+        this.id = id;
+        this.pool = pool;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public PoolId pool() {
+        return pool;
+    }
+
+    public boolean inService() {
+        return inService;
+    }
+
+    public String blockClusterId() {
+        return block == null ? null : block.id;
+    }
+
+    public NodeGrant grant() {
+        return grant;
+    }
+}

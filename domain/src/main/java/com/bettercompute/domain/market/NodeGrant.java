@@ -1,0 +1,109 @@
+package com.bettercompute.domain.market;
+
+import java.time.Instant;
+
+/**
+ * A node given to a cluster for a request: granted at, locked rate, minimum hold and protection
+ * window. When its job ends the grant stays with the cluster as an idle node until released.
+ */
+public final class NodeGrant {
+    final String id;
+    final Node node;
+    final TenantCluster cluster;
+    final int gpus;
+    final Money lockedRate;
+    final Instant grantedAt;
+    final Instant holdUntil;
+    final Instant protectedUntil;
+    final boolean replacement;
+    /** The request it serves; null once idle. */
+    MarketRequest request;
+    Instant idleSince;
+    /**
+     * The rate after the window and whether the locked rate is in force, for a grant with no request
+     * (idle, or ended). A grant serving a request reads its request's, which the tick sets once per
+     * gang rather than once per node.
+     */
+    long marketRate;
+    boolean lockedInForce = true;
+    Instant billedUntil;
+    /** The open ledger entry: its start (null when none), rate, whether locked, and what it accrued. */
+    Instant entryFrom;
+    long entryRate;
+    boolean entryLocked;
+    long entryAccrued;
+    /** When billing stops; null while the grant lives. */
+    Instant endsAt;
+
+    NodeGrant(String id, Node node, TenantCluster cluster, int gpus, Money lockedRate, Instant grantedAt,
+              Instant holdUntil, Instant protectedUntil, boolean replacement) {
+        this.id = id;
+        this.node = node;
+        this.cluster = cluster;
+        this.gpus = gpus;
+        this.lockedRate = lockedRate;
+        this.grantedAt = grantedAt;
+        this.holdUntil = holdUntil;
+        this.protectedUntil = protectedUntil;
+        this.replacement = replacement;
+        this.marketRate = lockedRate.micros();
+        this.billedUntil = grantedAt;
+    }
+
+    long currentMarketRate() {
+        return request != null ? request.marketRate : marketRate;
+    }
+
+    boolean currentLockedInForce() {
+        return request != null ? request.lockedInForce : lockedInForce;
+    }
+
+    /** Leaves its request, keeping the rates in force at that moment. */
+    void detach() {
+        if (request != null) {
+            marketRate = request.marketRate;
+            lockedInForce = request.lockedInForce;
+            request = null;
+        }
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String nodeId() {
+        return node.id;
+    }
+
+    public String clusterId() {
+        return cluster.id;
+    }
+
+    public String requestId() {
+        return request == null ? null : request.id;
+    }
+
+    public Money lockedRate() {
+        return lockedRate;
+    }
+
+    public Instant grantedAt() {
+        return grantedAt;
+    }
+
+    public Instant holdUntil() {
+        return holdUntil;
+    }
+
+    public Instant protectedUntil() {
+        return protectedUntil;
+    }
+
+    public boolean replacement() {
+        return replacement;
+    }
+
+    public boolean idle() {
+        return request == null;
+    }
+}

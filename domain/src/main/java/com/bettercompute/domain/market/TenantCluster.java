@@ -1,0 +1,63 @@
+package com.bettercompute.domain.market;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A tenant's Kubernetes cluster as the market sees it: its limit price, max size, queue and block. */
+public final class TenantCluster {
+    final String id;
+    final Tenant tenant;
+    final int slot;
+    long maxGpus;
+    Money limit;
+    long limitMicros;
+    /** GPUs of its market requests that are filed, admitted or under notice. */
+    long usedGpus;
+    final List<MarketRequest> queue = new ArrayList<>();
+    final List<MarketRequest> blockWaiting = new ArrayList<>();
+    final Map<PoolId, ArrayDeque<ReplacementClaim>> claims = new HashMap<>();
+    final java.util.TreeMap<String, Node> blockNodes = new java.util.TreeMap<>();
+
+    TenantCluster(String id, Tenant tenant, int slot, long maxGpus, Money limit) {
+        this.id = id;
+        this.tenant = tenant;
+        this.slot = slot;
+        this.maxGpus = maxGpus;
+        setLimit(limit);
+    }
+
+    void setLimit(Money newLimit) {
+        this.limit = newLimit;
+        this.limitMicros = newLimit == null ? EffectiveLimitPolicy.NONE : newLimit.micros();
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public String tenantId() {
+        return tenant.id;
+    }
+
+    public long maxGpus() {
+        return maxGpus;
+    }
+
+    /** The cluster-wide limit price, null when none is set. */
+    public Money limit() {
+        return limit;
+    }
+
+    public long usedGpus() {
+        return usedGpus;
+    }
+
+    /** Replacements owed in a pool. */
+    public int claimsOwed(PoolId pool) {
+        ArrayDeque<ReplacementClaim> q = claims.get(pool);
+        return q == null ? 0 : q.size();
+    }
+}

@@ -1,0 +1,277 @@
+package com.bettercompute.domain.market;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.bettercompute.domain.DomainException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Combinators;
+
+/** The market's invariants over random sequences of filings, limits, reserves, failures and ticks. */
+class MarketPropertiesTest {
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    private static final List<PoolId> POOLS = List.of(new PoolId("s1", "h100-8x"), new PoolId("s1", "a100-4x"));
+    private static final String[] LIMITS = {null, "0", "0.50", "1.00", "1.50", "2.00", "2.50", "3.00", "4.00", "6.00"};
+
+    sealed interface Op {
+    }
+
+    record File(int job, int cluster, int pool, int nodes, int limit) implements Op {
+    }
+
+    record End(int job) implements Op {
+    }
+
+    record JobLimit(int job, int limit) implements Op {
+    }
+
+    record ClusterLimit(int cluster, int limit) implements Op {
+    }
+
+    record Reserve(int pool, int limit) implements Op {
+    }
+
+    record Fail(int node) implements Op {
+    }
+
+    record Back(int node) implements Op {
+    }
+
+    record Tick(int seconds) implements Op {
+    }
+
+    @Provide
+    Arbitrary<List<Op>> ops() {
+        Arbitrary<Op> file = Combinators.combine(Arbitraries.integers().between(0, 14), Arbitraries.integers().between(0, 3),
+                Arbitraries.integers().between(0, 1), Arbitraries.integers().between(1, 3),
+                Arbitraries.integers().between(0, LIMITS.length - 1)).as(File::new);
+        Arbitrary<Op> end = Arbitraries.integers().between(0, 14).map(End::new);
+        Arbitrary<Op> jobLimit = Combinators.combine(Arbitraries.integers().between(0, 14),
+                Arbitraries.integers().between(0, LIMITS.length - 1)).as(JobLimit::new);
+        Arbitrary<Op> clusterLimit = Combinators.combine(Arbitraries.integers().between(0, 3),
+                Arbitraries.integers().between(0, LIMITS.length - 1)).as(ClusterLimit::new);
+        Arbitrary<Op> reserve = Combinators.combine(Arbitraries.integers().between(0, 1),
+                Arbitraries.integers().between(2, 6)).as(Reserve::new);
+        Arbitrary<Op> fail = Arbitraries.integers().between(0, 9).map(Fail::new);
+        Arbitrary<Op> back = Arbitraries.integers().between(0, 9).map(Back::new);
+        Arbitrary<Op> tick = Arbitraries.of(5, 30, 59, 60, 600, 3600, 7200).map(Tick::new);
+        return Arbitraries.frequencyOf(
+                net.jqwik.api.Tuple.of(6, file), net.jqwik.api.Tuple.of(2, end), net.jqwik.api.Tuple.of(2, jobLimit),
+                net.jqwik.api.Tuple.of(1, clusterLimit), net.jqwik.api.Tuple.of(1, reserve),
+                net.jqwik.api.Tuple.of(1, fail), net.jqwik.api.Tuple.of(1, back), net.jqwik.api.Tuple.of(6, tick))
+                .list().ofMinSize(5).ofMaxSize(80);
+    }
+
+    /** Runs the ops, checking the invariants after every tick; returns every tick's outcome. */
+    static List<TickOutcome> run(List<Op> ops, boolean check) {
+        return run(ops, check, -1, (m, o) -> { });
+    }
+
+    static List<TickOutcome> run(List<Op> ops, boolean check, int restoreAt) {
+        return run(ops, check, restoreAt, (m, o) -> { });
+    }
+
+    /** The same, with the market saved as a snapshot and restored from it before op {@code restoreAt}. */
+    static List<TickOutcome> run(List<Op> ops, boolean check, int restoreAt,
+                                 java.util.function.BiConsumer<Market, TickOutcome> afterTick) {
+        Market m = new Market();
+        m.addPool(POOLS.get(0), 8, Money.parse("1.00"));
+        m.addPool(POOLS.get(1), 4, Money.parse("1.00"));
+        for (int i = 0; i < 10; i++) {
+            m.addNode("n" + i, POOLS.get(i % 2));
+        }
+        m.addTenant("t0", Money.usd(5_000));
+        m.addTenant("t1", Money.usd(400));
+        m.addTenant("t2", Money.usd(50));
+        for (int c = 0; c < 4; c++) {
+            m.addCluster("c" + c, "t" + (c % 3), c == 3 ? 16 : 1_000, Money.parse(LIMITS[5 + c]));
+        }
+        Instant now = T0;
+        List<TickOutcome> outcomes = new ArrayList<>();
+        Map<String, java.util.TreeMap<Instant, Long>> limitHistory = new HashMap<>();
+        Set<String> replacementGrants = new HashSet<>();
+        for (int index = 0; index < ops.size(); index++) {
+            Op op = ops.get(index);
+            if (index == restoreAt) {
+                MarketSnapshot saved = m.snapshot();
+                m = Market.restore(saved);
+                assertThat(m.snapshot()).isEqualTo(saved);
+            }
+            try {
+                if (op instanceof File f) {
+                    PoolId pool = POOLS.get(f.pool());
+                    int perNode = m.pool(pool).gpusPerNode();
+                    m.file(new JobDemand("j" + f.job(), "c" + f.cluster(), pool, f.nodes() * perNode,
+                            money(f.limit()), PriorityClass.NONE), now);
+                } else if (op instanceof End e) {
+                    m.endJob("j" + e.job(), now);
+                } else if (op instanceof JobLimit l) {
+                    m.setJobLimit("j" + l.job(), money(l.limit()));
+                } else if (op instanceof ClusterLimit l) {
+                    m.setClusterLimit("c" + l.cluster(), money(l.limit()));
+                } else if (op instanceof Reserve r) {
+                    m.changeReserve(POOLS.get(r.pool()), Money.parse(LIMITS[r.limit()]));
+                } else if (op instanceof Fail f) {
+                    m.nodeOutOfService("n" + f.node(), now);
+                } else if (op instanceof Back b) {
+                    m.nodeBack("n" + b.node(), now);
+                } else if (op instanceof Tick t) {
+                    now = now.plusSeconds(t.seconds());
+                    Map<String, long[]> windowsBefore = windows(m);
+                    TickOutcome o = m.tick(now);
+                    outcomes.add(o);
+                    afterTick.accept(m, o);
+                    if (check) {
+                        checkInvariants(m, o, windowsBefore, limitHistory, replacementGrants);
+                    }
+                }
+            } catch (DomainException refused) {
+                // a refused call (no such job, job already open) changes nothing
+            }
+        }
+        return outcomes;
+    }
+
+    private static Money money(int limit) {
+        return LIMITS[limit] == null ? null : Money.parse(LIMITS[limit]);
+    }
+
+    /** Per holding request before the tick: {protectedUntil epoch second, startLimit, limit in force}. */
+    private static Map<String, long[]> windows(Market m) {
+        Map<String, long[]> out = new HashMap<>();
+        for (MarketRequest r : m.openRequests()) {
+            if (r.phase().holds() && r.protectedUntil() != null) {
+                out.put(r.id(), new long[] {r.protectedUntil().getEpochSecond(), r.startLimit().micros(),
+                        r.effectiveLimit().micros()});
+            }
+        }
+        return out;
+    }
+
+    private static void checkInvariants(Market m, TickOutcome o, Map<String, long[]> windowsBefore,
+                                        Map<String, java.util.TreeMap<Instant, Long>> limitHistory,
+                                        Set<String> replacementGrants) {
+        // a node is granted to at most one request, and capacity is never exceeded
+        Set<String> granted = new HashSet<>();
+        Map<PoolId, Integer> perPool = new HashMap<>();
+        for (NodeGrant g : m.liveGrants()) {
+            assertThat(granted.add(g.nodeId())).as("node %s granted twice", g.nodeId()).isTrue();
+            Node node = m.node(g.nodeId());
+            assertThat(node.inService()).isTrue();
+            assertThat(node.blockClusterId()).isNull();
+            perPool.merge(node.pool(), 1, Integer::sum);
+        }
+        Set<String> inRequests = new HashSet<>();
+        for (MarketRequest r : m.openRequests()) {
+            for (String id : r.grantedNodeIds()) {
+                assertThat(inRequests.add(id)).as("node %s in two gangs", id).isTrue();
+            }
+            // gangs all or nothing: never more than asked, and an admitted gang is short only while no
+            // supply is free (its other nodes are still under another gang's notice, or being replaced)
+            assertThat(r.grantedNodes()).isLessThanOrEqualTo(r.nodes());
+            if (r.phase() == RequestPhase.ADMITTED && r.grantedNodes() < r.nodes()) {
+                assertThat(m.freeNodes(r.pool())).as("partial gang %s while nodes are free", r.id()).isZero();
+            }
+            if (!r.phase().holds()) {
+                assertThat(r.grantedNodes()).isZero();
+            }
+        }
+        for (PoolTick t : o.feed()) {
+            assertThat(perPool.getOrDefault(t.pool(), 0)).isLessThanOrEqualTo(t.supply()).isEqualTo(t.granted());
+            assertThat(t.free() + t.granted()).isEqualTo(t.supply());
+            if (t.price() != null) {
+                assertThat(t.price()).isGreaterThanOrEqualTo(t.reserve());
+            }
+        }
+        // protected grants are never reclaimed
+        for (MarketEvent e : o.events()) {
+            String reclaimed = e instanceof MarketEvent.PreemptionNoticed n ? n.requestId()
+                    : e instanceof MarketEvent.GangReclaimedAtOnce a ? a.requestId() : null;
+            if (reclaimed != null && windowsBefore.containsKey(reclaimed)) {
+                long[] w = windowsBefore.get(reclaimed);
+                boolean inWindow = o.at().getEpochSecond() < w[0];
+                assertThat(inWindow && w[2] >= w[1])
+                        .as("protected gang %s reclaimed", reclaimed).isFalse();
+            }
+            if (e instanceof MarketEvent.NodeGranted g && g.replacement()) {
+                replacementGrants.add(g.grantId());
+            }
+        }
+        // nobody pays above its limit (a replacement inherits the cluster's locked rate by design): each
+        // accrual is decided at a tick at the gang's limit of that tick, and a ledger entry keeps one rate
+        // over the ticks it spans, so its rate is at most every limit decided within it
+        for (Charge c : o.charges()) {
+            java.util.TreeMap<Instant, Long> history = limitHistory.get(c.grantId());
+            if (history == null || replacementGrants.contains(c.grantId())) {
+                continue;
+            }
+            Instant first = history.floorKey(c.from());
+            for (long limit : history.subMap(first == null ? c.from() : first, true, c.to(), false).values()) {
+                assertThat(c.rate().micros()).as("charge %s above limit", c).isLessThanOrEqualTo(limit);
+            }
+        }
+        for (NodeGrant g : m.liveGrants()) {
+            if (g.requestId() != null) {
+                MarketRequest r = m.openRequests().stream().filter(x -> x.id().equals(g.requestId())).findFirst()
+                        .orElseThrow();
+                limitHistory.computeIfAbsent(g.id(), k -> new java.util.TreeMap<>())
+                        .put(o.at(), r.effectiveLimit().micros());
+            }
+        }
+    }
+
+    @Property(tries = 300)
+    void invariantsHoldAfterEveryTick(@ForAll("ops") List<Op> ops) {
+        run(ops, true);
+    }
+
+    @Property(tries = 100)
+    void replayingTheSameInputsGivesTheSameOutcome(@ForAll("ops") List<Op> ops) {
+        assertThat(run(ops, false)).isEqualTo(run(ops, false));
+    }
+
+    @Property(tries = 100)
+    void aMarketRestoredFromItsSnapshotDecidesAsTheOriginal(@ForAll("ops") List<Op> ops,
+                                                          @ForAll @net.jqwik.api.constraints.IntRange(max = 80) int at) {
+        assertThat(run(ops, false, at)).isEqualTo(run(ops, false));
+    }
+
+    @Property(tries = 100)
+    void aReplayedTickBillsNothingTwice(@ForAll("ops") List<Op> ops) {
+        List<Op> doubled = new ArrayList<>();
+        for (Op op : ops) {
+            doubled.add(op);
+            if (op instanceof Tick) {
+                doubled.add(new Tick(0));
+            }
+        }
+        Set<Charge.Key> keys = new HashSet<>();
+        long[] chargedAfterLastTick = {-1};
+        Instant[] lastTickAt = {null};
+        run(doubled, false, -1, (m, o) -> {
+            long charged = 0;
+            for (String t : List.of("t0", "t1", "t2")) {
+                charged += m.tenant(t).charged().micros();
+            }
+            if (o.at().equals(lastTickAt[0])) {
+                assertThat(charged).as("a replayed tick charges nothing").isEqualTo(chargedAfterLastTick[0]);
+            }
+            for (Charge c : o.charges()) {
+                assertThat(keys.add(c.key())).as("charge key %s twice", c.key()).isTrue();
+                assertThat(c.to()).isBeforeOrEqualTo(o.at());
+            }
+            chargedAfterLastTick[0] = charged;
+            lastTickAt[0] = o.at();
+        });
+    }
+}
