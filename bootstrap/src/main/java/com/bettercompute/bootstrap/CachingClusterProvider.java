@@ -74,6 +74,12 @@ final class CachingClusterProvider implements ClusterProvider {
     }
 
     @Override
+    public void updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, java.util.Map<String, String> labels,
+                                              java.util.List<com.bettercompute.application.provider.Taint> taints) {
+        provider.updateNodePoolLabelsAndTaints(at, pool, labels, taints);
+    }
+
+    @Override
     public void deleteNodePool(ClusterLocator at, String pool) {
         provider.deleteNodePool(at, pool);
     }

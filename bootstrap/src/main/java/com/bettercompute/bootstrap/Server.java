@@ -5,6 +5,12 @@ import com.bettercompute.adapters.k8s.Fabric8TenantClusterClient;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import com.bettercompute.application.cluster.IssueCredentials;
 import com.bettercompute.adapters.http.ApiUseCases;
+import com.bettercompute.adapters.http.NodePoolUseCases;
+import com.bettercompute.application.nodepool.CreateNodePool;
+import com.bettercompute.application.nodepool.DeleteNodePool;
+import com.bettercompute.application.nodepool.GetNodePool;
+import com.bettercompute.application.nodepool.ListNodePools;
+import com.bettercompute.application.nodepool.UpdateNodePool;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.access.Authenticate;
 import com.bettercompute.application.access.Authorizer;
@@ -123,7 +129,13 @@ public final class Server implements AutoCloseable {
                     new ReadEvents(db.outbox(), authorizer),
                     new ReadUsage(db.usage(), authorizer),
                     issueCredentials);
-            ApiServer api = new ApiServer(useCases);
+            NodePoolUseCases nodePools = new NodePoolUseCases(
+                    new CreateNodePool(db.transactions(), db.clusters(), db.catalog(), db.outbox(), authorizer, clock),
+                    new ListNodePools(db.clusters(), authorizer),
+                    new GetNodePool(db.clusters(), authorizer),
+                    new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),
+                    new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
+            ApiServer api = new ApiServer(useCases, nodePools);
             int port = api.start(config.host(), config.port());
             return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters);
         } catch (RuntimeException e) {

@@ -453,6 +453,27 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
         }
     }
 
+    /**
+     * {@code updateNodePool} with only labels and taints set: GKE replaces both lists on the pool's nodes in
+     * place. No node version is sent, so the call never upgrades the nodes as a side effect.
+     */
+    @Override
+    public void updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, Map<String, String> labels, List<Taint> taints) {
+        com.google.container.v1.NodeTaints.Builder nodeTaints = com.google.container.v1.NodeTaints.newBuilder();
+        for (Taint taint : taints) {
+            nodeTaints.addTaints(NodeTaint.newBuilder().setKey(taint.key()).setValue(taint.value()).setEffect(effect(taint.effect())));
+        }
+        try {
+            client.updateNodePool(com.google.container.v1.UpdateNodePoolRequest.newBuilder()
+                    .setName(poolPath(at, pool))
+                    .setLabels(com.google.container.v1.NodeLabels.newBuilder().putAllLabels(labels))
+                    .setTaints(nodeTaints)
+                    .build());
+        } catch (RuntimeException e) {
+            throw translate(e);
+        }
+    }
+
     @Override
     public void deleteNodePool(ClusterLocator at, String pool) {
         try {

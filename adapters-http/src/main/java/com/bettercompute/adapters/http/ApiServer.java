@@ -7,6 +7,10 @@ import com.bettercompute.application.cluster.CreateClusterCommand;
 import com.bettercompute.application.cluster.ListClustersQuery;
 import com.bettercompute.application.cluster.UpdateClusterCommand;
 import com.bettercompute.application.cluster.VersionsQuery;
+import com.bettercompute.application.nodepool.CreateNodePoolCommand;
+import com.bettercompute.application.nodepool.ListNodePoolsQuery;
+import com.bettercompute.application.nodepool.NodePoolRef;
+import com.bettercompute.application.nodepool.UpdateNodePoolCommand;
 import com.bettercompute.domain.usage.UsageRecord;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
@@ -48,10 +52,17 @@ public final class ApiServer {
     static final long MAX_BODY_BYTES = 1024 * 1024;
 
     private final ApiUseCases uc;
+    private final NodePoolUseCases np;
     private final Javalin app;
 
     public ApiServer(ApiUseCases useCases) {
+        this(useCases, null);
+    }
+
+    /** With {@code nodePools} also serves {@code /api/compute/kubernetesNodePools/<method>}. */
+    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools) {
         this.uc = useCases;
+        this.np = nodePools;
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -78,6 +89,19 @@ public final class ApiServer {
                     VersionsJson.of(uc.listVersions().versions(caller, VersionsQuery.from(body)))));
             config.routes.post(base + "credentials", ctx -> respond(ctx, (caller, body) ->
                     CredentialsJson.of(uc.issueCredentials().issue(caller, CredentialsCommand.from(body)))));
+            if (np != null) {
+                String pools = "/api/compute/kubernetesNodePools/";
+                config.routes.post(pools + "create", ctx -> respond(ctx, (caller, body) ->
+                        ClusterJson.nodePool(np.createNodePool().create(caller, CreateNodePoolCommand.from(body)))));
+                config.routes.post(pools + "list", ctx -> respond(ctx, (caller, body) ->
+                        Map.of("items", np.listNodePools().list(caller, ListNodePoolsQuery.from(body)).stream().map(ClusterJson::nodePool).toList())));
+                config.routes.post(pools + "get", ctx -> respond(ctx, (caller, body) ->
+                        ClusterJson.nodePool(np.getNodePool().get(caller, NodePoolRef.from(body)))));
+                config.routes.post(pools + "update", ctx -> respond(ctx, (caller, body) ->
+                        ClusterJson.nodePool(np.updateNodePool().update(caller, UpdateNodePoolCommand.from(body)))));
+                config.routes.post(pools + "delete", ctx -> respond(ctx, (caller, body) ->
+                        ClusterJson.nodePool(np.deleteNodePool().delete(caller, NodePoolRef.from(body)))));
+            }
             config.routes.get("/api/events", this::events);
             config.routes.get("/api/usage", this::usage);
             config.routes.exception(DomainException.class, (e, ctx) -> error(ctx, e));

@@ -49,7 +49,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
     private static final List<String> NODE_POOL_COLUMNS = List.of(
             "id", "cluster_id", "ordinal", "name", "machine_type", "node_count", "autoscaling_min", "autoscaling_max",
             "disk_gib", "disk_type", "spot", "accelerator_type", "accelerator_count", "zones_json", "labels_json",
-            "taints_json", "state", "message", "version", "created_at", "updated_at");
+            "taints_json", "state", "message", "version", "created_at", "updated_at", "request_fingerprint");
 
     private static final String SELECT_CLUSTERS = "SELECT " + String.join(", ", CLUSTER_COLUMNS) + " FROM clusters";
     private static final String INSERT_CLUSTER = Db.insertSql("clusters", CLUSTER_COLUMNS);
@@ -265,7 +265,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 .bind("message", p.message())
                 .bind("version", p.version())
                 .bind("created_at", p.createdAt())
-                .bind("updated_at", p.updatedAt());
+                .bind("updated_at", p.updatedAt())
+                .bind("request_fingerprint", p.requestFingerprint());
     }
 
     /** Loads the node pools of the clusters (one query) and returns the clusters with them. */
@@ -351,7 +352,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 rs.getString("message"),
                 rs.getLong("version"),
                 Times.instant(rs, "created_at"),
-                Times.instant(rs, "updated_at"));
+                Times.instant(rs, "updated_at"),
+                rs.getString("request_fingerprint"));
     }
 
     /** The enum constant whose lower-case name is the stored wire form. */

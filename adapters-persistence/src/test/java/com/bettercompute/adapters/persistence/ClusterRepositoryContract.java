@@ -209,7 +209,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
                 new Accelerators("nvidia-l4", 1), List.of("us-central1-c"), Map.of("team", "infra"), List.of()),
                 ClusterState.UPDATING, "resizing", 2, gpu.createdAt(), T0.plusSeconds(30));
         NodePool added = new NodePool(Ids.nodePoolId(c.id(), "extra"), c.id(), c.nodePools().get(1).spec(),
-                ClusterState.PENDING, null, 1, T0.plusSeconds(30), T0.plusSeconds(30));
+                ClusterState.PENDING, null, 1, T0.plusSeconds(30), T0.plusSeconds(30), "fingerprint-of-the-create");
         Cluster changed = c.toBuilder().description("changed").requestedVersion("1.31")
                 .authorizedNetworks(List.of("172.16.0.0/12")).state(ClusterState.UPDATING).message(null)
                 .version(2).updatedAt(T0.plusSeconds(30)).nodePools(List.of(resized, added)).build();

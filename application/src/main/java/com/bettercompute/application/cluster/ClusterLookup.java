@@ -16,16 +16,16 @@ import java.util.Optional;
  * {@code NOT_FOUND} — so a cluster of another tenant is refused by the decision before it could be told
  * apart from one that does not exist.
  */
-final class ClusterLookup {
+public final class ClusterLookup {
     private final ClusterRepository clusters;
     private final Authorizer authorizer;
 
-    ClusterLookup(ClusterRepository clusters, Authorizer authorizer) {
+    public ClusterLookup(ClusterRepository clusters, Authorizer authorizer) {
         this.clusters = clusters;
         this.authorizer = authorizer;
     }
 
-    Cluster require(Caller caller, ClusterRef ref, Action action) {
+    public Cluster require(Caller caller, ClusterRef ref, Action action) {
         Optional<Cluster> found = clusters.find(ref.clusterId()).filter(c -> c.tenantId().equals(ref.tenantId()));
         authorizer.require(caller, action, found.map(ClusterResources::of)
                 .orElseGet(() -> ClusterResources.unknown(ref.tenantId())));

@@ -39,7 +39,7 @@ public record CreateClusterCommand(
 
     static final Map<String, ClusterMode> MODES = wireMap(ClusterMode.values());
     static final Map<String, ReleaseChannel> CHANNELS = wireMap(ReleaseChannel.values());
-    static final Map<String, TaintEffect> EFFECTS = effects();
+    public static final Map<String, TaintEffect> EFFECTS = effects();
     /** Node pools whose names start so are the platform's (the provider's temporary first pool is {@code bc-initial}). */
     static final String RESERVED_POOL_PREFIX = "bc-";
 
@@ -97,26 +97,14 @@ public record CreateClusterCommand(
     }
 
     /** One node pool of the table ({@code nodePools[]} here; {@code kubernetesNodePools.create} reads the same fields). */
-    static NodePoolSpec nodePool(Input p) {
+    public static NodePoolSpec nodePool(Input p) {
         String name = p.string("name", true, 40, Patterns.NAME);
         if (name != null && name.startsWith(RESERVED_POOL_PREFIX)) {
             p.reject("name", "must not start with " + RESERVED_POOL_PREFIX + ": the prefix is kept for the platform's own node pools");
         }
         String machineType = p.string("machineType", true, 63, Patterns.MACHINE_TYPE);
         Integer nodeCount = p.integer("nodeCount", true, 0, 1000);
-        Autoscaling autoscaling = null;
-        Input a = p.object("autoscaling", false);
-        if (a != null) {
-            Integer min = a.integer("minNodes", true, 0, 1000);
-            Integer max = a.integer("maxNodes", true, 1, 1000);
-            a.finish();
-            if (min != null && max != null) {
-                if (min > max) {
-                    a.reject("minNodes", "must not be above maxNodes");
-                }
-                autoscaling = new Autoscaling(min, max);
-            }
-        }
+        Autoscaling autoscaling = autoscaling(p);
         Integer diskGiB = p.integer("diskGiB", false, 10, 65536);
         String diskType = p.string("diskType", false, 42, Patterns.DISK_TYPE);
         Boolean spot = p.bool("spot", false);
@@ -131,7 +119,44 @@ public record CreateClusterCommand(
             }
         }
         List<String> zones = p.strings("zones", 10, 40, Patterns.ZONE);
-        Map<String, String> labels = p.stringMap("labels", 64, 253, Patterns.QUALIFIED_NAME, 63, Patterns.LABEL_VALUE);
+        Map<String, String> labels = labels(p);
+        List<Taint> taints = taints(p);
+        p.finish();
+        if (name == null || machineType == null || nodeCount == null || spot == null) {
+            return null;
+        }
+        return new NodePoolSpec(name, machineType, nodeCount, autoscaling,
+                diskGiB == null ? NodePoolSpec.DEFAULT_DISK_GIB : diskGiB,
+                diskType == null ? NodePoolSpec.DEFAULT_DISK_TYPE : diskType, spot, accelerators,
+                zones == null ? List.of() : new ArrayList<>(new java.util.TreeSet<>(zones)),
+                labels == null ? Map.of() : labels, taints);
+    }
+
+    /** A node pool's {@code autoscaling} (null when absent); {@code kubernetesNodePools.update} reads it the same way. */
+    public static Autoscaling autoscaling(Input p) {
+        Input a = p.object("autoscaling", false);
+        if (a == null) {
+            return null;
+        }
+        Integer min = a.integer("minNodes", true, 0, 1000);
+        Integer max = a.integer("maxNodes", true, 1, 1000);
+        a.finish();
+        if (min == null || max == null) {
+            return null;
+        }
+        if (min > max) {
+            a.reject("minNodes", "must not be above maxNodes");
+        }
+        return new Autoscaling(min, max);
+    }
+
+    /** A node pool's {@code labels}: Kubernetes label keys and values; null when absent. */
+    public static Map<String, String> labels(Input p) {
+        return p.stringMap("labels", 64, 253, Patterns.QUALIFIED_NAME, 63, Patterns.LABEL_VALUE);
+    }
+
+    /** A node pool's {@code taints}, as given (an empty list when absent). */
+    public static List<Taint> taints(Input p) {
         List<Taint> taints = new ArrayList<>();
         List<Input> taintInputs = p.objects("taints", 32);
         if (taintInputs != null) {
@@ -145,15 +170,7 @@ public record CreateClusterCommand(
                 }
             }
         }
-        p.finish();
-        if (name == null || machineType == null || nodeCount == null || spot == null) {
-            return null;
-        }
-        return new NodePoolSpec(name, machineType, nodeCount, autoscaling,
-                diskGiB == null ? NodePoolSpec.DEFAULT_DISK_GIB : diskGiB,
-                diskType == null ? NodePoolSpec.DEFAULT_DISK_TYPE : diskType, spot, accelerators,
-                zones == null ? List.of() : new ArrayList<>(new java.util.TreeSet<>(zones)),
-                labels == null ? Map.of() : labels, taints);
+        return taints;
     }
 
     /** The cluster id this request derives, for this caller. */
@@ -177,7 +194,7 @@ public record CreateClusterCommand(
         return Ids.sha256Hex(s.toString());
     }
 
-    static String canonical(NodePoolSpec p) {
+    public static String canonical(NodePoolSpec p) {
         StringBuilder s = new StringBuilder();
         add(s, p.name(), p.machineType(), Integer.toString(p.nodeCount()),
                 p.autoscaling() == null ? null : p.autoscaling().minNodes() + "-" + p.autoscaling().maxNodes(),

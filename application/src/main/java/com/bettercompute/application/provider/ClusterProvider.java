@@ -59,6 +59,14 @@ public interface ClusterProvider {
     /** Starts turning a pool's autoscaling on with these bounds, or off when {@code autoscaling} is null. */
     void setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling);
 
+    /**
+     * Starts replacing a pool's Kubernetes labels and taints, in place on its nodes (GKE's
+     * {@code updateNodePool} with labels and taints). A missing pool is {@link ProviderException.Kind#NOT_FOUND};
+     * a cluster busy with another operation {@link ProviderException.Kind#FAILED_PRECONDITION}.
+     */
+    void updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, java.util.Map<String, String> labels,
+                                       java.util.List<Taint> taints);
+
     /** Starts deleting a node pool. A pool (or cluster) already gone is a success. */
     void deleteNodePool(ClusterLocator at, String pool);
 

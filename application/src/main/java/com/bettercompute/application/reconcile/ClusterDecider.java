@@ -56,7 +56,7 @@ public final class ClusterDecider {
             return error(c, "A cluster named " + at.name() + " exists in project " + at.project()
                     + " and was not created by better-compute; it is left alone.", cadence.settled(), now);
         }
-        Cluster seen = observed(c, obs, now);
+        Cluster seen = removedPoolsGone(observed(c, obs, now), obs, now);
         if (obs.status() == ClusterStatus.ERROR || obs.status() == ClusterStatus.DEGRADED) {
             return error(seen, providerMessage(obs, "The provider reports the cluster " + obs.status().name().toLowerCase() + "."),
                     cadence.settled(), now);
@@ -64,9 +64,12 @@ public final class ClusterDecider {
         if (obs.status() == ClusterStatus.STOPPING) {
             return error(seen, "The cluster is being deleted at the provider outside better-compute.", cadence.settled(), now);
         }
-        Optional<String> brokenPool = brokenPool(seen, obs);
+        Optional<NodePool> brokenPool = brokenPool(seen, obs);
         if (brokenPool.isPresent()) {
-            return error(seen, brokenPool.get(), cadence.settled(), now);
+            NodePoolObservation o = obs.nodePool(brokenPool.get().spec().name()).orElseThrow();
+            String poolMessage = o.statusMessage() == null ? "The provider reports the node pool in error." : o.statusMessage();
+            Cluster failedPool = withPoolState(seen, brokenPool.get().spec().name(), ClusterState.ERROR, poolMessage, now);
+            return error(failedPool, "Node pool " + brokenPool.get().spec().name() + ": " + poolMessage, cadence.settled(), now);
         }
         if (!obs.settled() || poolsInFlight(obs)) {
             ClusterState waiting = seen.readyAt() == null ? ClusterState.PROVISIONING : ClusterState.UPDATING;
@@ -78,7 +81,11 @@ public final class ClusterDecider {
         }
         if (needed.label().equals(c.progress().pendingAction()) && c.state() != ClusterState.ERROR) {
             // We asked for exactly this, the provider finished, and it is still not so: the operation failed.
-            return error(seen, providerMessage(obs, "The provider did not apply " + needed.label() + "."), cadence.settled(), now);
+            String message = providerMessage(obs, "The provider did not apply " + needed.label() + ".");
+            String pool = ProviderAction.poolName(needed);
+            Cluster failed = pool == null || needed instanceof ProviderAction.DeleteNodePool ? seen
+                    : withPoolState(seen, pool, ClusterState.ERROR, message, now);
+            return error(failed, message, cadence.settled(), now);
         }
         return act(seen, needed, cadence.converging(), now);
     }
@@ -98,8 +105,15 @@ public final class ClusterDecider {
             p = new Cluster.Progress(p.deleteRequestedAt(), p.providerAcceptedAt() == null ? now : p.providerAcceptedAt(),
                     p.pendingAction(), p.failures(), p.nextAttemptAt(), p.caCertificate());
         } else if (a instanceof ProviderAction.CreateNodePool create) {
-            b.nodePools(c.nodePools().stream().map(np -> np.spec().name().equals(create.spec().name())
+            b.nodePools(c.nodePools().stream().map(np -> np.spec().name().equals(create.spec().name()) && np.live()
                     && np.state() != ClusterState.PROVISIONING ? np.withState(ClusterState.PROVISIONING, null, now) : np).toList());
+        } else if (a instanceof ProviderAction.ResizeNodePool || a instanceof ProviderAction.SetAutoscaling
+                || a instanceof ProviderAction.SetLabelsAndTaints) {
+            // A change in place: the pool reads updating until the provider has it (it may have drifted while ready).
+            String name = ProviderAction.poolName(a);
+            b.nodePools(c.nodePools().stream().map(np -> np.spec().name().equals(name) && np.live()
+                    && np.state() != ClusterState.UPDATING && np.state() != ClusterState.PENDING && np.state() != ClusterState.PROVISIONING
+                    ? np.withState(ClusterState.UPDATING, null, now) : np).toList());
         }
         return new ClusterDecision(b.progress(p).build(), a, List.of(), decided.requeue());
     }
@@ -118,6 +132,11 @@ public final class ClusterDecider {
             return new ClusterDecision(withFailure, decided.action(), List.of(), cadence.converging());
         }
         Duration wait = delete ? cadence.backoff(failed.failures()) : cadence.settled();
+        String pool = ProviderAction.poolName(decided.action());
+        if (pool != null && !(decided.action() instanceof ProviderAction.DeleteNodePool)) {
+            // The pool the provider refused to change shows why, as its cluster does.
+            withFailure = withPoolState(withFailure, pool, ClusterState.ERROR, e.getMessage(), now);
+        }
         return error(withFailure, e.getMessage(), wait, now);
     }
 
@@ -165,7 +184,7 @@ public final class ClusterDecider {
             events.add(ClusterEvents.UPDATED);
         }
         List<NodePool> pools = seen.nodePools().stream()
-                .map(p -> p.state() == ClusterState.READY || p.state() == ClusterState.DELETED ? p : p.withState(ClusterState.READY, null, now))
+                .map(p -> p.state() == ClusterState.READY || !p.live() ? p : p.withState(ClusterState.READY, null, now))
                 .toList();
         Cluster.Progress p = seen.progress();
         Cluster ready = transition(b.nodePools(pools).progress(new Cluster.Progress(p.deleteRequestedAt(), p.providerAcceptedAt(), null, 0,
@@ -244,16 +263,34 @@ public final class ClusterDecider {
                 || p.status() == NodePoolStatus.RECONCILING || p.status() == NodePoolStatus.STOPPING);
     }
 
-    /** A node pool of ours the provider reports in error. */
-    private static Optional<String> brokenPool(Cluster c, ClusterObservation obs) {
+    /** A node pool of ours (not one the tenant removed) the provider reports in error. */
+    private static Optional<NodePool> brokenPool(Cluster c, ClusterObservation obs) {
         for (NodePool pool : c.nodePools()) {
             Optional<NodePoolObservation> o = obs.nodePool(pool.spec().name());
-            if (o.isPresent() && (o.get().status() == NodePoolStatus.ERROR || o.get().status() == NodePoolStatus.RUNNING_WITH_ERROR)) {
-                return Optional.of("Node pool " + pool.spec().name() + ": "
-                        + (o.get().statusMessage() == null ? "the provider reports it in error." : o.get().statusMessage()));
+            if (pool.live() && o.isPresent() && (o.get().status() == NodePoolStatus.ERROR || o.get().status() == NodePoolStatus.RUNNING_WITH_ERROR)) {
+                return Optional.of(pool);
             }
         }
         return Optional.empty();
+    }
+
+    /** Pools the tenant removed that the provider no longer has: deleted (kept in the list for the record). */
+    static Cluster removedPoolsGone(Cluster c, ClusterObservation obs, Instant now) {
+        if (c.nodePools().stream().noneMatch(p -> p.state() == ClusterState.DELETING && obs.nodePool(p.spec().name()).isEmpty())) {
+            return c;
+        }
+        return c.toBuilder().nodePools(c.nodePools().stream()
+                .map(p -> p.state() == ClusterState.DELETING && obs.nodePool(p.spec().name()).isEmpty()
+                        ? p.withState(ClusterState.DELETED, null, now) : p)
+                .toList()).build();
+    }
+
+    /** The live pool of that name moved to {@code state} (a no-op when it is there already with that message). */
+    private static Cluster withPoolState(Cluster c, String name, ClusterState state, String message, Instant now) {
+        return c.toBuilder().nodePools(c.nodePools().stream()
+                .map(p -> p.live() && p.spec().name().equals(name) && (p.state() != state || !Objects.equals(p.message(), message))
+                        ? p.withState(state, message, now) : p)
+                .toList()).build();
     }
 
     /** The first thing the provider has otherwise than the tenant wants, in the order it must be fixed. */
@@ -269,6 +306,20 @@ public final class ClusterDecider {
                     && c.nodePools().stream().noneMatch(p -> p.spec().name().equals(ClusterProvider.INITIAL_NODE_POOL))) {
                 return new ProviderAction.DeleteNodePool(ClusterProvider.INITIAL_NODE_POOL);
             }
+            for (NodePool pool : c.nodePools()) {
+                if (pool.state() == ClusterState.DELETING && obs.nodePool(pool.spec().name()).isPresent()) {
+                    return new ProviderAction.DeleteNodePool(pool.spec().name());
+                }
+            }
+            for (NodePool pool : c.nodePools()) {
+                Optional<NodePoolObservation> o = obs.nodePool(pool.spec().name());
+                if (pool.live() && o.isPresent()) {
+                    ProviderAction change = poolDifference(pool, o.get());
+                    if (!(change instanceof ProviderAction.None)) {
+                        return change;
+                    }
+                }
+            }
         }
         if (!ProviderSpecs.versionMatches(c.requestedVersion(), obs.masterVersion())) {
             return new ProviderAction.ChangeCluster(new ClusterChange.MasterVersion(c.requestedVersion()));
@@ -278,6 +329,26 @@ public final class ClusterDecider {
         }
         if (!new HashSet<>(c.authorizedNetworks()).equals(new HashSet<>(obs.authorizedNetworks()))) {
             return new ProviderAction.ChangeCluster(new ClusterChange.AuthorizedNetworks(c.authorizedNetworks()));
+        }
+        return new ProviderAction.None();
+    }
+
+    /**
+     * What differs between a pool as wanted and as the provider has it, in the order it is fixed: autoscaling
+     * (set, changed or turned off), then the size (only without autoscaling: with it the provider sizes the
+     * pool), then labels and taints. Machine type, disk, spot, accelerators and zones are fixed at creation.
+     */
+    static ProviderAction poolDifference(NodePool pool, NodePoolObservation o) {
+        var wanted = ProviderSpecs.nodePool(pool);
+        if (!Objects.equals(wanted.autoscaling(), o.autoscaling())) {
+            return new ProviderAction.SetAutoscaling(wanted.name(), wanted.autoscaling());
+        }
+        if (wanted.autoscaling() == null && wanted.nodeCount() != o.nodeCount()) {
+            return new ProviderAction.ResizeNodePool(wanted.name(), wanted.nodeCount());
+        }
+        if (!wanted.labels().equals(o.labels()) || !new HashSet<>(wanted.taints()).equals(new HashSet<>(o.taints()))
+                || wanted.taints().size() != o.taints().size()) {
+            return new ProviderAction.SetLabelsAndTaints(wanted.name(), wanted.labels(), wanted.taints());
         }
         return new ProviderAction.None();
     }

@@ -74,4 +74,38 @@ public sealed interface ProviderAction {
             return "set-autoscaling " + name + " " + (autoscaling == null ? "off" : autoscaling.minNodes() + "-" + autoscaling.maxNodes());
         }
     }
+
+    /** Replace a pool's Kubernetes labels and taints in place. The label names them by a short hash, to stay short. */
+    record SetLabelsAndTaints(String name, java.util.Map<String, String> labels, java.util.List<com.bettercompute.application.provider.Taint> taints)
+            implements ProviderAction {
+        public SetLabelsAndTaints {
+            labels = java.util.Map.copyOf(labels);
+            taints = java.util.List.copyOf(taints);
+        }
+
+        public String label() {
+            String wanted = new java.util.TreeMap<>(labels) + "|" + taints;
+            return "set-labels-taints " + name + " " + com.bettercompute.domain.cluster.Ids.sha256Hex(wanted).substring(0, 12);
+        }
+    }
+
+    /** The node pool the action is about; null for the cluster's own. */
+    static String poolName(ProviderAction a) {
+        if (a instanceof CreateNodePool c) {
+            return c.spec().name();
+        }
+        if (a instanceof DeleteNodePool d) {
+            return d.name();
+        }
+        if (a instanceof ResizeNodePool r) {
+            return r.name();
+        }
+        if (a instanceof SetAutoscaling s) {
+            return s.name();
+        }
+        if (a instanceof SetLabelsAndTaints l) {
+            return l.name();
+        }
+        return null;
+    }
 }

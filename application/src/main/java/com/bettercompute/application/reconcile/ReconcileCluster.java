@@ -1,6 +1,7 @@
 package com.bettercompute.application.reconcile;
 
 import com.bettercompute.application.cluster.ClusterEvents;
+import com.bettercompute.application.nodepool.NodePoolEvents;
 import com.bettercompute.application.port.AccessRepository;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
@@ -102,7 +103,7 @@ public final class ReconcileCluster {
         }
         // The intent first: if we die during the call, the next pass knows what was being asked.
         Cluster intent = ClusterDecider.revised(c, withNext(decided.next(), now, cadence.converging()), now);
-        if (!saveRow(c.version(), intent, decided.events(), now)) {
+        if (!saveRow(c, intent, decided.events(), now)) {
             return Optional.of(Duration.ZERO);
         }
         ClusterDecision outcome;
@@ -131,26 +132,34 @@ public final class ReconcileCluster {
             provider.resizeNodePool(at, a.name(), a.nodeCount());
         } else if (action instanceof ProviderAction.SetAutoscaling a) {
             provider.setNodePoolAutoscaling(at, a.name(), a.autoscaling());
+        } else if (action instanceof ProviderAction.SetLabelsAndTaints a) {
+            provider.updateNodePoolLabelsAndTaints(at, a.name(), a.labels(), a.taints());
         }
     }
 
     private boolean save(Cluster before, ClusterDecision decision, Instant now) {
         Cluster next = ClusterDecider.revised(before, withNext(decision.next(), now, decision.requeue()), now);
-        return saveRow(before.version(), next, decision.events(), now);
+        return saveRow(before, next, decision.events(), now);
     }
 
     private static Cluster withNext(Cluster c, Instant now, Duration requeue) {
         return c.toBuilder().progress(c.progress().withNextAttemptAt(requeue == null ? null : now.plus(requeue))).build();
     }
 
-    /** Saves the row (if nobody changed it since {@code expectedVersion}), its events, its billing: one transaction. */
-    private boolean saveRow(long expectedVersion, Cluster next, List<String> events, Instant now) {
+    /**
+     * Saves the row (if nobody changed it since {@code before}), its events (the decision's cluster events, then
+     * those of its node pools' moves), its billing: one transaction.
+     */
+    private boolean saveRow(Cluster before, Cluster next, List<String> events, Instant now) {
         return tx.inTransaction(() -> {
-            if (!clusters.update(next, expectedVersion)) {
+            if (!clusters.update(next, before.version())) {
                 return false;
             }
             for (String type : events) {
                 outbox.append(ClusterEvents.of(type, next, now));
+            }
+            for (var event : NodePoolEvents.transitions(before, next, now)) {
+                outbox.append(event);
             }
             if (next.state() == ClusterState.DELETED) {
                 access.removeOwner(next.id());

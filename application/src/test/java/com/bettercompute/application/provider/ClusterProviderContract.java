@@ -262,6 +262,27 @@ public abstract class ClusterProviderContract {
     }
 
     @Test
+    void aPoolsLabelsAndTaintsChangeInPlace() {
+        ClusterLocator at = runningStandard();
+        String pool = ClusterProvider.INITIAL_NODE_POOL;
+        List<Taint> taints = List.of(new Taint("gpu", "true", Taint.Effect.NO_SCHEDULE), new Taint("dedicated", null, Taint.Effect.NO_EXECUTE));
+        provider().updateNodePoolLabelsAndTaints(at, pool, Map.of("team", "ml", "tier", "gold"), taints);
+        letOperationsFinish();
+        NodePoolObservation seen = provider().observe(at).nodePool(pool).orElseThrow();
+        assertThat(seen.labels()).isEqualTo(Map.of("team", "ml", "tier", "gold"));
+        assertThat(seen.taints()).containsExactlyElementsOf(taints);
+
+        provider().updateNodePoolLabelsAndTaints(at, pool, Map.of(), List.of());
+        letOperationsFinish();
+        seen = provider().observe(at).nodePool(pool).orElseThrow();
+        assertThat(seen.labels()).isEmpty();
+        assertThat(seen.taints()).isEmpty();
+
+        assertThatThrownBy(() -> provider().updateNodePoolLabelsAndTaints(at, "nope", Map.of(), List.of()))
+                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NOT_FOUND));
+    }
+
+    @Test
     void creatingAPoolThatExistsIsASuccess() {
         ClusterLocator at = runningStandard();
         provider().createNodePool(at, GPU_POOL);

@@ -60,6 +60,8 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         String version;
         int nodeCount;
         Autoscaling autoscaling;
+        java.util.Map<String, String> labels;
+        List<Taint> taints;
         String message;
     }
 
@@ -234,7 +236,8 @@ public final class InMemoryClusterProvider implements ClusterProvider {
             NodePoolSpec s = p.spec;
             pools.add(new NodePoolObservation(s.name(), p.status, p.version, p.nodeCount, p.autoscaling, s.machineType(),
                     s.diskGiB() == null ? 100 : s.diskGiB(), s.diskType() == null ? "pd-balanced" : s.diskType(), s.spot(), s.accelerator(),
-                    s.zones().isEmpty() ? List.of(at.location()) : s.zones(), s.labels(), s.taints(), p.message));
+                    s.zones().isEmpty() ? List.of(at.location()) : s.zones(), p.labels == null ? s.labels() : p.labels,
+                    p.taints == null ? s.taints() : p.taints, p.message));
             if (compareVersions(p.version, nodeVersion) < 0) {
                 nodeVersion = p.version;
             }
@@ -377,6 +380,23 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         p.status = NodePoolStatus.RECONCILING;
         start(c, () -> {
             p.autoscaling = autoscaling;
+            p.status = NodePoolStatus.RUNNING;
+        }, message -> p.status = NodePoolStatus.RUNNING);
+    }
+
+    @Override
+    public synchronized void updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, java.util.Map<String, String> labels,
+                                                           List<Taint> taints) {
+        enter();
+        FakeCluster c = find(at);
+        FakePool p = pool(c, pool);
+        requireIdle(c);
+        p.status = NodePoolStatus.RECONCILING;
+        java.util.Map<String, String> newLabels = java.util.Map.copyOf(labels);
+        List<Taint> newTaints = List.copyOf(taints);
+        start(c, () -> {
+            p.labels = newLabels;
+            p.taints = newTaints;
             p.status = NodePoolStatus.RUNNING;
         }, message -> p.status = NodePoolStatus.RUNNING);
     }

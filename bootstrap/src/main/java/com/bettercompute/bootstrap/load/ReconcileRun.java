@@ -93,7 +93,8 @@ public final class ReconcileRun {
                 passesToReady = worker.passes();
             }
 
-            // Sustained passes: every ready cluster is due again at once (settled interval 0).
+            // Sustained passes: every ready cluster is due now and again at once after each pass (settled interval 0).
+            db.jdbi().useHandle(h -> h.execute("UPDATE clusters SET next_reconcile_at = NULL"));
             ReconcileCluster busy = new ReconcileCluster(db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(),
                     db.usage(), account -> provider, Cadence.of(Duration.ofSeconds(1), Duration.ZERO), clock);
             double passesPerSecond;

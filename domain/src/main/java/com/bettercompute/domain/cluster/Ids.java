@@ -26,6 +26,14 @@ public final class Ids {
         return NODE_POOL_PREFIX + base32(sha256("nodepool", clusterId, nodePoolName), 26);
     }
 
+    /**
+     * A node pool added to an existing cluster by {@code kubernetesNodePools.create}: derived from the tenant,
+     * the caller, the cluster and the idempotency key, so a retry finds the same pool.
+     */
+    public static String addedNodePoolId(String tenantId, String callerId, String clusterId, String idempotencyKey) {
+        return NODE_POOL_PREFIX + base32(sha256("added-nodepool", tenantId, callerId, clusterId, idempotencyKey), 26);
+    }
+
     /** {@code bc-k-} and 24 characters of the id: a valid GKE name (40 characters at most, lower case). */
     public static String providerName(String clusterId) {
         return PROVIDER_NAME_PREFIX + clusterId.substring(CLUSTER_PREFIX.length(), CLUSTER_PREFIX.length() + 24);

@@ -81,6 +81,12 @@ public final class Input {
         return map.get(field) != null;
     }
 
+    /** Whether the field is present at all, even with a null value (an explicit {@code null} can mean "remove"). Marks it known. */
+    public boolean present(String field) {
+        known.add(field);
+        return map.containsKey(field);
+    }
+
     public String string(String field, boolean required, int maxLength, Pattern pattern) {
         return checkString(name(field), raw(field, required), maxLength, pattern);
     }

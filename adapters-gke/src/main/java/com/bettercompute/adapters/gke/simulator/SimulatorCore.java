@@ -927,10 +927,35 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
                     .requireNodePool();
             SimCluster cluster = find(ref);
             NodePool.Builder pool = findPool(cluster, ref);
+            if (request.getNodeVersion().isEmpty() && (request.hasLabels() || request.hasTaints())) {
+                return relabel(cluster, pool, request);
+            }
             if (request.getNodeVersion().isEmpty()) {
-                throw Status.UNIMPLEMENTED.withDescription("The GKE simulator updates a node pool's version only.").asRuntimeException();
+                throw Status.UNIMPLEMENTED.withDescription("The GKE simulator updates a node pool's version, labels and taints only.")
+                        .asRuntimeException();
             }
             return upgradeNodes(cluster, pool, request.getNodeVersion());
+        });
+    }
+
+    /** Labels and taints replaced in place on the pool's nodes, as GKE does: each list given replaces the pool's whole list. */
+    private Operation relabel(SimCluster cluster, NodePool.Builder pool, UpdateNodePoolRequest request) {
+        requireIdle(cluster);
+        pool.setStatus(NodePool.Status.RECONCILING);
+        return start(cluster, Operation.Type.UPDATE_CLUSTER, pool.getSelfLink(), () -> {
+            if (pool.getStatus() == NodePool.Status.RECONCILING) {
+                if (request.hasLabels()) {
+                    pool.getConfigBuilder().clearLabels().putAllLabels(request.getLabels().getLabelsMap());
+                }
+                if (request.hasTaints()) {
+                    pool.getConfigBuilder().clearTaints().addAllTaints(request.getTaints().getTaintsList());
+                }
+                pool.setStatus(NodePool.Status.RUNNING);
+            }
+        }, m -> {
+            if (pool.getStatus() == NodePool.Status.RECONCILING) {
+                pool.setStatus(NodePool.Status.RUNNING);
+            }
         });
     }
 

@@ -1,0 +1,77 @@
+package com.bettercompute.application.nodepool;
+
+import com.bettercompute.application.access.Authorizer;
+import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.cluster.ClusterLookup;
+import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.access.Action;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.cluster.NodePool;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Map;
+
+/**
+ * {@code kubernetesNodePools.delete}: marks the pool {@code deleting} (its cluster {@code updating}) and
+ * publishes {@code kubernetes.nodepool.deleting}; the reconciler deletes it at the provider and then marks it
+ * {@code deleted}, kept in the cluster's list for the record. A pool already being deleted (or deleted) is
+ * returned unchanged. The last pool of a Standard cluster that is not being deleted cannot go
+ * ({@code INVALID_STATE}): a cluster needs somewhere to run; delete the cluster instead.
+ */
+public final class DeleteNodePool {
+    private final Transactions tx;
+    private final ClusterRepository clusters;
+    private final EventOutbox outbox;
+    private final ClusterLookup lookup;
+    private final Clock clock;
+
+    public DeleteNodePool(Transactions tx, ClusterRepository clusters, EventOutbox outbox, Authorizer authorizer, Clock clock) {
+        this.tx = tx;
+        this.clusters = clusters;
+        this.outbox = outbox;
+        this.lookup = new ClusterLookup(clusters, authorizer);
+        this.clock = clock;
+    }
+
+    public NodePool delete(Caller caller, NodePoolRef ref) {
+        for (int attempt = 0; attempt < NodePools.ATTEMPTS; attempt++) {
+            Cluster current = lookup.require(caller, ref.cluster(), Action.UPDATE);
+            NodePool pool = NodePools.find(current, ref.nodePoolId());
+            if (!pool.live()) {
+                return pool;
+            }
+            if (current.goingAway()) {
+                throw NodePools.beingDeleted(current);
+            }
+            long live = current.nodePools().stream().filter(NodePool::live).count();
+            if (current.mode() == ClusterMode.STANDARD && live <= 1) {
+                throw new DomainException(ErrorCode.INVALID_STATE,
+                        "Node pool " + pool.id() + " is the last node pool of cluster " + current.id()
+                                + "; a Standard cluster needs one to run. Add another first, or delete the cluster.",
+                        Map.of("reason", "last-node-pool", "clusterId", current.id()));
+            }
+            Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+            NodePool deleting = pool.withState(ClusterState.DELETING, null, now);
+            Cluster next = NodePools.withPool(current, deleting, true, now);
+            Boolean saved = tx.inTransaction(() -> {
+                if (!clusters.update(next, current.version())) {
+                    return false;
+                }
+                outbox.append(NodePoolEvents.of(NodePoolEvents.DELETING, next, deleting, now));
+                return true;
+            });
+            if (saved) {
+                return deleting;
+            }
+        }
+        throw NodePools.busy();
+    }
+}
