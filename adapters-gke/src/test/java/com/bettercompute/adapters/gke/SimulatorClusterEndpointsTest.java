@@ -12,7 +12,7 @@ import com.bettercompute.application.provider.Mode;
 import com.bettercompute.application.provider.NodePoolSpec;
 import com.bettercompute.application.provider.ProviderNames;
 import com.bettercompute.application.provider.ReleaseChannel;
-import com.bettercompute.application.provider.SteppingClock;
+import com.bettercompute.application.fakes.MutableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +30,7 @@ class SimulatorClusterEndpointsTest {
     private static final ClusterLocator AT = new ClusterLocator("p1", "us-central1-a", ProviderNames.clusterName(ID));
     private static final ClusterSpec SPEC = new ClusterSpec(AT, ID, Mode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null);
 
-    private final SteppingClock clock = new SteppingClock();
+    private final MutableClock clock = new MutableClock();
     private GkeSimulator simulator;
     private GkeClusterProvider provider;
 
