@@ -12,7 +12,7 @@ import com.bettercompute.application.provider.Mode;
 import com.bettercompute.application.provider.NodePoolSpec;
 import com.bettercompute.application.provider.ProviderNames;
 import com.bettercompute.application.provider.ReleaseChannel;
-import com.bettercompute.application.provider.SteppingClock;
+import com.bettercompute.application.fakes.MutableClock;
 import com.bettercompute.application.provider.Taint;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 /** What GkeClusterProvider sends to GKE, read back as GKE's own resources. */
 class GkeClusterProviderMappingTest {
     private static final String ID = "kcl_01hzx8k3v4w5y6z7a8b9c0d1e2";
-    private final SteppingClock clock = new SteppingClock();
+    private final MutableClock clock = new MutableClock();
     private GkeSimulator simulator;
     private GkeClusterProvider provider;
     private ClusterManagerClient gke;

@@ -4,7 +4,7 @@ import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.application.provider.ClusterProviderContract;
-import com.bettercompute.application.provider.SteppingClock;
+import com.bettercompute.application.fakes.MutableClock;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 /** The port's contract, against GkeClusterProvider on a fresh in-process GKE simulator per test. */
 abstract class SimulatedGkeContract extends ClusterProviderContract {
     static final Duration OPERATION = Duration.ofSeconds(20);
-    SteppingClock clock;
+    MutableClock clock;
     GkeSimulator simulator;
     GkeClusterProvider provider;
 
@@ -25,7 +25,7 @@ abstract class SimulatedGkeContract extends ClusterProviderContract {
 
     @BeforeEach
     void start() {
-        clock = new SteppingClock();
+        clock = new MutableClock();
         simulator = GkeSimulator.start(clock, OPERATION, 0, 0);
         provider = connect(simulator);
     }

@@ -13,7 +13,7 @@ import com.bettercompute.application.provider.ProviderException;
 import com.bettercompute.application.provider.ProviderException.Kind;
 import com.bettercompute.application.provider.ProviderNames;
 import com.bettercompute.application.provider.ReleaseChannel;
-import com.bettercompute.application.provider.SteppingClock;
+import com.bettercompute.application.fakes.MutableClock;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.cloud.container.v1.ClusterManagerClient;
@@ -35,7 +35,7 @@ class SimulatorFaultsTest {
     private static final ClusterLocator AT = new ClusterLocator("p1", "us-central1-a", ProviderNames.clusterName(ID));
     private static final ClusterSpec SPEC = new ClusterSpec(AT, ID, Mode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null);
 
-    private final SteppingClock clock = new SteppingClock();
+    private final MutableClock clock = new MutableClock();
     private final List<Duration> pauses = new ArrayList<>();
     private GkeSimulator simulator;
     private GkeClusterProvider provider;

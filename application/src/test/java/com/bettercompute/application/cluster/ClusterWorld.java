@@ -122,6 +122,11 @@ final class ClusterWorld {
         body.put("location", "us-central1-a");
         body.put("nodePools", new ArrayList<>(List.of(nodePool("gpu"))));
         body.put("idempotencyKey", "key-" + name);
+        return changed(body, changes);
+    }
+
+    /** The body with {@code changes} (field, value pairs) put in, or removed where the value is null. */
+    static Map<String, Object> changed(Map<String, Object> body, Object... changes) {
         for (int i = 0; i < changes.length; i += 2) {
             if (changes[i + 1] == null) {
                 body.remove((String) changes[i]);
@@ -146,14 +151,7 @@ final class ClusterWorld {
         pool.put("name", name);
         pool.put("machineType", "a3-highgpu-8g");
         pool.put("nodeCount", 2);
-        for (int i = 0; i < changes.length; i += 2) {
-            if (changes[i + 1] == null) {
-                pool.remove((String) changes[i]);
-            } else {
-                pool.put((String) changes[i], changes[i + 1]);
-            }
-        }
-        return pool;
+        return changed(pool, changes);
     }
 
     Cluster create(Caller caller, Map<String, Object> body) {

@@ -57,14 +57,7 @@ class NodePoolsApiTest {
         body.put("tenantId", "acme");
         body.put("clusterId", clusterId);
         body.put("idempotencyKey", "key-" + name);
-        for (int i = 0; i < changes.length; i += 2) {
-            if (changes[i + 1] == null) {
-                body.remove((String) changes[i]);
-            } else {
-                body.put((String) changes[i], changes[i + 1]);
-            }
-        }
-        return body;
+        return ClusterWorld.changed(body, changes);
     }
 
     NodePool add(Caller caller, Map<String, Object> body) {

@@ -1,16 +1,18 @@
 package com.bettercompute.application.provider;
 
+import com.bettercompute.application.fakes.MutableClock;
+
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 
 class InMemoryClusterProviderTest extends ClusterProviderContract {
     private static final Duration OPERATION = Duration.ofSeconds(20);
-    private SteppingClock clock;
+    private MutableClock clock;
     private InMemoryClusterProvider provider;
 
     @BeforeEach
     void start() {
-        clock = new SteppingClock();
+        clock = new MutableClock();
         provider = new InMemoryClusterProvider(clock, OPERATION);
     }
 

@@ -9,7 +9,7 @@ import com.bettercompute.application.provider.ClusterSpec;
 import com.bettercompute.application.provider.Mode;
 import com.bettercompute.application.provider.ProviderNames;
 import com.bettercompute.application.provider.ReleaseChannel;
-import com.bettercompute.application.provider.SteppingClock;
+import com.bettercompute.application.fakes.MutableClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class GkeProviderSetupTest {
     private static final String ID = "kcl_01hzx8k3v4w5y6z7a8b9c0d1e2";
     private static final ClusterLocator AT = new ClusterLocator("demo", "us-central1-a", ProviderNames.clusterName(ID));
-    private final SteppingClock clock = new SteppingClock();
+    private final MutableClock clock = new MutableClock();
 
     @Test
     void theDefaultIsAnEmbeddedSimulatorReachedOverGrpc() {

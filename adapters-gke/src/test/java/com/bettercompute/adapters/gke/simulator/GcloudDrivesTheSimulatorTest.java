@@ -2,7 +2,7 @@ package com.bettercompute.adapters.gke.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.bettercompute.application.provider.SteppingClock;
+import com.bettercompute.application.fakes.MutableClock;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.api.gax.rpc.NotFoundException;
@@ -54,7 +54,7 @@ class GcloudDrivesTheSimulatorTest {
 
     @TempDir
     Path home;
-    private final SteppingClock clock = new SteppingClock();
+    private final MutableClock clock = new MutableClock();
     private GkeSimulator simulator;
     private ClusterManagerClient client;
     private String gcloud;

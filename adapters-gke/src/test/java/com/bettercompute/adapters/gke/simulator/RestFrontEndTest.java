@@ -2,7 +2,7 @@ package com.bettercompute.adapters.gke.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.bettercompute.application.provider.SteppingClock;
+import com.bettercompute.application.fakes.MutableClock;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 /** The REST front end as GKE's REST API behaves: routes from the proto, JSON rules, error bodies, the fault controls. */
 class RestFrontEndTest {
     private static final Duration OPERATION = Duration.ofSeconds(10);
-    private final SteppingClock clock = new SteppingClock();
+    private final MutableClock clock = new MutableClock();
     private final HttpClient http = HttpClient.newHttpClient();
     private GkeSimulator simulator;
 
