@@ -130,10 +130,6 @@ public final class CreateCluster {
         if (cmd.mode() == ClusterMode.AUTOPILOT && !cmd.nodePools().isEmpty()) {
             problems.add(new FieldProblem("nodePools", "an autopilot cluster takes no node pools: the provider runs its nodes"));
         }
-        if (cmd.mode() == ClusterMode.AUTOPILOT && location.type() == com.bettercompute.domain.cluster.LocationType.ZONAL) {
-            // GKE runs Autopilot clusters only in regions; refusing here beats a cluster in error later.
-            problems.add(new FieldProblem("location", "an autopilot cluster needs a region, such as " + location.region()));
-        }
         for (int i = 0; i < cmd.nodePools().size(); i++) {
             List<String> zones = cmd.nodePools().get(i).zones();
             for (int z = 0; z < zones.size(); z++) {

@@ -16,12 +16,17 @@ import com.bettercompute.domain.cluster.TaintEffect;
 import java.util.List;
 
 /** Our cluster and node pools in the provider's terms. */
-final class ProviderSpecs {
+public final class ProviderSpecs {
     private ProviderSpecs() {}
 
-    /** The cluster's place at the provider: its account's cloud project, its location, its provider-side name. */
-    static ClusterLocator locator(Cluster c, ProviderAccount account) {
-        return new ClusterLocator(account.cloudProject(), c.location(), c.providerName());
+    /**
+     * The cluster's place at the provider: its account's cloud project, its location, its provider-side
+     * name. GKE runs Autopilot clusters only in regions, so an Autopilot cluster asked for in a zone runs
+     * in that zone's region (its {@code location} still shows what the tenant asked).
+     */
+    public static ClusterLocator locator(Cluster c, ProviderAccount account) {
+        String location = c.mode() == com.bettercompute.domain.cluster.ClusterMode.AUTOPILOT ? c.region() : c.location();
+        return new ClusterLocator(account.cloudProject(), location, c.providerName());
     }
 
     /**

@@ -62,6 +62,15 @@ class CreateClusterTest {
     }
 
     @Test
+    void an_autopilot_cluster_may_be_asked_for_in_a_zone() {
+        ClusterWorld w = new ClusterWorld();
+        Cluster c = w.create(w.alice, autopilot("zonal-auto", "location", "us-central1-a"));
+        assertThat(c.location()).isEqualTo("us-central1-a");
+        assertThat(c.locationType()).isEqualTo(LocationType.ZONAL);
+        assertThat(c.nodePools()).isEmpty();
+    }
+
+    @Test
     void a_pool_on_the_tenants_own_account_needs_no_offer() {
         ClusterWorld w = new ClusterWorld();
         Cluster c = w.create(w.alice, standard("own", "poolId", OWN_POOL, "location", "us-east1-b"));
@@ -124,7 +133,6 @@ class CreateClusterTest {
                 arguments("a zone the account does not have", standard("a", "location", "us-east1-b"), ErrorCode.INVALID_INPUT, "location"),
                 arguments("a region the account does not have", standard("a", "location", "asia-east1"), ErrorCode.INVALID_INPUT, "location"),
                 arguments("a standard cluster without node pools", standard("a", "nodePools", List.of()), ErrorCode.INVALID_INPUT, "nodePools"),
-                arguments("an autopilot cluster in a zone", autopilot("a", "location", "us-central1-a"), ErrorCode.INVALID_INPUT, "location"),
                 arguments("a node pool name with the platform's prefix", standard("a", "nodePools", List.of(nodePool("bc-initial"))), ErrorCode.INVALID_INPUT, "nodePools[0].name"),
                 arguments("an autopilot cluster with node pools", autopilot("a", "nodePools", List.of(nodePool("x"))), ErrorCode.INVALID_INPUT, "nodePools"),
                 arguments("a node pool zone outside the account", standard("a", "nodePools", List.of(nodePool("x", "zones", List.of("us-central1-f")))), ErrorCode.INVALID_INPUT, "nodePools[0].zones[0]"),

@@ -336,6 +336,14 @@ class ClusterDeciderTest {
         assertThat(ClusterDecider.revised(c, moved, NOW).version()).isEqualTo(2);
     }
 
+    @Test
+    void an_autopilot_cluster_asked_for_in_a_zone_runs_in_its_region_at_the_provider() {
+        com.bettercompute.domain.catalog.ProviderAccount account = new com.bettercompute.domain.catalog.ProviderAccount(
+                "acct", "gcp", "platform", "platform-prod", List.of("us-central1-a"));
+        assertThat(ProviderSpecs.locator(cluster(ClusterMode.AUTOPILOT, ClusterState.PENDING), account).location()).isEqualTo("us-central1");
+        assertThat(ProviderSpecs.locator(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu"), account).location()).isEqualTo("us-central1-a");
+    }
+
     @ParameterizedTest(name = "{0} is met by {1}: {2}")
     @CsvSource({
             "1.33, 1.33.4-gke.100, true",

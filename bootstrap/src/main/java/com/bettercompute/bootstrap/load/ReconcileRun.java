@@ -111,7 +111,7 @@ public final class ReconcileRun {
             List<Cluster> clusters = db.clusters().list(new ClusterFilter("run", null, null, false), n);
             List<ClusterLocator> at = new ArrayList<>();
             for (Cluster c : clusters) {
-                at.add(new ClusterLocator("reconcile-run", c.location(), c.providerName()));
+                at.add(new ClusterLocator("reconcile-run", c.location(), c.providerName()));  // Standard: zonal as asked
             }
             AtomicLong observes = new AtomicLong();
             ExecutorService pool = Executors.newFixedThreadPool(threads);

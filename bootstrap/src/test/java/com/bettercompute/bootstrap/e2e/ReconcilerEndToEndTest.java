@@ -173,6 +173,17 @@ class ReconcilerEndToEndTest {
     }
 
     @Test
+    void an_autopilot_cluster_asked_for_in_a_zone_runs_in_its_region() {
+        Map<String, Object> body = autopilot("zonal-auto-e2e");
+        body.put("location", "us-central1-b");
+        String id = server.call("create", ALICE, body).json().get("id").asText();
+        JsonNode ready = awaitState(id, "ready");
+        assertThat(ready.get("location").asText()).isEqualTo("us-central1-b");
+        assertThat(server.server().simulator().orElseThrow().clusters())
+                .anyMatch(n -> n.contains("/locations/us-central1/") && n.endsWith("/" + ready.get("providerName").asText()));
+    }
+
+    @Test
     void versions_answers_from_the_provider_for_a_visible_pool_and_location() {
         JsonNode v = server.call("versions", ALICE, Map.of("tenantId", "acme", "poolId", POOL, "location", "us-central1-a")).json();
         assertThat(v.get("defaultVersion").asText()).startsWith("1.");
