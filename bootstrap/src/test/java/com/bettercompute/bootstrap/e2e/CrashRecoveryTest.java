@@ -152,7 +152,9 @@ class CrashRecoveryTest {
         simulator = GkeSimulator.start(Clock.systemUTC(), Duration.ofSeconds(1), 0, 0, GkeSimulatorCommand.SLEEP);
         Path catalog = RunningServer.catalogFile();
         Random random = new Random(42);
-        String database = RunningServer.postgres();
+        // PostgreSQL by default; -Dcrash.db=h2 runs the same scenario on an H2 file.
+        String database = "h2".equals(System.getProperty("crash.db"))
+                ? "jdbc:h2:file:" + java.nio.file.Files.createTempDirectory("crash-h2").resolve("bc") : RunningServer.postgres();
         startServer(catalog, database);
         String standard = call("create", ClustersApiContract.standard("acme", "crash-std")).get("id").asText();
         String auto = call("create", autopilot("crash-auto")).get("id").asText();
