@@ -17,6 +17,7 @@ import com.bettercompute.domain.cluster.Taint;
 import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.SqlStatement;
 
 import java.sql.ResultSet;
@@ -56,6 +57,11 @@ public final class JdbiClusterRepository implements ClusterRepository {
     /** sets every column but the first, the id */
     private static final String UPDATE_CLUSTER = "UPDATE clusters SET "
             + Db.assignments(CLUSTER_COLUMNS.subList(1, CLUSTER_COLUMNS.size()))
+            + " WHERE id = :id AND version = :expected_version";
+    /** The reconciler's bookkeeping: an API write ({@link #updateRequest}) leaves these as they are. */
+    private static final List<String> RECONCILER_COLUMNS = List.of("provider_accepted_at", "pending_action", "attempts", "ca_certificate");
+    private static final String UPDATE_REQUEST = "UPDATE clusters SET "
+            + Db.assignments(CLUSTER_COLUMNS.subList(1, CLUSTER_COLUMNS.size()).stream().filter(c -> !RECONCILER_COLUMNS.contains(c)).toList())
             + " WHERE id = :id AND version = :expected_version";
     private static final String INSERT_NODE_POOL = Db.insertSql("node_pools", NODE_POOL_COLUMNS);
     private static final String UPDATE_NODE_POOL = "UPDATE node_pools SET "
@@ -136,8 +142,18 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     @Override
     public boolean update(Cluster cluster, long expectedVersion) {
+        return update(cluster, expectedVersion, UPDATE_CLUSTER);
+    }
+
+    @Override
+    public boolean updateRequest(Cluster cluster, long expectedVersion) {
+        return update(cluster, expectedVersion, UPDATE_REQUEST);
+    }
+
+    private boolean update(Cluster cluster, long expectedVersion, String sql) {
         return db.inTransaction("updating a cluster", h -> Db.guardUnique(h, "cluster_update", g -> {
-            int rows = bindCluster(g.createUpdate(UPDATE_CLUSTER), cluster)
+            // bindCluster binds every column; UPDATE_REQUEST leaves the reconciler's out
+            int rows = bindCluster(g.createUpdate(sql).configure(SqlStatements.class, c -> c.setUnusedBindingAllowed(true)), cluster)
                     .bind("expected_version", expectedVersion).execute();
             if (rows == 0) {
                 return false;

@@ -317,6 +317,27 @@ abstract class ClusterRepositoryContract extends PortsContract {
     }
 
     @Test
+    void an_api_write_keeps_the_reconcilers_bookkeeping_and_writes_the_tenants_fields() {
+        Cluster c = inserted(full("acme", "train", T0));
+        // the reconciler saves its bookkeeping without a new version
+        Cluster.Progress reconciler = new Cluster.Progress(null, T0.plusSeconds(7), "set-version 1.33", 2, T0.plusSeconds(30), "Q0E=");
+        assertThat(clusters.update(c.toBuilder().progress(reconciler).build(), c.version())).isTrue();
+        // the API writes from the row it read before that save
+        Cluster.Progress stale = c.progress();
+        Cluster.Progress asked = new Cluster.Progress(T0.plusSeconds(60), stale.providerAcceptedAt(), stale.pendingAction(),
+                stale.failures(), null, stale.caCertificate());
+        Cluster request = c.toBuilder().description("asked").progress(asked).version(c.version() + 1).build();
+        assertThat(clusters.updateRequest(request, c.version())).isTrue();
+
+        Cluster stored = clusters.find(c.id()).orElseThrow();
+        assertThat(stored.description()).isEqualTo("asked");
+        assertThat(stored.version()).isEqualTo(c.version() + 1);
+        assertThat(stored.progress()).isEqualTo(new Cluster.Progress(T0.plusSeconds(60), T0.plusSeconds(7), "set-version 1.33", 2,
+                null, "Q0E="));
+        assertThat(clusters.updateRequest(request, c.version())).isFalse();
+    }
+
+    @Test
     void due_leaves_out_deleted_clusters_and_takes_every_other_state() {
         Cluster pending = inserted(minimal("acme", "pending", T0));
         Cluster gone = inserted(minimal("acme", "gone", T0.plusSeconds(1)));

@@ -58,7 +58,7 @@ public final class DeleteCluster {
             Cluster deleting = current.toBuilder().state(ClusterState.DELETING).message(null).nodePools(pools)
                     .progress(progress).version(current.version() + 1).updatedAt(now).build();
             Boolean saved = tx.inTransaction(() -> {
-                if (!clusters.update(deleting, current.version())) {
+                if (!clusters.updateRequest(deleting, current.version())) {
                     return false;
                 }
                 if (!retry) {

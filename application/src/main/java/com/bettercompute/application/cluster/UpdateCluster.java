@@ -46,7 +46,7 @@ public final class UpdateCluster {
             }
             Cluster changed = apply(current, cmd).toBuilder()
                     .progress(current.progress().withNextAttemptAt(null)).build();
-            Boolean saved = tx.inTransaction(() -> clusters.update(changed, current.version()));
+            Boolean saved = tx.inTransaction(() -> clusters.updateRequest(changed, current.version()));
             if (saved) {
                 return changed;
             }

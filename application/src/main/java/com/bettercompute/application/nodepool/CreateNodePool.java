@@ -71,7 +71,7 @@ public final class CreateNodePool {
             NodePool pool = new NodePool(id, current.id(), cmd.spec(), ClusterState.PENDING, null, 1, now, now, cmd.fingerprint());
             Cluster changed = NodePools.withPool(current, pool, true, now);
             Boolean saved = tx.inTransaction(() -> {
-                if (!clusters.update(changed, current.version())) {
+                if (!clusters.updateRequest(changed, current.version())) {
                     return false;
                 }
                 outbox.append(NodePoolEvents.of(NodePoolEvents.CREATED, changed, pool, now));

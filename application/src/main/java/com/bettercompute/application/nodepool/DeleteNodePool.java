@@ -62,7 +62,7 @@ public final class DeleteNodePool {
             NodePool deleting = pool.withState(ClusterState.DELETING, null, now);
             Cluster next = NodePools.withPool(current, deleting, true, now);
             Boolean saved = tx.inTransaction(() -> {
-                if (!clusters.update(next, current.version())) {
+                if (!clusters.updateRequest(next, current.version())) {
                     return false;
                 }
                 outbox.append(NodePoolEvents.of(NodePoolEvents.DELETING, next, deleting, now));

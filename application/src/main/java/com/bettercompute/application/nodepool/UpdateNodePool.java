@@ -57,7 +57,7 @@ public final class UpdateNodePool {
                     ? ClusterState.UPDATING : pool.state();
             NodePool changed = pool.withSpec(spec, state, state == pool.state() ? pool.message() : null, now);
             Cluster next = NodePools.withPool(current, changed, changes, now);
-            if (tx.inTransaction(() -> clusters.update(next, current.version()))) {
+            if (tx.inTransaction(() -> clusters.updateRequest(next, current.version()))) {
                 return changed;
             }
         }

@@ -34,6 +34,14 @@ public interface ClusterRepository {
     boolean update(Cluster cluster, long expectedVersion);
 
     /**
+     * As {@link #update}, for the API's writes of what the tenant asked: the reconciler's bookkeeping in
+     * the stored row ({@code providerAcceptedAt}, {@code pendingAction}, {@code failures}, {@code caCertificate})
+     * is kept as it is, since a pass may have saved it without a new {@code version} after the caller
+     * read the row.
+     */
+    boolean updateRequest(Cluster cluster, long expectedVersion);
+
+    /**
      * Ids of clusters the reconciler should look at now: not {@code deleted}, whose
      * {@code progress.nextAttemptAt} is null or not after {@code now}, and whose lease is free or expired
      * at {@code now}; the longest waiting first, at most {@code limit}.

@@ -83,6 +83,20 @@ public final class InMemoryClusterRepository implements ClusterRepository {
     }
 
     @Override
+    public boolean updateRequest(Cluster cluster, long expectedVersion) {
+        return store.locked(s -> {
+            Cluster stored = s.clusters.get(cluster.id());
+            if (stored == null || stored.version() != expectedVersion) {
+                return false;
+            }
+            Cluster.Progress kept = stored.progress();
+            Cluster.Progress asked = cluster.progress();
+            return update(cluster.toBuilder().progress(new Cluster.Progress(asked.deleteRequestedAt(), kept.providerAcceptedAt(),
+                    kept.pendingAction(), kept.failures(), asked.nextAttemptAt(), kept.caCertificate())).build(), expectedVersion);
+        });
+    }
+
+    @Override
     public List<String> due(Instant now, int limit) {
         return store.locked(s -> s.clusters.values().stream()
                 .filter(c -> !c.deleted())
