@@ -5,8 +5,6 @@ import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
-import com.bettercompute.domain.DomainException;
-import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
@@ -16,7 +14,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code kubernetesClusters.delete}: marks the cluster and its node pools {@code deleting} and publishes
@@ -24,8 +22,6 @@ import java.util.Map;
  * one whose deletion the provider refused ({@code error}) is marked {@code deleting} again and tried at once.
  */
 public final class DeleteCluster {
-    private static final int ATTEMPTS = 5;
-
     private final Transactions tx;
     private final ClusterRepository clusters;
     private final EventOutbox outbox;
@@ -41,10 +37,10 @@ public final class DeleteCluster {
     }
 
     public Cluster delete(Caller caller, ClusterRef ref) {
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        return GuardedWrite.retry(() -> {
             Cluster current = lookup.require(caller, ref, Action.DELETE);
             if (current.state() == ClusterState.DELETED || current.state() == ClusterState.DELETING) {
-                return current;
+                return Optional.of(current);
             }
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
             // A delete the provider refused (the cluster shows error) is tried again at once; it is the
@@ -66,11 +62,7 @@ public final class DeleteCluster {
                 }
                 return true;
             });
-            if (saved) {
-                return deleting;
-            }
-        }
-        throw new DomainException(ErrorCode.CONFLICT, "The cluster is changing under concurrent calls; try again.",
-                Map.of("reason", "concurrent-change"));
+            return saved ? Optional.of(deleting) : Optional.<Cluster>empty();
+        });
     }
 }

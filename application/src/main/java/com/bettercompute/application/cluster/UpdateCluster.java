@@ -13,6 +13,7 @@ import com.bettercompute.domain.cluster.ClusterState;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.Optional;
 
 
 /**
@@ -22,8 +23,6 @@ import java.util.Map;
  * it will be created with the new values. The description changes nothing at the provider.
  */
 public final class UpdateCluster {
-    private static final int ATTEMPTS = 5;
-
     private final Transactions tx;
     private final ClusterRepository clusters;
     private final ClusterLookup lookup;
@@ -37,7 +36,7 @@ public final class UpdateCluster {
     }
 
     public Cluster update(Caller caller, UpdateClusterCommand cmd) {
-        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+        return GuardedWrite.retry(() -> {
             Cluster current = lookup.require(caller, cmd.ref(), Action.UPDATE);
             if (current.goingAway()) {
                 throw new DomainException(ErrorCode.INVALID_STATE,
@@ -47,12 +46,8 @@ public final class UpdateCluster {
             Cluster changed = apply(current, cmd).toBuilder()
                     .progress(current.progress().withNextAttemptAt(null)).build();
             Boolean saved = tx.inTransaction(() -> clusters.updateRequest(changed, current.version()));
-            if (saved) {
-                return changed;
-            }
-        }
-        throw new DomainException(ErrorCode.CONFLICT, "The cluster is changing under concurrent calls; try again.",
-                Map.of("reason", "concurrent-change"));
+            return saved ? Optional.of(changed) : Optional.<Cluster>empty();
+        });
     }
 
     static boolean changesProvider(Cluster c, UpdateClusterCommand cmd) {

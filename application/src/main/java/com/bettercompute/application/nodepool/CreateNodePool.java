@@ -4,6 +4,7 @@ import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.cluster.ClusterLookup;
 import com.bettercompute.application.cluster.ClusterRef;
+import com.bettercompute.application.cluster.GuardedWrite;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
@@ -60,11 +61,11 @@ public final class CreateNodePool {
 
     public NodePool create(Caller caller, CreateNodePoolCommand cmd) {
         String id = cmd.nodePoolId(caller.id());
-        for (int attempt = 0; attempt < NodePools.ATTEMPTS; attempt++) {
+        return GuardedWrite.retry(() -> {
             Cluster current = lookup.require(caller, new ClusterRef(cmd.tenantId(), cmd.clusterId()), Action.UPDATE);
             Optional<NodePool> earlier = current.nodePools().stream().filter(p -> p.id().equals(id)).findFirst();
             if (earlier.isPresent()) {
-                return sameRequest(cmd, earlier.get());
+                return Optional.of(sameRequest(cmd, earlier.get()));
             }
             check(current, cmd);
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
@@ -77,11 +78,8 @@ public final class CreateNodePool {
                 outbox.append(NodePoolEvents.of(NodePoolEvents.CREATED, changed, pool, now));
                 return true;
             });
-            if (saved) {
-                return pool;
-            }
-        }
-        throw NodePools.busy();
+            return saved ? Optional.of(pool) : Optional.<NodePool>empty();
+        });
     }
 
     private static NodePool sameRequest(CreateNodePoolCommand cmd, NodePool earlier) {

@@ -3,6 +3,7 @@ package com.bettercompute.application.nodepool;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.cluster.ClusterLookup;
+import com.bettercompute.application.cluster.GuardedWrite;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
@@ -18,6 +19,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code kubernetesNodePools.delete}: marks the pool {@code deleting} (its cluster {@code updating}) and
@@ -42,11 +44,11 @@ public final class DeleteNodePool {
     }
 
     public NodePool delete(Caller caller, NodePoolRef ref) {
-        for (int attempt = 0; attempt < NodePools.ATTEMPTS; attempt++) {
+        return GuardedWrite.retry(() -> {
             Cluster current = lookup.require(caller, ref.cluster(), Action.UPDATE);
             NodePool pool = NodePools.find(current, ref.nodePoolId());
             if (!pool.live()) {
-                return pool;
+                return Optional.of(pool);
             }
             if (current.goingAway()) {
                 throw NodePools.beingDeleted(current);
@@ -68,10 +70,7 @@ public final class DeleteNodePool {
                 outbox.append(NodePoolEvents.of(NodePoolEvents.DELETING, next, deleting, now));
                 return true;
             });
-            if (saved) {
-                return deleting;
-            }
-        }
-        throw NodePools.busy();
+            return saved ? Optional.of(deleting) : Optional.<NodePool>empty();
+        });
     }
 }

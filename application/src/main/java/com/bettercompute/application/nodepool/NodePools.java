@@ -13,8 +13,6 @@ import java.util.Map;
 
 /** What the node pool calls share: finding a pool in its cluster, and the cluster a pool change leaves. */
 final class NodePools {
-    /** How often a call re-reads the cluster and tries again when a concurrent change won the row. */
-    static final int ATTEMPTS = 8;
 
     private NodePools() {}
 
@@ -55,10 +53,5 @@ final class NodePools {
         return new DomainException(ErrorCode.INVALID_STATE,
                 "Cluster " + c.id() + " is being deleted; its node pools cannot be changed.",
                 Map.of("state", c.state().wire(), "reason", "cluster-deleting"));
-    }
-
-    static DomainException busy() {
-        return new DomainException(ErrorCode.CONFLICT, "The cluster is changing under concurrent calls; try again.",
-                Map.of("reason", "concurrent-change"));
     }
 }

@@ -3,6 +3,7 @@ package com.bettercompute.application.nodepool;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.cluster.ClusterLookup;
+import com.bettercompute.application.cluster.GuardedWrite;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.DomainException;
@@ -17,6 +18,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code kubernetesNodePools.update}: records the new size, autoscaling, labels or taints and bumps the
@@ -39,7 +41,7 @@ public final class UpdateNodePool {
     }
 
     public NodePool update(Caller caller, UpdateNodePoolCommand cmd) {
-        for (int attempt = 0; attempt < NodePools.ATTEMPTS; attempt++) {
+        return GuardedWrite.retry(() -> {
             Cluster current = lookup.require(caller, cmd.ref().cluster(), Action.UPDATE);
             NodePool pool = NodePools.find(current, cmd.ref().nodePoolId());
             if (current.goingAway()) {
@@ -57,11 +59,8 @@ public final class UpdateNodePool {
                     ? ClusterState.UPDATING : pool.state();
             NodePool changed = pool.withSpec(spec, state, state == pool.state() ? pool.message() : null, now);
             Cluster next = NodePools.withPool(current, changed, changes, now);
-            if (tx.inTransaction(() -> clusters.updateRequest(next, current.version()))) {
-                return changed;
-            }
-        }
-        throw NodePools.busy();
+            return tx.inTransaction(() -> clusters.updateRequest(next, current.version())) ? Optional.of(changed) : Optional.<NodePool>empty();
+        });
     }
 
     static NodePoolSpec apply(NodePoolSpec s, UpdateNodePoolCommand cmd) {
