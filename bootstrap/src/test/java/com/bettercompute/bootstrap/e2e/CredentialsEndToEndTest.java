@@ -227,7 +227,7 @@ class CredentialsEndToEndTest {
 
     /** Runs the real kubectl (skips the test when it is not installed), with its discovery cache in {@code dir}. */
     static Kubectl kubectl(Path dir, Path kubeconfig, String... args) throws IOException, InterruptedException {
-        Assumptions.assumeTrue(onPath("kubectl"), "kubectl is not on PATH: the kubeconfig is not tried with the real client");
+        Assumptions.assumeTrue(Programs.find("kubectl").isPresent(), "kubectl is not on PATH: the kubeconfig is not tried with the real client");
         List<String> command = new ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString(),
                 "--cache-dir", dir.resolve("kube-cache").toString(), "--request-timeout", "20s"));
         command.addAll(List.of(args));
@@ -239,17 +239,5 @@ class CredentialsEndToEndTest {
         return new Kubectl(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 
-    static boolean onPath(String program) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String d : path.split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(d, program))) {
-                return true;
-            }
-        }
-        return false;
-    }
 
 }

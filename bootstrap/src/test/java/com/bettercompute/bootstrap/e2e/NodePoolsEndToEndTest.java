@@ -9,7 +9,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -51,7 +50,7 @@ class NodePoolsEndToEndTest {
     @BeforeAll
     void start() {
         server = RunningServer.withReconciler(h2(), 1);
-        gcloud = findOnPath("gcloud");
+        gcloud = Programs.find("gcloud").orElse(null);
     }
 
     @AfterAll
@@ -291,17 +290,4 @@ class NodePoolsEndToEndTest {
         return Files.readString(out, StandardCharsets.UTF_8).lines().filter(l -> !l.isBlank()).toList();
     }
 
-    private static String findOnPath(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return null;
-        }
-        for (String dir : path.split(File.pathSeparator)) {
-            File candidate = new File(dir, name);
-            if (candidate.isFile() && candidate.canExecute()) {
-                return candidate.getAbsolutePath();
-            }
-        }
-        return null;
-    }
 }
