@@ -1,5 +1,6 @@
 package com.bettercompute.bootstrap;
 
+import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.bootstrap.catalog.CatalogException;
 
 import java.io.PrintStream;
@@ -14,7 +15,8 @@ final class ServeCommand {
     static final List<Options.Spec> SPECS = List.of(
             new Options.Spec("host", "127.0.0.1", "address to listen on"),
             new Options.Spec("port", "8080", "port of the API; 0 = any free port"),
-            new Options.Spec("db", "jdbc:h2:file:./data/better-compute", "JDBC URL; a jdbc:postgresql: URL selects PostgreSQL"),
+            new Options.Spec("db", Database.DEFAULT_URL, "embedded-postgres:DIR (a PostgreSQL the server starts itself on DIR),"
+                    + " a jdbc:postgresql: URL (a PostgreSQL of your own) or a jdbc:h2: URL (H2, for tests and trials)"),
             new Options.Spec("catalog", null, "catalog file (YAML); default: the built-in demo catalog"),
             new Options.Spec("provider", "simulator", "simulator (the built-in GKE simulator) or gke"),
             new Options.Spec("gke-endpoint", null, "HOST:PORT of another GKE API, e.g. a standalone simulator"),

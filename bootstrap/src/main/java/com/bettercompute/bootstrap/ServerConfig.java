@@ -21,7 +21,7 @@ public record ServerConfig(
         int credentialTtlSeconds) {
 
     public static ServerConfig defaults() {
-        return new ServerConfig("127.0.0.1", 8080, "jdbc:h2:file:./data/better-compute", null, "simulator", null, 20, 30, 300, null, true, 3600);
+        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600);
     }
 
     /** Who holds reconcile leases: the option, else host and port, so a restarted server takes its own leases back at once. */

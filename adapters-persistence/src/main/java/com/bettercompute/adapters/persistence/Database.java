@@ -13,12 +13,15 @@ import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 
 /**
  * The database of the product: a connection pool on a JDBC URL ({@code jdbc:h2:...} or
- * {@code jdbc:postgresql:...}), the schema migrated by Flyway, and the repositories on it. Close it to
- * close the pool.
+ * {@code jdbc:postgresql:...}) or on a PostgreSQL this process starts itself ({@code embedded-postgres:DIR},
+ * the default), the schema migrated by Flyway, and the repositories on it. Close it to close the pool
+ * (and then the embedded server).
  *
  * <pre>{@code
  * Database db = Database.open(Database.DEFAULT_URL);            // or open(url, user, password)
@@ -31,10 +34,22 @@ import java.util.Locale;
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
 
-    /** The embedded default: an H2 file under {@code ./data}. */
-    public static final String DEFAULT_URL = "jdbc:h2:file:./data/better-compute";
+    /** What {@link #open} takes for a PostgreSQL this process starts on a directory of its own. */
+    public static final String EMBEDDED_POSTGRES = "embedded-postgres:";
+
+    /**
+     * The embedded default: a PostgreSQL started by this process on {@code ./data/postgres}. (It was an
+     * H2 file, {@code ./data/better-compute}, until H2 2.5.252 was seen losing acknowledged commits under
+     * SIGKILL; see docs/decisions.md.)
+     */
+    public static final String DEFAULT_URL = EMBEDDED_POSTGRES + "./data/postgres";
+
+    /** The file of the earlier H2 default, next to the embedded PostgreSQL's directory. */
+    static final String FORMER_DEFAULT_FILE = "better-compute.mv.db";
 
     private final HikariDataSource dataSource;
+    /** The server this process started for an {@code embedded-postgres:} URL, else null. */
+    private final EmbeddedPostgresServer embedded;
     private final Jdbi jdbi;
     private final boolean postgres;
     private final JdbiTransactions transactions;
@@ -44,8 +59,9 @@ public final class Database implements AutoCloseable {
     private final JdbiEventOutbox outbox;
     private final JdbiUsageLedger usage;
 
-    private Database(HikariDataSource dataSource, boolean postgres) {
+    private Database(HikariDataSource dataSource, EmbeddedPostgresServer embedded, boolean postgres) {
         this.dataSource = dataSource;
+        this.embedded = embedded;
         this.postgres = postgres;
         this.jdbi = Jdbi.create(dataSource).registerArgument(new Times.InstantArgumentFactory());
         this.transactions = new JdbiTransactions(jdbi);
@@ -64,10 +80,39 @@ public final class Database implements AutoCloseable {
     /**
      * Opens the pool and migrates the schema to the latest version. {@code user} and {@code password} may
      * be null. Fails with {@link IllegalStateException} (naming no password) when the URL is neither H2
-     * nor PostgreSQL or the database cannot be reached or migrated.
+     * nor PostgreSQL nor embedded, or the database cannot be reached or migrated.
      */
     public static Database open(String jdbcUrl, String user, String password) {
-        String url = effectiveUrl(jdbcUrl);
+        String given = effectiveUrl(jdbcUrl);
+        EmbeddedPostgresServer embedded = given.startsWith(EMBEDDED_POSTGRES) ? startEmbedded(given) : null;
+        try {
+            return open(embedded == null ? given : embedded.jdbcUrl(), user, password, embedded);
+        } catch (RuntimeException e) {
+            if (embedded != null) {
+                embedded.close();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * The embedded PostgreSQL of {@code embedded-postgres:DIR}. A new DIR next to the file of the
+     * earlier H2 default is refused: starting empty beside it would look like every cluster was lost.
+     */
+    private static EmbeddedPostgresServer startEmbedded(String url) {
+        Path dir = Path.of(url.substring(EMBEDDED_POSTGRES.length()));
+        Path parent = dir.toAbsolutePath().normalize().getParent();
+        Path former = parent == null ? null : parent.resolve(FORMER_DEFAULT_FILE);
+        if (former != null && Files.exists(former) && !Files.exists(dir.resolve("PG_VERSION"))) {
+            throw new IllegalStateException(former + " holds the data of the earlier embedded default (H2), and the"
+                    + " embedded PostgreSQL in " + dir + " is new. Either keep using that file with --db jdbc:h2:file:"
+                    + parent.resolve("better-compute") + " , or move it away to start on the embedded PostgreSQL"
+                    + " (nothing is copied over).");
+        }
+        return EmbeddedPostgresServer.start(dir);
+    }
+
+    private static Database open(String url, String user, String password, EmbeddedPostgresServer embedded) {
         boolean postgres = url.startsWith("jdbc:postgresql:");
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
@@ -90,7 +135,7 @@ public final class Database implements AutoCloseable {
             LOG.error("cannot migrate the database schema", e);
             throw new IllegalStateException("cannot migrate the database schema", e);
         }
-        return new Database(dataSource, postgres);
+        return new Database(dataSource, embedded, postgres);
     }
 
     /**
@@ -101,8 +146,10 @@ public final class Database implements AutoCloseable {
      * {@code WRITE_DELAY=0}, so an acknowledged commit is on disk before the call returns.
      */
     public static String effectiveUrl(String jdbcUrl) {
-        if (jdbcUrl == null || !(jdbcUrl.startsWith("jdbc:h2:") || jdbcUrl.startsWith("jdbc:postgresql:"))) {
-            throw new IllegalStateException("the database URL must start with jdbc:h2: or jdbc:postgresql:");
+        if (jdbcUrl == null || !(jdbcUrl.startsWith("jdbc:h2:") || jdbcUrl.startsWith("jdbc:postgresql:")
+                || jdbcUrl.startsWith(EMBEDDED_POSTGRES) && jdbcUrl.length() > EMBEDDED_POSTGRES.length())) {
+            throw new IllegalStateException("the database URL must start with jdbc:h2: or jdbc:postgresql:, or be "
+                    + EMBEDDED_POSTGRES + "DIRECTORY");
         }
         if (!jdbcUrl.startsWith("jdbc:h2:")) {
             return jdbcUrl;
@@ -165,5 +212,8 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         dataSource.close();
+        if (embedded != null) {
+            embedded.close();
+        }
     }
 }

@@ -20,9 +20,22 @@ class DatabaseTest {
             "jdbc:h2:mem:x                      | jdbc:h2:mem:x;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000;DB_CLOSE_DELAY=-1",
             "jdbc:h2:mem:x;lock_timeout=5       | jdbc:h2:mem:x;lock_timeout=5;MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;DB_CLOSE_DELAY=-1",
             "jdbc:postgresql://db:5432/bc?user=u | jdbc:postgresql://db:5432/bc?user=u",
+            "embedded-postgres:./data/postgres   | embedded-postgres:./data/postgres",
     })
     void h2_urls_get_the_flags_they_lack(String given, String opened) {
         assertThat(Database.effectiveUrl(given)).isEqualTo(opened);
+    }
+
+    @Test
+    void the_default_is_the_embedded_postgresql_under_data() {
+        assertThat(Database.DEFAULT_URL).isEqualTo("embedded-postgres:./data/postgres");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"jdbc:mysql://db/bc?password=secret", "embedded-postgres:", "postgres:./data"})
+    void urls_of_no_known_kind_are_refused_without_echoing_them(String url) {
+        assertThatThrownBy(() -> Database.effectiveUrl(url))
+                .isInstanceOf(IllegalStateException.class).message().contains("embedded-postgres:DIRECTORY").doesNotContain("secret");
     }
 
     @Test
