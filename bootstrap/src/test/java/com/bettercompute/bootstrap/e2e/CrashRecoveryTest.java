@@ -7,14 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,10 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,20 +33,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * one and none of the deleted one, every acknowledged write is there, and nothing was published twice.
  */
 class CrashRecoveryTest {
-    static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newHttpClient();
     /** The killed servers' logs, kept for a person to read after a failure. */
     static final Path LOG = Path.of("target", "crash-recovery-server.log");
 
     GkeSimulator simulator;
-    Process process;
+    ServerProcess server;
     String base;
 
     @AfterEach
-    void stop() {
-        if (process != null) {
-            process.destroyForcibly();
+    void stop() throws InterruptedException {
+        if (server != null) {
+            server.kill();
         }
         if (simulator != null) {
             simulator.close();
@@ -60,45 +53,15 @@ class CrashRecoveryTest {
     }
 
     void startServer(Path catalog, String database) throws IOException {
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", classpath, "com.bettercompute.bootstrap.Main",
-                "--port", "0", "--db", database, "--catalog", catalog.toString(),
+        server = ServerProcess.start(Path.of("."), LOG, List.of("--port", "0", "--db", database, "--catalog", catalog.toString(),
                 "--gke-endpoint", simulator.grpcTarget(), "--reconcile-converging-seconds", "1",
-                "--reconcile-settled-seconds", "2", "--replica-id", "crash-test")
-                .redirectError(ProcessBuilder.Redirect.appendTo(LOG.toFile()));
-        process = pb.start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        Instant deadline = Instant.now().plusSeconds(60);
-        String line;
-        while ((line = out.readLine()) != null) {
-            Matcher m = LISTENING.matcher(line);
-            if (m.find()) {
-                base = "http://127.0.0.1:" + m.group(1);
-                Thread drain = new Thread(() -> {
-                    try {
-                        while (out.readLine() != null) {
-                            // keep the pipe empty
-                        }
-                    } catch (IOException ignored) {
-                        // the process was killed
-                    }
-                });
-                drain.setDaemon(true);
-                drain.start();
-                return;
-            }
-            if (Instant.now().isAfter(deadline)) {
-                break;
-            }
-        }
-        throw new AssertionError("the server did not start; see " + LOG);
+                "--reconcile-settled-seconds", "2", "--replica-id", "crash-test"));
+        base = server.baseUrl();
     }
 
     void kill() throws InterruptedException {
-        process.destroyForcibly();
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        process = null;
+        server.kill();
+        server = null;
     }
 
     JsonNode call(String method, Object body) throws Exception {
