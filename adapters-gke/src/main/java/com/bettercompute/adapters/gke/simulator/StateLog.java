@@ -47,6 +47,7 @@ final class StateLog implements AutoCloseable {
     private FileChannel channel;
     private long compactedSize;
     private boolean broken;
+    private boolean closed;
 
     private StateLog(Path directory) throws IOException {
         this.file = directory.resolve(FILE);
@@ -142,6 +143,9 @@ final class StateLog implements AutoCloseable {
      * the last append failed. Returns once the bytes are on disk.
      */
     void append(List<byte[]> changes, Supplier<List<byte[]>> everything) throws IOException {
+        if (closed) {
+            throw new IOException("the simulator is stopping");
+        }
         if (broken || channel.size() > Math.max(MIN_COMPACT, compactedSize * GROWTH)) {
             rewrite(everything.get());
             return;
@@ -226,6 +230,7 @@ final class StateLog implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         try {
             if (channel != null) {
                 channel.close();
