@@ -25,7 +25,8 @@ final class ServeCommand {
             new Options.Spec("reconcile-settled-seconds", "300", "how often ready and failed clusters are refreshed"),
             new Options.Spec("replica-id", null, "who holds reconcile leases; default: host name and port"),
             new Options.Spec("reconcile", "true", "false: serve the API only, reconcile nothing (another replica does)"),
-            new Options.Spec("credential-ttl-seconds", "3600", "how long a kubeconfig's token lives unless the call says (600 to 86400)"));
+            new Options.Spec("credential-ttl-seconds", "3600", "how long a kubeconfig's token lives unless the call says (600 to 86400)"),
+            new Options.Spec("data-dir", "./data", "local state besides the database: the built-in GKE simulator's world (gke-simulator/)"));
 
     private ServeCommand() {}
 
@@ -49,7 +50,7 @@ final class ServeCommand {
                     o.get("gke-endpoint").orElse(null), o.integer("sim-operation-seconds", 0, 86_400),
                     o.integer("reconcile-converging-seconds", 1, 86_400), o.integer("reconcile-settled-seconds", 1, 86_400),
                     o.get("replica-id").orElse(null), bool(o.get("reconcile").orElse("true"), "reconcile"),
-                    o.integer("credential-ttl-seconds", 600, 86_400));
+                    o.integer("credential-ttl-seconds", 600, 86_400), Path.of(o.get("data-dir").orElseThrow()));
         } catch (IllegalArgumentException e) {
             err.println("better-compute: " + e.getMessage());
             return 2;

@@ -101,7 +101,7 @@ public final class Server implements AutoCloseable {
         try {
             new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(catalog);
             provider = GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
-                    Duration.ofSeconds(config.simOperationSeconds()), clock);
+                    Duration.ofSeconds(config.simOperationSeconds()), clock, config.simulatorStateDir());
             GkeProviderSetup setup = provider;
             Map<String, ClusterProvider> cached = new ConcurrentHashMap<>();
             ClusterProviders providers = account -> cached.computeIfAbsent(account.id() + "\n" + account.credentialsFile(),

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 /**
  * How the server starts. {@code catalog} null: the built-in demo catalog, with a fresh demo token.
  * The provider settings are read and checked now; the reconciler that uses them drives the provider.
+ * {@code dataDir} is where the server keeps local state besides its database: the embedded GKE
+ * simulator's world under {@code gke-simulator/}; null keeps that in memory (tests, load runs).
  */
 public record ServerConfig(
         String host,
@@ -18,10 +20,11 @@ public record ServerConfig(
         int reconcileSettledSeconds,
         String replicaId,
         boolean reconcile,
-        int credentialTtlSeconds) {
+        int credentialTtlSeconds,
+        Path dataDir) {
 
     public static ServerConfig defaults() {
-        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600);
+        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600, null);
     }
 
     /** Who holds reconcile leases: the option, else host and port, so a restarted server takes its own leases back at once. */
@@ -40,30 +43,41 @@ public record ServerConfig(
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds);
+        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir);
     }
 
     public ServerConfig withDb(String url) {
-        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds);
+        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir);
     }
 
     public ServerConfig withProvider(String p, String endpoint, int operationSeconds, int converging, int settled) {
-        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds);
+        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds, dataDir);
     }
 
     /** Without the reconciler: an API-only replica (clusters stay as the API left them). */
     public ServerConfig withoutReconciler() {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds);
+                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds, dataDir);
     }
 
     public ServerConfig withCatalog(Path file) {
-        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds);
+        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir);
     }
 
     /** How long a kubeconfig's token lives when {@code credentials} is not told (the module's {@code credentialTtlSeconds}). */
     public ServerConfig withCredentialTtlSeconds(int seconds) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, seconds);
+                reconcileSettledSeconds, replicaId, reconcile, seconds, dataDir);
+    }
+
+    /** With the embedded simulator's state kept under {@code dir} (null: in memory). */
+    public ServerConfig withDataDir(Path dir) {
+        return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dir);
+    }
+
+    /** Where the embedded GKE simulator keeps its world, or null to keep it in memory. */
+    public Path simulatorStateDir() {
+        return dataDir == null ? null : dataDir.resolve("gke-simulator");
     }
 }

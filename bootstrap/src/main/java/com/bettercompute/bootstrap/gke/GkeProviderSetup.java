@@ -41,13 +41,21 @@ public final class GkeProviderSetup implements AutoCloseable {
         this.perAccountCredentials = perAccountCredentials;
     }
 
+    /** As {@link #from(String, String, Duration, Clock, Path)} with the embedded simulator's state in memory. */
+    public static GkeProviderSetup from(String provider, String gkeEndpoint, Duration simOperation, Clock clock) {
+        return from(provider, gkeEndpoint, simOperation, clock, null);
+    }
+
     /**
      * @param provider          {@code simulator} or {@code gke}
      * @param gkeEndpoint       null, or {@code HOST:PORT}
      * @param simOperation      how long the embedded simulator's operations take
      * @param clock             the embedded simulator's clock
+     * @param simulatorState    where the embedded simulator keeps its world (its clusters' Kubernetes APIs under
+     *                          {@code kubernetes/}), so a restarted server finds the provider as it left it; null:
+     *                          in memory
      */
-    public static GkeProviderSetup from(String provider, String gkeEndpoint, Duration simOperation, Clock clock) {
+    public static GkeProviderSetup from(String provider, String gkeEndpoint, Duration simOperation, Clock clock, Path simulatorState) {
         if (gkeEndpoint != null && !gkeEndpoint.isBlank()) {
             if (!gkeEndpoint.matches("[^\\s/]+:\\d{1,5}")) {
                 throw new IllegalArgumentException("--gke-endpoint takes HOST:PORT, not \"" + gkeEndpoint + "\"");
@@ -58,10 +66,10 @@ public final class GkeProviderSetup implements AutoCloseable {
             case "gke":
                 return new GkeProviderSetup(GkeClusterProviders.google(), null, true);
             case "simulator": {
-                GkeSimulator simulator = GkeSimulator.start(clock, simOperation, 0, 0, GkeSimulatorCommand.SLEEP);
+                GkeSimulator simulator = GkeSimulator.start(clock, simOperation, 0, 0, GkeSimulatorCommand.SLEEP, simulatorState);
                 SimulatedKubernetesApis apis = null;
                 try {
-                    apis = withKubernetesApis(simulator, clock);
+                    apis = withKubernetesApis(simulator, clock, simulatorState == null ? null : simulatorState.resolve("kubernetes"));
                     return new GkeProviderSetup(GkeClusterProviders.grpc(simulator.grpcTarget(), apis::adminToken), simulator, apis, false);
                 } catch (RuntimeException e) {
                     if (apis != null) {
@@ -80,10 +88,19 @@ public final class GkeProviderSetup implements AutoCloseable {
      * Gives the simulator's clusters a Kubernetes API (adapters-k8s): once RUNNING, each reports an endpoint
      * on the one HTTPS server of {@link SimulatedKubernetesApis} and its CA, and shows its node pools' nodes.
      */
-    static SimulatedKubernetesApis withKubernetesApis(GkeSimulator simulator, Clock clock) {
-        SimulatedKubernetesApis apis = SimulatedKubernetesApis.start(clock, simulator::nodeCounts);
-        simulator.clusterEndpoints((project, location, cluster) ->
-                new ClusterEndpoints.Endpoint(apis.endpointFor(project, location, cluster), apis.caCertificateBase64()));
+    static SimulatedKubernetesApis withKubernetesApis(GkeSimulator simulator, Clock clock, Path state) {
+        SimulatedKubernetesApis apis = SimulatedKubernetesApis.start(clock, simulator::nodeCounts, state);
+        simulator.clusterEndpoints(new ClusterEndpoints() {
+            @Override
+            public Endpoint endpointFor(String project, String location, String cluster) {
+                return new Endpoint(apis.endpointFor(project, location, cluster), apis.caCertificateBase64());
+            }
+
+            @Override
+            public void gone(String project, String location, String cluster) {
+                apis.forget(project, location, cluster);
+            }
+        });
         return apis;
     }
 

@@ -3,21 +3,23 @@ package com.bettercompute.bootstrap.gke;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.adapters.gke.simulator.Pause;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--sim-operation-seconds S]}:
+ * {@code better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--sim-operation-seconds S] [--state-dir DIR]}:
  * the GKE simulator alone, on the wall clock, until the process is killed.
  */
 public final class GkeSimulatorCommand {
     static final String USAGE = String.join("\n",
-            "usage: better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--sim-operation-seconds S]",
+            "usage: better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--sim-operation-seconds S] [--state-dir DIR]",
             "  --grpc-port P1              plaintext gRPC port on 127.0.0.1 (default 0: any free port)",
             "  --rest-port P2              REST port on 127.0.0.1 (default 0: any free port)",
             "  --sim-operation-seconds S   how long each GKE operation takes (default 20; 0 completes at once)",
+            "  --state-dir DIR             keep clusters, node pools and operations in DIR across restarts (default: in memory)",
             "Faults: POST http://127.0.0.1:<P2>/simulator/faults/<fault> (see docs/gke-simulator.md).");
 
     /** Waits with the thread: the one place the simulator's latency fault really sleeps. */
@@ -33,11 +35,12 @@ public final class GkeSimulatorCommand {
     }
 
     /** The parsed options. */
-    record Options(int grpcPort, int restPort, Duration operationDuration) {
+    record Options(int grpcPort, int restPort, Duration operationDuration, Path stateDir) {
         static Options parse(String[] args) {
             int grpc = 0;
             int rest = 0;
             Duration operation = Duration.ofSeconds(20);
+            Path state = null;
             for (int i = 0; i < args.length; i++) {
                 String arg = args[i];
                 String value = null;
@@ -69,10 +72,16 @@ public final class GkeSimulatorCommand {
                             throw new IllegalArgumentException("--sim-operation-seconds takes 0 to 86400 seconds, not \"" + value + "\"");
                         }
                     }
+                    case "--state-dir" -> {
+                        if (value.isBlank()) {
+                            throw new IllegalArgumentException("--state-dir takes a directory, not an empty value");
+                        }
+                        state = Path.of(value);
+                    }
                     default -> throw new IllegalArgumentException("unknown option " + arg);
                 }
             }
-            return new Options(grpc, rest, operation);
+            return new Options(grpc, rest, operation, state);
         }
 
         private static int port(String option, String value) {
@@ -91,7 +100,8 @@ public final class GkeSimulatorCommand {
     /** Starts the simulator as the options say and prints its endpoints on {@code out}. */
     static GkeSimulator start(String[] args, PrintStream out) {
         Options options = Options.parse(args);
-        GkeSimulator simulator = GkeSimulator.start(Clock.systemUTC(), options.operationDuration(), options.grpcPort(), options.restPort(), SLEEP);
+        GkeSimulator simulator = GkeSimulator.start(Clock.systemUTC(), options.operationDuration(), options.grpcPort(), options.restPort(), SLEEP,
+                options.stateDir());
         out.println(simulator.banner());
         out.flush();
         return simulator;

@@ -10,9 +10,16 @@ import com.bettercompute.application.provider.Mode;
 import com.bettercompute.application.provider.ProviderNames;
 import com.bettercompute.application.provider.ReleaseChannel;
 import com.bettercompute.application.fakes.MutableClock;
+import com.bettercompute.adapters.k8s.Fabric8TenantClusterClient;
+import com.bettercompute.application.port.ClusterConnection;
+import com.bettercompute.application.provider.ClusterObservation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class GkeProviderSetupTest {
     private static final String ID = "kcl_01hzx8k3v4w5y6z7a8b9c0d1e2";
@@ -28,6 +35,33 @@ class GkeProviderSetupTest {
             assertThat(setup.provider().observe(AT).settled()).isTrue();
             assertThat(setup.simulator().orElseThrow().clusters()).containsExactly("projects/demo/locations/us-central1-a/clusters/" + AT.name());
         }
+    }
+
+    @Test
+    void theEmbeddedSimulatorWithAStateDirectoryFindsItsClustersAndTheirObjectsAfterARestart(@TempDir Path state) throws Exception {
+        ClusterObservation before;
+        try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ofSeconds(20), clock, state);
+                Fabric8TenantClusterClient kubernetes = new Fabric8TenantClusterClient(5000)) {
+            setup.provider().createCluster(new ClusterSpec(AT, ID, Mode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
+            clock.advance(Duration.ofSeconds(20));
+            before = setup.provider().observe(AT);
+            kubernetes.ensureServiceAccount(new ClusterConnection("https://" + before.endpoint(), before.caCertificate(),
+                    setup.kubernetesApis().orElseThrow().adminToken()), "bc-u-0123456789abcdef-view", "view");
+        }
+        Path objects = state.resolve("kubernetes").resolve("clusters");
+        try (Stream<Path> files = Files.list(objects)) {
+            assertThat(files).hasSize(1);
+        }
+        try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ofSeconds(20), clock, state)) {
+            ClusterObservation after = setup.provider().observe(AT);
+            assertThat(after.settled()).isTrue();
+            assertThat(after.endpoint()).isEqualTo(before.endpoint());
+            assertThat(after.caCertificate()).isEqualTo(before.caCertificate());
+            setup.provider().deleteCluster(AT);
+            clock.advance(Duration.ofSeconds(20));
+            assertThat(setup.simulator().orElseThrow().clusters()).isEmpty();
+        }
+        assertThat(objects).isEmptyDirectory();
     }
 
     @Test

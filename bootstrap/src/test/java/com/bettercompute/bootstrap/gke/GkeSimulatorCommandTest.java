@@ -3,14 +3,25 @@ package com.bettercompute.bootstrap.gke;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.bettercompute.adapters.gke.GkeClusterProvider;
+import com.bettercompute.adapters.gke.GkeClusterProviders;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
+import com.bettercompute.application.provider.ClusterLocator;
+import com.bettercompute.application.provider.ClusterSpec;
+import com.bettercompute.application.provider.Mode;
+import com.bettercompute.application.provider.ProviderNames;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class GkeSimulatorCommandTest {
+    private static final String ID = "kcl_01hzx8k3v4w5y6z7a8b9c0d1e2";
+    private static final ClusterLocator AT = new ClusterLocator("demo", "us-central1-a", ProviderNames.clusterName(ID));
 
     @Test
     void printsExactlyItsEndpoints() {
@@ -27,9 +38,10 @@ class GkeSimulatorCommandTest {
     @Test
     void readsItsOptions() {
         GkeSimulatorCommand.Options options = GkeSimulatorCommand.Options.parse(
-                new String[] {"--grpc-port", "7001", "--rest-port=7002", "--sim-operation-seconds", "1.5"});
-        assertThat(options).isEqualTo(new GkeSimulatorCommand.Options(7001, 7002, Duration.ofMillis(1500)));
+                new String[] {"--grpc-port", "7001", "--rest-port=7002", "--sim-operation-seconds", "1.5", "--state-dir", "sim"});
+        assertThat(options).isEqualTo(new GkeSimulatorCommand.Options(7001, 7002, Duration.ofMillis(1500), Path.of("sim")));
         assertThat(GkeSimulatorCommand.Options.parse(new String[0]).operationDuration()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(GkeSimulatorCommand.Options.parse(new String[0]).stateDir()).isNull();
     }
 
     @Test
@@ -39,5 +51,19 @@ class GkeSimulatorCommandTest {
         assertThatThrownBy(() -> GkeSimulatorCommand.Options.parse(new String[] {"--rest-port"})).hasMessageContaining("needs a value");
         assertThatThrownBy(() -> GkeSimulatorCommand.Options.parse(new String[] {"--sim-operation-seconds", "-1"}))
                 .hasMessageContaining("--sim-operation-seconds");
+        assertThatThrownBy(() -> GkeSimulatorCommand.Options.parse(new String[] {"--state-dir="})).hasMessageContaining("--state-dir");
+    }
+
+    @Test
+    void withAStateDirectoryItServesAgainTheClustersItHadBeforeARestart(@TempDir Path state) {
+        String[] args = {"--sim-operation-seconds", "0", "--state-dir", state.toString()};
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        try (GkeSimulator first = GkeSimulatorCommand.start(args, quiet);
+                GkeClusterProvider provider = GkeClusterProviders.grpc(first.grpcTarget())) {
+            provider.createCluster(new ClusterSpec(AT, ID, Mode.STANDARD, null, null, List.of(), false, null, null));
+        }
+        try (GkeSimulator second = GkeSimulatorCommand.start(args, quiet)) {
+            assertThat(second.clusters()).containsExactly("projects/demo/locations/us-central1-a/clusters/" + AT.name());
+        }
     }
 }

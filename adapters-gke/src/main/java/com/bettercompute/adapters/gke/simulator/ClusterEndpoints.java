@@ -16,4 +16,11 @@ public interface ClusterEndpoints {
 
     /** Called under the simulator's lock whenever a running cluster is read: keep it cheap and never call back. */
     Endpoint endpointFor(String project, String location, String cluster);
+
+    /**
+     * The cluster is gone (deleted, or deleted behind the back): its API may forget it, so that a new
+     * cluster of the same name starts empty. Called under the simulator's lock; never call back.
+     */
+    default void gone(String project, String location, String cluster) {
+    }
 }

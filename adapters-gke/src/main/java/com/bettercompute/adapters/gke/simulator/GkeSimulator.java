@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -35,18 +36,39 @@ public final class GkeSimulator implements AutoCloseable {
     private final Server grpc;
     private final RestFrontEnd rest;
 
-    private GkeSimulator(Clock clock, Duration operationDuration, int grpcPort, int restPort, Pause pause) throws IOException {
+    private GkeSimulator(Clock clock, Duration operationDuration, int grpcPort, int restPort, Pause pause, Path stateDirectory)
+            throws IOException {
         this.faults = new Faults(Objects.requireNonNull(pause, "pause"));
-        this.core = new SimulatorCore(Objects.requireNonNull(clock, "clock"), operationDuration, faults);
-        this.grpc = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), grpcPort))
-                .addService(ServerInterceptors.intercept(core, new FaultInterceptor(faults)))
-                .build()
-                .start();
+        this.core = new SimulatorCore(Objects.requireNonNull(clock, "clock"), operationDuration, faults, stateDirectory);
+        try {
+            this.grpc = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), grpcPort))
+                    .addService(ServerInterceptors.intercept(core, new FaultInterceptor(faults)))
+                    .build()
+                    .start();
+        } catch (IOException | RuntimeException e) {
+            core.close();
+            throw e;
+        }
         try {
             this.rest = new RestFrontEnd(core, faults, this, restPort);
         } catch (IOException | RuntimeException e) {
             grpc.shutdownNow();
+            core.close();
             throw e;
+        }
+    }
+
+    /**
+     * Starts the simulator keeping its state in {@code stateDirectory} (null: in memory only): clusters, node
+     * pools and operations saved there are served again, operations that were running complete on
+     * {@code clock}, and every change is on disk before it is answered. Faults and the operation duration
+     * set through the controls are not kept. One simulator per directory at a time.
+     */
+    public static GkeSimulator start(Clock clock, Duration operationDuration, int grpcPort, int restPort, Pause pause, Path stateDirectory) {
+        try {
+            return new GkeSimulator(clock, operationDuration, grpcPort, restPort, pause, stateDirectory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the GKE simulator could not start: " + e.getMessage(), e);
         }
     }
 
@@ -55,11 +77,7 @@ public final class GkeSimulator implements AutoCloseable {
      * has passed on {@code clock}; the latency fault waits with {@code pause}.
      */
     public static GkeSimulator start(Clock clock, Duration operationDuration, int grpcPort, int restPort, Pause pause) {
-        try {
-            return new GkeSimulator(clock, operationDuration, grpcPort, restPort, pause);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the GKE simulator could not listen: " + e.getMessage(), e);
-        }
+        return start(clock, operationDuration, grpcPort, restPort, pause, null);
     }
 
     /** Starts the simulator without a way to wait: the latency fault is ignored. */
@@ -99,6 +117,7 @@ public final class GkeSimulator implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        core.close();
     }
 
     // ---------------------------------------------------------------- the clusters' Kubernetes APIs

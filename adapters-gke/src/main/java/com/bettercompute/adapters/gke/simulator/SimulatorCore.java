@@ -44,6 +44,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,12 +52,12 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32;
@@ -87,16 +88,121 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
     private final Map<String, SimOperation> operations = new LinkedHashMap<>();
     private long sequence;
     private volatile ClusterEndpoints endpoints;
+    /** Where acknowledged changes are made durable; null: state lives in memory only. */
+    private final StateLog log;
+    /** What changed since the last save: cluster paths and operation ids, saved as they are then (or as gone). */
+    private final Set<String> changedClusters = new LinkedHashSet<>();
+    private final Set<String> changedOperations = new LinkedHashSet<>();
+    private final Changes changed = new Changes();
 
-    SimulatorCore(Clock clock, Duration operationDuration, Faults faults) {
+    /**
+     * @param stateDirectory null to keep state in memory only; else the directory of the state log, read
+     *                       now (operations that were running go on by {@code clock}) and appended to before
+     *                       every answer that changed something
+     */
+    SimulatorCore(Clock clock, Duration operationDuration, Faults faults, Path stateDirectory) throws IOException {
         this.clock = clock;
         this.operationDuration = operationDuration;
         this.faults = faults;
+        this.log = stateDirectory == null ? null : StateLog.open(stateDirectory, this::replay, this::everything);
+        changed.clear();
+        if (log != null) {
+            LOG.info("gke simulator: {} clusters and {} operations restored from {}", clusters.size(), operations.size(), stateDirectory);
+        }
     }
 
-    private static final class SimCluster {
+    /** Records what a call changed, so {@link #save()} writes exactly that. */
+    private final class Changes {
+        void cluster(String path) {
+            changedClusters.add(path);
+        }
+
+        void operation(String id) {
+            changedOperations.add(id);
+        }
+
+        void clear() {
+            changedClusters.clear();
+            changedOperations.clear();
+        }
+    }
+
+    private void replay(byte[] entry) {
+        SavedState.replay(entry, new SavedState.Target() {
+            @Override
+            public void cluster(SimCluster cluster) {
+                clusters.put(cluster.ref.clusterPath(), cluster);
+            }
+
+            @Override
+            public void clusterGone(String path) {
+                clusters.remove(path);
+            }
+
+            @Override
+            public void operation(SimOperation operation) {
+                operations.put(operation.op.getName(), operation);
+            }
+
+            @Override
+            public void operationGone(String id) {
+                operations.remove(id);
+            }
+
+            @Override
+            public void sequence(long saved) {
+                sequence = saved;
+            }
+        });
+    }
+
+    /** The whole state as log entries: what a compacted log holds. */
+    private List<byte[]> everything() {
+        List<byte[]> entries = new ArrayList<>();
+        entries.add(SavedState.sequence(sequence));
+        clusters.values().forEach(c -> entries.add(SavedState.cluster(c)));
+        operations.values().forEach(o -> entries.add(SavedState.operation(o)));
+        return entries;
+    }
+
+    /**
+     * Makes what changed durable before the caller answers; called under the lock at the end of every
+     * call. A failed write fails the call (UNAVAILABLE): the change may have happened, as with any
+     * unanswered call, and the next save rewrites the whole state.
+     */
+    private void save() {
+        if (log == null || (changedClusters.isEmpty() && changedOperations.isEmpty())) {
+            changed.clear();
+            return;
+        }
+        List<byte[]> entries = new ArrayList<>();
+        entries.add(SavedState.sequence(sequence));
+        for (String path : changedClusters) {
+            SimCluster cluster = clusters.get(path);
+            entries.add(cluster == null ? SavedState.clusterGone(path) : SavedState.cluster(cluster));
+        }
+        for (String id : changedOperations) {
+            SimOperation operation = operations.get(id);
+            entries.add(operation == null ? SavedState.operationGone(id) : SavedState.operation(operation));
+        }
+        try {
+            log.append(entries, this::everything);
+        } catch (IOException e) {
+            LOG.error("gke simulator: the state could not be saved: {}", e.getMessage());
+            throw Status.UNAVAILABLE.withDescription("The GKE simulator could not save its state; try again.").asRuntimeException();
+        }
+        changed.clear();
+    }
+
+    synchronized void close() {
+        if (log != null) {
+            log.close();
+        }
+    }
+
+    static final class SimCluster {
         final Ref ref;
-        Cluster.Builder cluster;
+        final Cluster.Builder cluster;
         final Map<String, NodePool.Builder> pools = new LinkedHashMap<>();
 
         SimCluster(Ref ref, Cluster.Builder cluster) {
@@ -105,25 +211,31 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         }
     }
 
-    private static final class SimOperation {
+    /**
+     * An operation and what it does when it ends. {@code clusterId} is the id of the cluster it acts on,
+     * so an operation outliving its cluster (deleted behind the back, recreated under the same name)
+     * leaves the new one alone.
+     */
+    static final class SimOperation {
         final Operation.Builder op;
         final String project;
         final String clusterPath;
+        final String clusterId;
         final Instant startedAt;
         final Instant doneAt;
         final String failure;
-        final Runnable onDone;
-        final Consumer<String> onFail;
+        final Effect effect;
 
-        SimOperation(Operation.Builder op, String project, String clusterPath, Instant startedAt, Instant doneAt, String failure, Runnable onDone, Consumer<String> onFail) {
+        SimOperation(Operation.Builder op, String project, String clusterPath, String clusterId, Instant startedAt, Instant doneAt,
+                String failure, Effect effect) {
             this.op = op;
             this.project = project;
             this.clusterPath = clusterPath;
+            this.clusterId = clusterId;
             this.startedAt = startedAt;
             this.doneAt = doneAt;
             this.failure = failure;
-            this.onDone = onDone;
-            this.onFail = onFail;
+            this.effect = effect;
         }
 
         boolean running() {
@@ -143,6 +255,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
                     settle();
                     result = refresh(result);
                 }
+                save();
             }
         } catch (StatusRuntimeException e) {
             out.onError(e);
@@ -188,10 +301,111 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         if (failure != null) {
             operation.op.setError(com.google.rpc.Status.newBuilder().setCode(Status.Code.INTERNAL.value()).setMessage(failure))
                     .setStatusMessage(failure);
-            operation.onFail.accept(failure);
-        } else {
-            operation.onDone.run();
         }
+        changed.operation(operation.op.getName());
+        SimCluster cluster = clusters.get(operation.clusterPath);
+        if (cluster == null || !cluster.cluster.getId().equals(operation.clusterId)) {
+            return;
+        }
+        changed.cluster(operation.clusterPath);
+        apply(cluster, operation.effect, failure);
+    }
+
+    /** What an operation does when it ends: {@code failure} null when it succeeded. */
+    private void apply(SimCluster sim, Effect effect, String failure) {
+        Cluster.Builder c = sim.cluster;
+        if (effect instanceof Effect.CreateCluster) {
+            if (c.getStatus() == Cluster.Status.PROVISIONING) {
+                if (failure == null) {
+                    c.setStatus(Cluster.Status.RUNNING);
+                    sim.pools.values().stream().filter(p -> p.getStatus() == NodePool.Status.PROVISIONING)
+                            .forEach(p -> p.setStatus(NodePool.Status.RUNNING));
+                } else {
+                    c.setStatus(Cluster.Status.ERROR).setStatusMessage(failure);
+                    sim.pools.values().forEach(p -> p.setStatus(NodePool.Status.ERROR).setStatusMessage(failure));
+                }
+            }
+        } else if (effect instanceof Effect.DeleteCluster delete) {
+            if (failure == null) {
+                clusters.remove(sim.ref.clusterPath());
+                ClusterEndpoints api = endpoints;
+                if (api != null) {
+                    api.gone(sim.ref.project(), sim.ref.location(), sim.ref.cluster());
+                }
+            } else {
+                c.setStatus(delete.before() == Cluster.Status.ERROR ? Cluster.Status.ERROR : Cluster.Status.RUNNING).setStatusMessage(failure);
+                sim.pools.values().forEach(p -> p.setStatus(NodePool.Status.RUNNING));
+            }
+        } else if (effect instanceof Effect.ChangeCluster change) {
+            if (c.getStatus() == Cluster.Status.RECONCILING) {
+                if (failure == null) {
+                    change(c, change.change());
+                }
+                c.setStatus(Cluster.Status.RUNNING);
+            }
+        } else if (effect instanceof Effect.CreatePool create) {
+            NodePool.Builder pool = sim.pools.get(create.pool());
+            if (pool != null && pool.getStatus() == NodePool.Status.PROVISIONING) {
+                if (failure == null) {
+                    pool.setStatus(NodePool.Status.RUNNING);
+                } else {
+                    pool.setStatus(NodePool.Status.ERROR).setStatusMessage(failure);
+                }
+            }
+        } else if (effect instanceof Effect.DeletePool delete) {
+            if (failure == null) {
+                sim.pools.remove(delete.pool());
+            } else if (sim.pools.containsKey(delete.pool())) {
+                sim.pools.get(delete.pool()).setStatus(delete.before());
+            }
+        } else if (!(effect instanceof Effect.Nothing)) {
+            changePool(sim, effect, failure);
+        }
+    }
+
+    private static void change(Cluster.Builder c, ClusterUpdate change) {
+        if (!change.getDesiredMasterVersion().isEmpty()) {
+            c.setCurrentMasterVersion(change.getDesiredMasterVersion());
+        }
+        if (change.hasDesiredReleaseChannel()) {
+            c.setReleaseChannel(change.getDesiredReleaseChannel());
+        }
+        if (change.hasDesiredMasterAuthorizedNetworksConfig()) {
+            setAuthorizedNetworks(c, change.getDesiredMasterAuthorizedNetworksConfig());
+        }
+        if (change.hasDesiredDefaultEnablePrivateNodes()) {
+            c.getNetworkConfigBuilder().setDefaultEnablePrivateNodes(change.getDesiredDefaultEnablePrivateNodes());
+            c.getPrivateClusterConfigBuilder().setEnablePrivateNodes(change.getDesiredDefaultEnablePrivateNodes());
+        }
+    }
+
+    /** A change to a pool made while it is RECONCILING: applied on success, dropped on failure; RUNNING again either way. */
+    private static void changePool(SimCluster sim, Effect effect, String failure) {
+        String name = effect instanceof Effect.ResizePool r ? r.pool()
+                : effect instanceof Effect.AutoscalePool a ? a.pool()
+                : effect instanceof Effect.RelabelPool l ? l.pool()
+                : ((Effect.UpgradePool) effect).pool();
+        NodePool.Builder pool = sim.pools.get(name);
+        if (pool == null || pool.getStatus() != NodePool.Status.RECONCILING) {
+            return;
+        }
+        if (failure == null) {
+            if (effect instanceof Effect.ResizePool r) {
+                pool.setInitialNodeCount(r.nodeCount());
+            } else if (effect instanceof Effect.AutoscalePool a) {
+                pool.setAutoscaling(a.autoscaling());
+            } else if (effect instanceof Effect.RelabelPool l) {
+                if (l.labels() != null) {
+                    pool.getConfigBuilder().clearLabels().putAllLabels(l.labels().getLabelsMap());
+                }
+                if (l.taints() != null) {
+                    pool.getConfigBuilder().clearTaints().addAllTaints(l.taints().getTaintsList());
+                }
+            } else {
+                pool.setVersion(((Effect.UpgradePool) effect).version());
+            }
+        }
+        pool.setStatus(NodePool.Status.RUNNING);
     }
 
     /** Forgets the oldest finished operations beyond a bound, so a long-running simulator does not grow without end. */
@@ -201,18 +415,19 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         }
         var iterator = operations.values().iterator();
         while (operations.size() > MAX_OPERATIONS * 3 / 4 && iterator.hasNext()) {
-            if (!iterator.next().running()) {
+            SimOperation operation = iterator.next();
+            if (!operation.running()) {
                 iterator.remove();
+                changed.operation(operation.op.getName());
             }
         }
     }
 
-    private Operation start(SimCluster cluster, Operation.Type type, String targetLink, Runnable onDone, Consumer<String> onFail) {
-        return start(cluster, type, targetLink, onDone, onFail, true);
+    private Operation start(SimCluster cluster, Operation.Type type, String targetLink, Effect effect) {
+        return start(cluster, type, targetLink, effect, true);
     }
 
-    private Operation start(SimCluster cluster, Operation.Type type, String targetLink, Runnable onDone,
-            Consumer<String> onFail, boolean mayFail) {
+    private Operation start(SimCluster cluster, Operation.Type type, String targetLink, Effect effect, boolean mayFail) {
         Instant now = clock.instant();
         sequence++;
         String id = String.format("operation-%d-%08x", now.toEpochMilli(), (sequence * 2654435761L) & 0xffffffffL);
@@ -227,7 +442,10 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
                 .setTargetLink(targetLink)
                 .setStartTime(time(now));
         String failure = mayFail ? faults.nextOperationFailure() : null;
-        operations.put(id, new SimOperation(op, ref.project(), ref.clusterPath(), now, now.plus(operationDuration), failure, onDone, onFail));
+        operations.put(id, new SimOperation(op, ref.project(), ref.clusterPath(), cluster.cluster.getId(), now, now.plus(operationDuration),
+                failure, effect));
+        changed.operation(id);
+        changed.cluster(ref.clusterPath());
         return op.build();
     }
 
@@ -328,6 +546,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
      */
     synchronized Map<String, Integer> nodeCounts(String project, String location, String clusterName) {
         settle();
+        save();
         SimCluster cluster = clusters.get(new Ref(project, location, clusterName, null, null).clusterPath());
         if (cluster == null || !hasApi(cluster)) {
             return null;
@@ -487,18 +706,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
             }
         }
         clusters.put(ref.clusterPath(), sim);
-        return start(sim, Operation.Type.CREATE_CLUSTER, selfLink, () -> {
-            if (sim.cluster.getStatus() == Cluster.Status.PROVISIONING) {
-                sim.cluster.setStatus(Cluster.Status.RUNNING);
-                sim.pools.values().stream().filter(p -> p.getStatus() == NodePool.Status.PROVISIONING)
-                        .forEach(p -> p.setStatus(NodePool.Status.RUNNING));
-            }
-        }, message -> {
-            if (sim.cluster.getStatus() == Cluster.Status.PROVISIONING) {
-                sim.cluster.setStatus(Cluster.Status.ERROR).setStatusMessage(message);
-                sim.pools.values().forEach(p -> p.setStatus(NodePool.Status.ERROR).setStatusMessage(message));
-            }
-        });
+        return start(sim, Operation.Type.CREATE_CLUSTER, selfLink, new Effect.CreateCluster());
     }
 
     private static void checkZones(String location, List<String> zones) {
@@ -629,8 +837,8 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
                         ? versions.defaultVersion(channel) : versions.resolve(update.getDesiredMasterVersion(), channel);
                 Versions.checkUpgrade(current, target);
                 c.setStatus(Cluster.Status.RECONCILING);
-                return start(cluster, Operation.Type.UPGRADE_MASTER, selfLink, () -> reconciled(cluster, () -> c.setCurrentMasterVersion(target)),
-                        m -> reconciled(cluster, () -> { }));
+                return start(cluster, Operation.Type.UPGRADE_MASTER, selfLink,
+                        new Effect.ChangeCluster(ClusterUpdate.newBuilder().setDesiredMasterVersion(target).build()));
             }
             case "desired_release_channel": {
                 Channel target = update.getDesiredReleaseChannel().getChannel();
@@ -645,9 +853,8 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
                     }
                 }
                 c.setStatus(Cluster.Status.RECONCILING);
-                return start(cluster, Operation.Type.UPDATE_CLUSTER, selfLink,
-                        () -> reconciled(cluster, () -> c.setReleaseChannel(ReleaseChannel.newBuilder().setChannel(target))),
-                        m -> reconciled(cluster, () -> { }));
+                return start(cluster, Operation.Type.UPDATE_CLUSTER, selfLink, new Effect.ChangeCluster(
+                        ClusterUpdate.newBuilder().setDesiredReleaseChannel(ReleaseChannel.newBuilder().setChannel(target)).build()));
             }
             case "authorized networks": {
                 MasterAuthorizedNetworksConfig config = update.hasDesiredControlPlaneEndpointsConfig()
@@ -656,17 +863,15 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
                         : update.getDesiredMasterAuthorizedNetworksConfig();
                 checkCidrs(config);
                 c.setStatus(Cluster.Status.RECONCILING);
-                return start(cluster, Operation.Type.UPDATE_CLUSTER, selfLink, () -> reconciled(cluster, () -> setAuthorizedNetworks(c, config)),
-                        m -> reconciled(cluster, () -> { }));
+                return start(cluster, Operation.Type.UPDATE_CLUSTER, selfLink,
+                        new Effect.ChangeCluster(ClusterUpdate.newBuilder().setDesiredMasterAuthorizedNetworksConfig(config).build()));
             }
             case "private nodes": {
                 boolean enable = update.hasDesiredDefaultEnablePrivateNodes() ? update.getDesiredDefaultEnablePrivateNodes()
                         : update.getDesiredPrivateClusterConfig().getEnablePrivateNodes();
                 c.setStatus(Cluster.Status.RECONCILING);
-                return start(cluster, Operation.Type.UPDATE_CLUSTER, selfLink, () -> reconciled(cluster, () -> {
-                    c.getNetworkConfigBuilder().setDefaultEnablePrivateNodes(enable);
-                    c.getPrivateClusterConfigBuilder().setEnablePrivateNodes(enable);
-                }), m -> reconciled(cluster, () -> { }));
+                return start(cluster, Operation.Type.UPDATE_CLUSTER, selfLink,
+                        new Effect.ChangeCluster(ClusterUpdate.newBuilder().setDesiredDefaultEnablePrivateNodes(enable).build()));
             }
             case "desired_node_pool_autoscaling": {
                 NodePool.Builder pool = poolOf(cluster, update.getDesiredNodePoolId());
@@ -695,14 +900,6 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         return pool;
     }
 
-    /** The end of a change that put the cluster RECONCILING: apply it (or not), and run again. */
-    private static void reconciled(SimCluster cluster, Runnable change) {
-        if (cluster.cluster.getStatus() == Cluster.Status.RECONCILING) {
-            change.run();
-            cluster.cluster.setStatus(Cluster.Status.RUNNING);
-        }
-    }
-
     @Override
     public void deleteCluster(DeleteClusterRequest request, StreamObserver<Operation> out) {
         respond(out, () -> {
@@ -714,15 +911,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
             Cluster.Status before = cluster.cluster.getStatus();
             cluster.cluster.setStatus(Cluster.Status.STOPPING);
             cluster.pools.values().forEach(p -> p.setStatus(NodePool.Status.STOPPING));
-            return start(cluster, Operation.Type.DELETE_CLUSTER, cluster.cluster.getSelfLink(), () -> {
-                if (clusters.get(ref.clusterPath()) == cluster) {
-                    clusters.remove(ref.clusterPath());
-                }
-            }, message -> {
-                cluster.cluster.setStatus(before == Cluster.Status.ERROR ? Cluster.Status.ERROR : Cluster.Status.RUNNING)
-                        .setStatusMessage(message);
-                cluster.pools.values().forEach(p -> p.setStatus(NodePool.Status.RUNNING));
-            });
+            return start(cluster, Operation.Type.DELETE_CLUSTER, cluster.cluster.getSelfLink(), new Effect.DeleteCluster(before));
         });
     }
 
@@ -738,7 +927,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
             }
             cluster.cluster.clearResourceLabels().putAllResourceLabels(request.getResourceLabelsMap())
                     .setLabelFingerprint(fingerprint(request.getResourceLabelsMap()));
-            return start(cluster, Operation.Type.SET_LABELS, cluster.cluster.getSelfLink(), () -> { }, m -> { });
+            return start(cluster, Operation.Type.SET_LABELS, cluster.cluster.getSelfLink(), new Effect.Nothing());
         });
     }
 
@@ -834,15 +1023,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
             NodePool.Builder pool = newPool(cluster, in, cluster.cluster.getCurrentMasterVersion());
             faults.checkQuota(ref.project(), "node pool \"" + in.getName() + "\"");
             cluster.pools.put(in.getName(), pool);
-            return start(cluster, Operation.Type.CREATE_NODE_POOL, pool.getSelfLink(), () -> {
-                if (pool.getStatus() == NodePool.Status.PROVISIONING) {
-                    pool.setStatus(NodePool.Status.RUNNING);
-                }
-            }, message -> {
-                if (pool.getStatus() == NodePool.Status.PROVISIONING) {
-                    pool.setStatus(NodePool.Status.ERROR).setStatusMessage(message);
-                }
-            });
+            return start(cluster, Operation.Type.CREATE_NODE_POOL, pool.getSelfLink(), new Effect.CreatePool(in.getName()));
         });
     }
 
@@ -856,11 +1037,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
             requireIdle(cluster);
             NodePool.Status before = pool.getStatus();
             pool.setStatus(NodePool.Status.STOPPING);
-            return start(cluster, Operation.Type.DELETE_NODE_POOL, pool.getSelfLink(), () -> {
-                if (cluster.pools.get(ref.nodePool()) == pool) {
-                    cluster.pools.remove(ref.nodePool());
-                }
-            }, m -> pool.setStatus(before));
+            return start(cluster, Operation.Type.DELETE_NODE_POOL, pool.getSelfLink(), new Effect.DeletePool(ref.nodePool(), before));
         });
     }
 
@@ -880,15 +1057,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
             }
             int count = request.getNodeCount();
             pool.setStatus(NodePool.Status.RECONCILING);
-            return start(cluster, Operation.Type.SET_NODE_POOL_SIZE, pool.getSelfLink(), () -> {
-                if (pool.getStatus() == NodePool.Status.RECONCILING) {
-                    pool.setInitialNodeCount(count).setStatus(NodePool.Status.RUNNING);
-                }
-            }, m -> {
-                if (pool.getStatus() == NodePool.Status.RECONCILING) {
-                    pool.setStatus(NodePool.Status.RUNNING);
-                }
-            });
+            return start(cluster, Operation.Type.SET_NODE_POOL_SIZE, pool.getSelfLink(), new Effect.ResizePool(ref.nodePool(), count));
         });
     }
 
@@ -909,15 +1078,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
             faults.checkQuota(cluster.ref.project(), "autoscaling node pool \"" + pool.getName() + "\"");
         }
         pool.setStatus(NodePool.Status.RECONCILING);
-        return start(cluster, Operation.Type.UPDATE_CLUSTER, pool.getSelfLink(), () -> {
-            if (pool.getStatus() == NodePool.Status.RECONCILING) {
-                pool.setAutoscaling(autoscaling).setStatus(NodePool.Status.RUNNING);
-            }
-        }, m -> {
-            if (pool.getStatus() == NodePool.Status.RECONCILING) {
-                pool.setStatus(NodePool.Status.RUNNING);
-            }
-        });
+        return start(cluster, Operation.Type.UPDATE_CLUSTER, pool.getSelfLink(), new Effect.AutoscalePool(pool.getName(), autoscaling));
     }
 
     @Override
@@ -942,21 +1103,8 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
     private Operation relabel(SimCluster cluster, NodePool.Builder pool, UpdateNodePoolRequest request) {
         requireIdle(cluster);
         pool.setStatus(NodePool.Status.RECONCILING);
-        return start(cluster, Operation.Type.UPDATE_CLUSTER, pool.getSelfLink(), () -> {
-            if (pool.getStatus() == NodePool.Status.RECONCILING) {
-                if (request.hasLabels()) {
-                    pool.getConfigBuilder().clearLabels().putAllLabels(request.getLabels().getLabelsMap());
-                }
-                if (request.hasTaints()) {
-                    pool.getConfigBuilder().clearTaints().addAllTaints(request.getTaints().getTaintsList());
-                }
-                pool.setStatus(NodePool.Status.RUNNING);
-            }
-        }, m -> {
-            if (pool.getStatus() == NodePool.Status.RECONCILING) {
-                pool.setStatus(NodePool.Status.RUNNING);
-            }
-        });
+        return start(cluster, Operation.Type.UPDATE_CLUSTER, pool.getSelfLink(), new Effect.RelabelPool(pool.getName(),
+                request.hasLabels() ? request.getLabels() : null, request.hasTaints() ? request.getTaints() : null));
     }
 
     private Operation upgradeNodes(SimCluster cluster, NodePool.Builder pool, String requested) {
@@ -967,15 +1115,7 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         }
         requireIdle(cluster);
         pool.setStatus(NodePool.Status.RECONCILING);
-        return start(cluster, Operation.Type.UPGRADE_NODES, pool.getSelfLink(), () -> {
-            if (pool.getStatus() == NodePool.Status.RECONCILING) {
-                pool.setVersion(target).setStatus(NodePool.Status.RUNNING);
-            }
-        }, m -> {
-            if (pool.getStatus() == NodePool.Status.RECONCILING) {
-                pool.setStatus(NodePool.Status.RUNNING);
-            }
-        });
+        return start(cluster, Operation.Type.UPGRADE_NODES, pool.getSelfLink(), new Effect.UpgradePool(pool.getName(), target));
     }
 
     // ---------------------------------------------------------------- faults and controls that act on state
@@ -999,7 +1139,17 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
     /** Removes a cluster at once, as if someone deleted it in the console. */
     synchronized boolean deleteBehindTheBack(String project, String location, String name) {
         settle();
-        return clusters.remove(new Ref(project, location, name, null, null).clusterPath()) != null;
+        String path = new Ref(project, location, name, null, null).clusterPath();
+        boolean removed = clusters.remove(path) != null;
+        if (removed) {
+            changed.cluster(path);
+            ClusterEndpoints api = endpoints;
+            if (api != null) {
+                api.gone(project, location, name);
+            }
+        }
+        save();
+        return removed;
     }
 
     /**
@@ -1019,16 +1169,18 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         Duration saved = operationDuration;
         operationDuration = Duration.ZERO;
         try {
-            start(cluster, Operation.Type.UPGRADE_MASTER, cluster.cluster.getSelfLink(), () -> { }, m -> { }, false);
+            start(cluster, Operation.Type.UPGRADE_MASTER, cluster.cluster.getSelfLink(), new Effect.Nothing(), false);
             settle();
         } finally {
             operationDuration = saved;
         }
+        save();
         return target;
     }
 
     synchronized List<String> clusterNames() {
         settle();
+        save();
         return List.copyOf(clusters.keySet());
     }
 

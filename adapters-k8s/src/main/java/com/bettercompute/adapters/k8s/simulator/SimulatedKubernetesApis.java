@@ -26,7 +26,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -98,38 +97,87 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private final MockWebServer server = new MockWebServer();
     private final KubernetesSerialization json = new KubernetesSerialization();
     private final Map<String, SimCluster> clusters = new ConcurrentHashMap<>();
-    private final byte[] signingKey = new byte[32];
+    private final byte[] signingKey;
     private final String adminToken;
     private final String caBase64;
+    /** Where clusters' objects and the server's identity are kept; null: in memory only. */
+    private final SavedApis saved;
+    private final TlsFront front;
 
-    private SimulatedKubernetesApis(Clock clock, NodeSource nodeSource) {
+    private SimulatedKubernetesApis(Clock clock, NodeSource nodeSource, Path stateDirectory) throws IOException {
         this.clock = clock;
         this.nodeSource = nodeSource;
-        SecureRandom random = new SecureRandom();
-        random.nextBytes(signingKey);
+        this.saved = stateDirectory == null ? null : new SavedApis(stateDirectory, json);
+        ServerIdentity identity = saved == null ? null : saved.identity();
+        if (identity == null) {
+            identity = ServerIdentity.generate(clock);
+        }
+        this.signingKey = identity.signingKey();
         byte[] admin = new byte[24];
-        random.nextBytes(admin);
+        new SecureRandom().nextBytes(admin);
+        // The platform's own credential is new at every start: the platform asks for it again, nobody else holds it.
         this.adminToken = "bcsim-admin." + Base64.getUrlEncoder().withoutPadding().encodeToString(admin);
-        server.useHttps();
+        this.caBase64 = Base64.getEncoder().encodeToString(identity.certificatePem().getBytes(StandardCharsets.US_ASCII));
         server.setDispatcher(new Router());
         server.start(InetAddress.getLoopbackAddress(), 0);
         try {
-            byte[] pem = Files.readAllBytes(Path.of(server.getSelfSignedCertificate().certificatePath()));
-            this.caBase64 = Base64.getEncoder().encodeToString(pem);
-        } catch (IOException e) {
+            this.front = listen(identity, server.getPort());
+            if (saved != null && front.port() != identity.port()) {
+                saved.identity(identity.withPort(front.port()));
+            }
+        } catch (IOException | RuntimeException e) {
             server.shutdown();
-            throw new UncheckedIOException("the simulated Kubernetes API's certificate cannot be read", e);
+            throw e;
         }
     }
 
-    /** Starts the one HTTPS server on a free loopback port; clusters get their API on first use. */
+    /** On the saved port if there is one (every cluster's endpoint names it), else on any free port. */
+    private static TlsFront listen(ServerIdentity identity, int backendPort) throws IOException {
+        if (identity.port() != 0) {
+            try {
+                return TlsFront.start(identity, identity.port(), backendPort);
+            } catch (java.net.BindException e) {
+                LOG.warn("simulated Kubernetes API: port {} is taken; its clusters' endpoints change to a new port", identity.port());
+            }
+        }
+        return TlsFront.start(identity, 0, backendPort);
+    }
+
+    /** Starts the one HTTPS server on a free loopback port, in memory; clusters get their API on first use. */
     public static SimulatedKubernetesApis start(Clock clock, NodeSource nodes) {
-        return new SimulatedKubernetesApis(clock, nodes);
+        return start(clock, nodes, null);
+    }
+
+    /**
+     * Starts the one HTTPS server keeping its state in {@code stateDirectory} (null: in memory only): the
+     * objects stored in each cluster, saved before each change is answered; the server's certificate
+     * (every cluster's CA), its port and the key tokens are signed with, so kubeconfigs and tokens handed
+     * out before a restart keep working after it. One server per directory at a time.
+     */
+    public static SimulatedKubernetesApis start(Clock clock, NodeSource nodes, Path stateDirectory) {
+        try {
+            return new SimulatedKubernetesApis(clock, nodes, stateDirectory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the simulated Kubernetes API could not start: " + e.getMessage(), e);
+        }
     }
 
     /** The cluster's endpoint as a provider reports it, without scheme: {@code 127.0.0.1:PORT/clusters/P/L/C}. */
     public String endpointFor(String project, String location, String cluster) {
-        return "127.0.0.1:" + server.getPort() + "/clusters/" + project + "/" + location + "/" + cluster;
+        return "127.0.0.1:" + front.port() + "/clusters/" + project + "/" + location + "/" + cluster;
+    }
+
+    /** The cluster is gone at the provider: its objects are dropped, so a new cluster of the same name starts empty. */
+    public void forget(String project, String location, String cluster) {
+        String key = clusterKey(project, location, cluster);
+        clusters.remove(key);
+        if (saved != null) {
+            try {
+                saved.forget(key);
+            } catch (IOException e) {
+                LOG.warn("simulated Kubernetes API: the objects of the deleted cluster {} could not be removed: {}", key, e.getMessage());
+            }
+        }
     }
 
     /** The CA of every simulated cluster: base64 of the server certificate's PEM, as GKE reports a CA. */
@@ -149,6 +197,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
 
     @Override
     public void close() {
+        front.close();
         server.shutdown();
     }
 
@@ -262,11 +311,64 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             this.project = project;
             this.location = location;
             this.name = name;
+            List<SavedApis.StoredObject> objects = load();
+            if (objects != null) {
+                restore(objects);
+                LOG.info("simulated Kubernetes API restored for cluster {}/{}/{}: {} objects", project, location, name, objects.size());
+                return;
+            }
             for (String ns : List.of("default", "kube-system", "kube-public")) {
                 create("/api/v1/namespaces", json.asJson(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()));
             }
             builtInClusterRoles().forEach(role -> create("/apis/rbac.authorization.k8s.io/v1/clusterroles", role));
+            save();
             LOG.info("simulated Kubernetes API started for cluster {}/{}/{}", project, location, name);
+        }
+
+        private String key() {
+            return clusterKey(project, location, name);
+        }
+
+        private List<SavedApis.StoredObject> load() {
+            if (saved == null) {
+                return null;
+            }
+            try {
+                return saved.objects(key());
+            } catch (IOException e) {
+                throw new UncheckedIOException("the saved objects of cluster " + key() + " cannot be read: " + e.getMessage(), e);
+            }
+        }
+
+        /** Puts saved objects back as they were (uids, resource versions and all), and moves the version counter past them. */
+        private void restore(List<SavedApis.StoredObject> objects) {
+            long newest = 0;
+            for (SavedApis.StoredObject object : objects) {
+                crud.getMap().put(object.key(), object.json());
+                GenericKubernetesResource resource = json.unmarshal(object.json(), GenericKubernetesResource.class);
+                String version = resource.getMetadata() == null ? null : resource.getMetadata().getResourceVersion();
+                if (version != null && version.matches("\\d{1,18}")) {
+                    newest = Math.max(newest, Long.parseLong(version));
+                }
+                if ("Node".equals(resource.getKind())) {
+                    nodes.add(resource.getMetadata().getName());
+                }
+            }
+            while (crud.requestResourceVersion() < newest) {
+                // each call takes one version; a cluster holds a few hundred objects at most
+            }
+        }
+
+        /** Makes the cluster's objects durable as they are now; called before a change is answered. */
+        private synchronized void save() {
+            if (saved == null) {
+                return;
+            }
+            try {
+                saved.objects(key(), crud.getMap());
+            } catch (IOException e) {
+                throw new UncheckedIOException("the objects of cluster " + key() + " could not be saved: " + e.getMessage(), e);
+            }
         }
 
         MockResponse dispatch(Caller caller, RecordedRequest request, String path, String query, Map<String, Integer> pools) {
@@ -298,12 +400,22 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 return "POST".equals(method) ? tokenRequest(token.group(1), token.group(2), request)
                         : status(405, "MethodNotAllowed", "the token subresource only takes POST");
             }
-            if (path.startsWith("/api/v1/nodes")) {
-                syncNodes(pools);
+            if (path.startsWith("/api/v1/nodes") && syncNodes(pools)) {
+                save();
             }
             RecordedRequest forwarded = new RecordedRequest(request.getHttpVersion(), request.method(), path + query,
                     request.getHeaders(), request.getBody());
-            return crud.dispatch(forwarded);
+            if ("GET".equals(method)) {
+                return crud.dispatch(forwarded);
+            }
+            // A change and the save of the objects it leaves are one step: a later save never holds less.
+            synchronized (this) {
+                MockResponse response = crud.dispatch(forwarded);
+                if (response.code() < 400) {
+                    save();
+                }
+                return response;
+            }
         }
 
         /**
@@ -372,8 +484,9 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             return new MockResponse().setResponseCode(201).setHeader("Content-Type", "application/json").setBody(json.asJson(answer));
         }
 
-        /** Makes the Node objects match the node pools: one per node, named as GKE names them. */
-        private synchronized void syncNodes(Map<String, Integer> pools) {
+        /** Makes the Node objects match the node pools: one per node, named as GKE names them. True if it changed any. */
+        private synchronized boolean syncNodes(Map<String, Integer> pools) {
+            boolean changed = false;
             Set<String> wanted = new TreeSet<>();
             pools.forEach((pool, count) -> {
                 for (int i = 0; i < count; i++) {
@@ -384,12 +497,16 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 if (!wanted.contains(gone)) {
                     crud.handleDelete("/api/v1/nodes/" + gone);
                     nodes.remove(gone);
+                    changed = true;
                 }
             }
-            pools.forEach((pool, count) -> {
+            for (Map.Entry<String, Integer> entry : pools.entrySet()) {
+                String pool = entry.getKey();
+                int count = entry.getValue();
                 for (int i = 0; i < count; i++) {
                     String node = nodeName(pool, i);
                     if (nodes.add(node)) {
+                        changed = true;
                         create("/api/v1/nodes", json.asJson(new NodeBuilder()
                                 .withNewMetadata().withName(node)
                                 .addToLabels(NODE_POOL_LABEL, pool).addToLabels("kubernetes.io/hostname", node)
@@ -399,7 +516,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                                 .endStatus().build()));
                     }
                 }
-            });
+            }
+            return changed;
         }
 
         private String nodeName(String pool, int index) {

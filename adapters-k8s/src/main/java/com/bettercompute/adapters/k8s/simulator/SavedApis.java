@@ -1,0 +1,155 @@
+package com.bettercompute.adapters.k8s.simulator;
+
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.mockwebserver.crud.Attribute;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.crud.AttributeType;
+import io.fabric8.mockwebserver.crud.Value;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The simulated Kubernetes APIs on disk, in a state directory: {@code identity.json} (the server's port,
+ * TLS key and certificate, token signing key; owner-only, it holds secrets) and one
+ * {@code clusters/<project>%2F<location>%2F<cluster>.json} per cluster someone talked to, holding each
+ * stored object as the Kubernetes JSON the CRUD mock keeps, with the attributes it is filed under.
+ * Every file is replaced whole and atomically (temp file, fsync, rename, fsync of the directory), before
+ * the change it holds is answered.
+ */
+final class SavedApis {
+    /** The attributes the CRUD mock files an object under (its collection's path and its name). */
+    private static final List<String> KEY_ATTRIBUTES = List.of("api", "version", "plural", "namespace", "name", "kind");
+
+    private final Path directory;
+    private final Path clusters;
+    private final KubernetesSerialization json;
+
+    SavedApis(Path directory, KubernetesSerialization json) throws IOException {
+        this.directory = Files.createDirectories(directory);
+        this.clusters = Files.createDirectories(directory.resolve("clusters"));
+        this.json = json;
+    }
+
+    /** One object as the CRUD mock holds it. */
+    record StoredObject(AttributeSet key, String json) {}
+
+    /** The saved identity, or null when none was saved yet. */
+    ServerIdentity identity() throws IOException {
+        Path file = directory.resolve("identity.json");
+        if (!Files.exists(file)) {
+            return null;
+        }
+        Map<String, Object> saved = json.unmarshal(Files.readString(file, StandardCharsets.UTF_8), Map.class);
+        return ServerIdentity.of(((Number) saved.get("port")).intValue(), (String) saved.get("privateKey"), (String) saved.get("certificate"),
+                Base64.getDecoder().decode((String) saved.get("signingKey")));
+    }
+
+    void identity(ServerIdentity identity) throws IOException {
+        Map<String, Object> saved = new LinkedHashMap<>();
+        saved.put("port", identity.port());
+        saved.put("certificate", identity.certificatePem());
+        saved.put("privateKey", identity.privateKeyPem());
+        saved.put("signingKey", Base64.getEncoder().encodeToString(identity.signingKey()));
+        write(directory.resolve("identity.json"), json.asJson(saved), true);
+    }
+
+    /** The saved objects of a cluster, or null when nothing was saved for it. */
+    List<StoredObject> objects(String clusterKey) throws IOException {
+        Path file = file(clusterKey);
+        if (!Files.exists(file)) {
+            return null;
+        }
+        List<StoredObject> out = new ArrayList<>();
+        List<Map<String, Object>> saved = json.unmarshal(Files.readString(file, StandardCharsets.UTF_8), List.class);
+        for (Map<String, Object> entry : saved) {
+            @SuppressWarnings("unchecked")
+            Map<String, Map<String, Object>> key = (Map<String, Map<String, Object>>) entry.get("key");
+            List<Attribute> attributes = new ArrayList<>();
+            key.forEach((name, attribute) -> {
+                @SuppressWarnings("unchecked")
+                List<String> values = (List<String>) attribute.get("values");
+                attributes.add(new Attribute(name, values, AttributeType.valueOf((String) attribute.get("type"))));
+            });
+            out.add(new StoredObject(new AttributeSet(attributes), json.asJson(entry.get("object"))));
+        }
+        return out;
+    }
+
+    void objects(String clusterKey, Map<AttributeSet, String> stored) throws IOException {
+        List<Map<String, Object>> saved = new ArrayList<>();
+        stored.forEach((key, object) -> {
+            Map<String, Map<String, Object>> attributes = new LinkedHashMap<>();
+            for (String name : KEY_ATTRIBUTES) {
+                Attribute attribute = key.getAttribute(name);
+                if (attribute != null) {
+                    attributes.put(name, Map.of("type", attribute.getType().name(),
+                            "values", attribute.getValues().stream().map(Value::toString).toList()));
+                }
+            }
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("key", attributes);
+            entry.put("object", json.unmarshal(object, Map.class));
+            saved.add(entry);
+        });
+        write(file(clusterKey), json.asJson(saved), false);
+    }
+
+    void forget(String clusterKey) throws IOException {
+        Files.deleteIfExists(file(clusterKey));
+        sync(clusters);
+    }
+
+    private Path file(String clusterKey) {
+        return clusters.resolve(URLEncoder.encode(clusterKey, StandardCharsets.UTF_8) + ".json");
+    }
+
+    private static void write(Path file, String text, boolean secret) throws IOException {
+        Path temp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.deleteIfExists(temp);
+        if (secret) {
+            try {
+                Files.createFile(temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            } catch (UnsupportedOperationException | FileAlreadyExistsException e) {
+                // not a POSIX file system: the directory's own permissions must do
+            }
+        }
+        try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer buffer = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+            while (buffer.hasRemaining()) {
+                out.write(buffer);
+            }
+            out.force(true);
+        }
+        try {
+            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the state directory cannot rename atomically: " + file.getParent(), e);
+        }
+        sync(file.getParent());
+    }
+
+    private static void sync(Path directory) throws IOException {
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException e) {
+            if (!System.getProperty("os.name", "").startsWith("Windows")) {
+                throw e;
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package com.bettercompute.adapters.k8s;
+
+import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
+import com.bettercompute.application.fakes.MutableClock;
+import com.bettercompute.application.port.ClusterConnection;
+import com.bettercompute.application.port.ServiceAccountToken;
+import com.bettercompute.application.port.TenantClusterClient;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The simulated Kubernetes APIs restarted on their state directory: the objects stored in each cluster,
+ * the certificate and endpoint a kubeconfig names, and the tokens handed out are all as they were.
+ */
+class SimulatedKubernetesApisStateTest {
+    private static final String ACCOUNT = "bc-u-0123456789abcdef-edit";
+
+    @TempDir
+    Path state;
+
+    private final MutableClock clock = new MutableClock();
+    private final Map<String, Map<String, Integer>> running = new ConcurrentHashMap<>(Map.of("prj/us-central1-a/one", Map.of("gpu", 2)));
+    private final Fabric8TenantClusterClient client = new Fabric8TenantClusterClient(5000);
+    private SimulatedKubernetesApis apis;
+
+    @AfterEach
+    void stop() {
+        client.close();
+        if (apis != null) {
+            apis.close();
+        }
+    }
+
+    private SimulatedKubernetesApis start(Path directory) {
+        return SimulatedKubernetesApis.start(clock, (p, l, c) -> running.get(p + "/" + l + "/" + c), directory);
+    }
+
+    private void restart() {
+        apis.close();
+        apis = start(state);
+    }
+
+    private ClusterConnection platform() {
+        return new ClusterConnection("https://" + apis.endpointFor("prj", "us-central1-a", "one"), apis.caCertificateBase64(), apis.adminToken());
+    }
+
+    /** A client as a kubeconfig makes it: the endpoint and CA as they were when it was handed out. */
+    private static KubernetesClient kubeconfig(String endpoint, String ca, String token) {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("https://" + endpoint).withCaCertData(ca).withOauthToken(token)
+                .withRequestRetryBackoffLimit(0).build();
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    @Test
+    void objectsKubeconfigsAndTokensHandedOutBeforeARestartWorkAfterIt() {
+        apis = start(state);
+        client.ensureServiceAccount(platform(), ACCOUNT, "edit");
+        ServiceAccountToken token = client.requestToken(platform(), ACCOUNT, 3600, null);
+        String endpoint = apis.endpointFor("prj", "us-central1-a", "one");
+        String ca = apis.caCertificateBase64();
+        ServiceAccount before;
+        try (KubernetesClient admin = kubeconfig(endpoint, ca, apis.adminToken())) {
+            before = admin.serviceAccounts().inNamespace(TenantClusterClient.NAMESPACE).withName(ACCOUNT).get();
+            assertThat(admin.nodes().list().getItems()).hasSize(2);
+        }
+
+        restart();
+
+        assertThat(apis.endpointFor("prj", "us-central1-a", "one")).isEqualTo(endpoint);
+        assertThat(apis.caCertificateBase64()).isEqualTo(ca);
+        try (KubernetesClient user = kubeconfig(endpoint, ca, token.token())) {
+            assertThat(user.nodes().list().getItems()).hasSize(2);
+            ServiceAccount after = user.serviceAccounts().inNamespace(TenantClusterClient.NAMESPACE).withName(ACCOUNT).get();
+            assertThat(after.getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());
+            assertThat(after.getMetadata().getResourceVersion()).isEqualTo(before.getMetadata().getResourceVersion());
+        }
+        try (KubernetesClient admin = kubeconfig(endpoint, ca, apis.adminToken())) {
+            assertThat(admin.rbac().clusterRoleBindings().withName(ACCOUNT).get().getRoleRef().getName()).isEqualTo("edit");
+            ServiceAccount created = admin.serviceAccounts().inNamespace(TenantClusterClient.NAMESPACE).resource(new ServiceAccount())
+                    .create(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder().withNewMetadata().withName("later").endMetadata().build());
+            assertThat(Long.parseLong(created.getMetadata().getResourceVersion()))
+                    .isGreaterThan(Long.parseLong(before.getMetadata().getResourceVersion()));
+        }
+
+        clock.advance(Duration.ofSeconds(3600));
+        try (KubernetesClient user = kubeconfig(endpoint, ca, token.token())) {
+            assertThatThrownBy(() -> user.nodes().list()).isInstanceOfSatisfying(KubernetesClientException.class,
+                    e -> assertThat(e.getCode()).isEqualTo(401));
+        }
+    }
+
+    @Test
+    void nodesFollowThePoolsAfterARestart() {
+        apis = start(state);
+        try (KubernetesClient admin = kubeconfig(apis.endpointFor("prj", "us-central1-a", "one"), apis.caCertificateBase64(), apis.adminToken())) {
+            assertThat(admin.nodes().list().getItems()).hasSize(2);
+        }
+        restart();
+        running.put("prj/us-central1-a/one", Map.of("gpu", 1, "cpu", 1));
+        try (KubernetesClient admin = kubeconfig(apis.endpointFor("prj", "us-central1-a", "one"), apis.caCertificateBase64(), apis.adminToken())) {
+            assertThat(admin.nodes().list().getItems()).extracting(n -> n.getMetadata().getLabels().get("cloud.google.com/gke-nodepool"))
+                    .containsExactlyInAnyOrder("gpu", "cpu");
+        }
+    }
+
+    @Test
+    void everyAnsweredChangeIsAlreadyOnDisk() throws IOException {
+        apis = start(state);
+        client.ensureServiceAccount(platform(), ACCOUNT, "view");
+        Path copy = Files.createDirectories(state.resolveSibling(state.getFileName() + "-copy"));
+        try (Stream<Path> files = Files.walk(state)) {
+            for (Path file : files.toList()) {
+                Path target = copy.resolve(state.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+
+        try (SimulatedKubernetesApis copied = start(copy);
+             KubernetesClient admin = kubeconfig(copied.endpointFor("prj", "us-central1-a", "one"), copied.caCertificateBase64(),
+                     copied.adminToken())) {
+            assertThat(admin.rbac().clusterRoleBindings().withName(ACCOUNT).get().getRoleRef().getName()).isEqualTo("view");
+        }
+    }
+
+    @Test
+    void aClusterTheProviderDeletedStartsEmptyWhenMadeAgain() {
+        apis = start(state);
+        client.ensureServiceAccount(platform(), ACCOUNT, "view");
+        apis.forget("prj", "us-central1-a", "one");
+        restart();
+
+        try (KubernetesClient admin = kubeconfig(apis.endpointFor("prj", "us-central1-a", "one"), apis.caCertificateBase64(), apis.adminToken())) {
+            assertThat(admin.serviceAccounts().inNamespace(TenantClusterClient.NAMESPACE).withName(ACCOUNT).get()).isNull();
+            assertThat(admin.rbac().clusterRoles().withName("view").get()).isNotNull();
+        }
+    }
+}
