@@ -19,6 +19,7 @@ import com.bettercompute.application.cluster.CreateCluster;
 import com.bettercompute.application.cluster.DeleteCluster;
 import com.bettercompute.application.cluster.GetCluster;
 import com.bettercompute.application.cluster.ListClusters;
+import com.bettercompute.application.cluster.ReadableClusters;
 import com.bettercompute.application.cluster.UpdateCluster;
 import com.bettercompute.application.event.ReadEvents;
 import com.bettercompute.application.cluster.ListVersions;
@@ -126,8 +127,8 @@ public final class Server implements AutoCloseable {
                     new UpdateCluster(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteCluster(db.transactions(), db.clusters(), db.outbox(), authorizer, clock),
                     new ListVersions(db.catalog(), authorizer, providers),
-                    new ReadEvents(db.outbox(), authorizer),
-                    new ReadUsage(db.usage(), authorizer),
+                    new ReadEvents(db.outbox(), new ReadableClusters(db.clusters(), authorizer)),
+                    new ReadUsage(db.usage(), new ReadableClusters(db.clusters(), authorizer)),
                     issueCredentials);
             NodePoolUseCases nodePools = new NodePoolUseCases(
                     new CreateNodePool(db.transactions(), db.clusters(), db.catalog(), db.outbox(), authorizer, clock),
