@@ -1,6 +1,7 @@
 package com.bettercompute.bootstrap;
 
 import com.bettercompute.adapters.http.ApiServer;
+import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.adapters.k8s.Fabric8TenantClusterClient;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import com.bettercompute.application.cluster.IssueCredentials;
@@ -136,7 +137,7 @@ public final class Server implements AutoCloseable {
                     new GetNodePool(db.clusters(), authorizer),
                     new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
-            ApiServer api = new ApiServer(useCases, nodePools);
+            ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock));
             int port = api.start(config.host(), config.port());
             return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters);
         } catch (RuntimeException e) {

@@ -1,5 +1,7 @@
 package com.bettercompute.bootstrap;
 
+import com.bettercompute.adapters.http.RequestLimits;
+
 import java.nio.file.Path;
 
 /**
@@ -18,10 +20,11 @@ public record ServerConfig(
         int reconcileSettledSeconds,
         String replicaId,
         boolean reconcile,
-        int credentialTtlSeconds) {
+        int credentialTtlSeconds,
+        RequestLimits.Settings requestLimits) {
 
     public static ServerConfig defaults() {
-        return new ServerConfig("127.0.0.1", 8080, "jdbc:h2:file:./data/better-compute", null, "simulator", null, 20, 30, 300, null, true, 3600);
+        return new ServerConfig("127.0.0.1", 8080, "jdbc:h2:file:./data/better-compute", null, "simulator", null, 20, 30, 300, null, true, 3600, RequestLimits.Settings.defaults());
     }
 
     /** Who holds reconcile leases: the option, else host and port, so a restarted server takes its own leases back at once. */
@@ -40,30 +43,36 @@ public record ServerConfig(
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds);
+        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, requestLimits);
     }
 
     public ServerConfig withDb(String url) {
-        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds);
+        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, requestLimits);
     }
 
     public ServerConfig withProvider(String p, String endpoint, int operationSeconds, int converging, int settled) {
-        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds);
+        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds, requestLimits);
     }
 
     /** Without the reconciler: an API-only replica (clusters stay as the API left them). */
     public ServerConfig withoutReconciler() {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds);
+                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds, requestLimits);
     }
 
     public ServerConfig withCatalog(Path file) {
-        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds);
+        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, requestLimits);
+    }
+
+    /** Each principal's share of the API and the deadline of a request body. */
+    public ServerConfig withRequestLimits(RequestLimits.Settings limits) {
+        return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, limits);
     }
 
     /** How long a kubeconfig's token lives when {@code credentials} is not told (the module's {@code credentialTtlSeconds}). */
     public ServerConfig withCredentialTtlSeconds(int seconds) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, seconds);
+                reconcileSettledSeconds, replicaId, reconcile, seconds, requestLimits);
     }
 }

@@ -53,17 +53,16 @@ public final class ApiServer {
 
     private final ApiUseCases uc;
     private final NodePoolUseCases np;
+    private final RequestLimits limits;
     private final Javalin app;
 
-    public ApiServer(ApiUseCases useCases) {
-        this(useCases, null);
-    }
-
     /** With {@code nodePools} also serves {@code /api/compute/kubernetesNodePools/<method>}. */
-    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools) {
+    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits) {
         this.uc = useCases;
         this.np = nodePools;
+        this.limits = limits;
         this.app = Javalin.create(config -> {
+            limits.install(config);
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.http.maxRequestSize = MAX_BODY_BYTES;
@@ -136,6 +135,7 @@ public final class ApiServer {
     private Caller authenticate(Context ctx) {
         Caller caller = uc.authenticate().byToken(bearer(ctx));
         ctx.attribute(CALLER, caller.id());
+        limits.admit(ctx, caller.id());
         return caller;
     }
 
