@@ -1,5 +1,6 @@
 package com.bettercompute.bootstrap;
 
+import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.bootstrap.catalog.CatalogException;
 
@@ -26,7 +27,13 @@ final class ServeCommand {
             new Options.Spec("replica-id", null, "who holds reconcile leases; default: host name and port"),
             new Options.Spec("reconcile", "true", "false: serve the API only, reconcile nothing (another replica does)"),
             new Options.Spec("credential-ttl-seconds", "3600", "how long a kubeconfig's token lives unless the call says (600 to 86400)"),
-            new Options.Spec("data-dir", "./data", "local state besides the database: the built-in GKE simulator's world (gke-simulator/)"));
+            new Options.Spec("data-dir", "./data", "local state besides the database: the built-in GKE simulator's world (gke-simulator/)"),
+            new Options.Spec("principal-concurrency", Integer.toString(RequestLimits.Settings.DEFAULT_CONCURRENT),
+                    "requests one principal may have in flight at once; more are answered 429"),
+            new Options.Spec("principal-rate", Integer.toString(RequestLimits.Settings.DEFAULT_PER_SECOND),
+                    "requests a second one principal may send (bursts of as many pass); more are answered 429"),
+            new Options.Spec("body-timeout-seconds", Integer.toString(RequestLimits.Settings.DEFAULT_BODY_TIMEOUT_SECONDS),
+                    "how long a request body may take to arrive in total; later is answered 408"));
 
     private ServeCommand() {}
 
@@ -50,7 +57,10 @@ final class ServeCommand {
                     o.get("gke-endpoint").orElse(null), o.integer("sim-operation-seconds", 0, 86_400),
                     o.integer("reconcile-converging-seconds", 1, 86_400), o.integer("reconcile-settled-seconds", 1, 86_400),
                     o.get("replica-id").orElse(null), bool(o.get("reconcile").orElse("true"), "reconcile"),
-                    o.integer("credential-ttl-seconds", 600, 86_400), Path.of(o.get("data-dir").orElseThrow()));
+                    o.integer("credential-ttl-seconds", 600, 86_400),
+                    Path.of(o.get("data-dir").orElseThrow()),
+                    new RequestLimits.Settings(o.integer("principal-concurrency", 1, 10_000), o.integer("principal-rate", 1, 1_000_000),
+                            java.time.Duration.ofSeconds(o.integer("body-timeout-seconds", 1, 3_600))));
         } catch (IllegalArgumentException e) {
             err.println("better-compute: " + e.getMessage());
             return 2;

@@ -1,6 +1,7 @@
 package com.bettercompute.bootstrap;
 
 import com.bettercompute.adapters.http.ApiServer;
+import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.adapters.k8s.Fabric8TenantClusterClient;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import com.bettercompute.application.cluster.IssueCredentials;
@@ -19,6 +20,7 @@ import com.bettercompute.application.cluster.CreateCluster;
 import com.bettercompute.application.cluster.DeleteCluster;
 import com.bettercompute.application.cluster.GetCluster;
 import com.bettercompute.application.cluster.ListClusters;
+import com.bettercompute.application.cluster.ReadableClusters;
 import com.bettercompute.application.cluster.UpdateCluster;
 import com.bettercompute.application.event.ReadEvents;
 import com.bettercompute.application.cluster.ListVersions;
@@ -126,8 +128,8 @@ public final class Server implements AutoCloseable {
                     new UpdateCluster(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteCluster(db.transactions(), db.clusters(), db.outbox(), authorizer, clock),
                     new ListVersions(db.catalog(), authorizer, providers),
-                    new ReadEvents(db.outbox(), authorizer),
-                    new ReadUsage(db.usage(), authorizer),
+                    new ReadEvents(db.outbox(), new ReadableClusters(db.clusters(), authorizer)),
+                    new ReadUsage(db.usage(), new ReadableClusters(db.clusters(), authorizer)),
                     issueCredentials);
             NodePoolUseCases nodePools = new NodePoolUseCases(
                     new CreateNodePool(db.transactions(), db.clusters(), db.catalog(), db.outbox(), authorizer, clock),
@@ -135,7 +137,7 @@ public final class Server implements AutoCloseable {
                     new GetNodePool(db.clusters(), authorizer),
                     new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
-            ApiServer api = new ApiServer(useCases, nodePools);
+            ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock));
             int port = api.start(config.host(), config.port());
             return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters);
         } catch (RuntimeException e) {

@@ -1,5 +1,7 @@
 package com.bettercompute.bootstrap;
 
+import com.bettercompute.adapters.http.RequestLimits;
+
 import java.nio.file.Path;
 
 /**
@@ -21,10 +23,11 @@ public record ServerConfig(
         String replicaId,
         boolean reconcile,
         int credentialTtlSeconds,
-        Path dataDir) {
+        Path dataDir,
+        RequestLimits.Settings requestLimits) {
 
     public static ServerConfig defaults() {
-        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600, null);
+        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600, null, RequestLimits.Settings.defaults());
     }
 
     /** Who holds reconcile leases: the option, else host and port, so a restarted server takes its own leases back at once. */
@@ -43,37 +46,43 @@ public record ServerConfig(
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir);
+        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits);
     }
 
     public ServerConfig withDb(String url) {
-        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir);
+        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits);
     }
 
     public ServerConfig withProvider(String p, String endpoint, int operationSeconds, int converging, int settled) {
-        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds, dataDir);
+        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits);
     }
 
     /** Without the reconciler: an API-only replica (clusters stay as the API left them). */
     public ServerConfig withoutReconciler() {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds, dataDir);
+                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds, dataDir, requestLimits);
     }
 
     public ServerConfig withCatalog(Path file) {
-        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir);
+        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits);
     }
 
     /** How long a kubeconfig's token lives when {@code credentials} is not told (the module's {@code credentialTtlSeconds}). */
     public ServerConfig withCredentialTtlSeconds(int seconds) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, seconds, dataDir);
+                reconcileSettledSeconds, replicaId, reconcile, seconds, dataDir, requestLimits);
+    }
+
+    /** Each principal's share of the API and the deadline of a request body. */
+    public ServerConfig withRequestLimits(RequestLimits.Settings limits) {
+        return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, limits);
     }
 
     /** With the embedded simulator's state kept under {@code dir} (null: in memory). */
     public ServerConfig withDataDir(Path dir) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dir);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dir, requestLimits);
     }
 
     /** Where the embedded GKE simulator keeps its world, or null to keep it in memory. */

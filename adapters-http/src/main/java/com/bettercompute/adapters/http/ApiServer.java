@@ -53,17 +53,16 @@ public final class ApiServer {
 
     private final ApiUseCases uc;
     private final NodePoolUseCases np;
+    private final RequestLimits limits;
     private final Javalin app;
 
-    public ApiServer(ApiUseCases useCases) {
-        this(useCases, null);
-    }
-
     /** With {@code nodePools} also serves {@code /api/compute/kubernetesNodePools/<method>}. */
-    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools) {
+    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits) {
         this.uc = useCases;
         this.np = nodePools;
+        this.limits = limits;
         this.app = Javalin.create(config -> {
+            limits.install(config);
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.http.maxRequestSize = MAX_BODY_BYTES;
@@ -136,6 +135,7 @@ public final class ApiServer {
     private Caller authenticate(Context ctx) {
         Caller caller = uc.authenticate().byToken(bearer(ctx));
         ctx.attribute(CALLER, caller.id());
+        limits.admit(ctx, caller.id());
         return caller;
     }
 
@@ -146,10 +146,9 @@ public final class ApiServer {
         // beyond an int it is out of range all the same; ReadEvents says by how much
         int limit = (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE,
                 number(ctx.queryParam("limit"), "limit", com.bettercompute.application.event.ReadEvents.DEFAULT_LIMIT)));
-        List<StoredEvent> events = uc.readEvents().read(caller, after, limit, ctx.queryParam("tenantId"));
+        com.bettercompute.application.event.ReadEvents.Page page = uc.readEvents().read(caller, after, limit, ctx.queryParam("tenantId"));
         List<Object> items = new ArrayList<>();
-        long next = after;
-        for (StoredEvent e : events) {
+        for (StoredEvent e : page.items()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("sequence", e.sequence());
             m.put("type", e.event().type());
@@ -158,11 +157,10 @@ public final class ApiServer {
             m.put("occurredAt", e.event().occurredAt().toString());
             m.put("data", e.event().data());
             items.add(m);
-            next = e.sequence();
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("items", items);
-        out.put("next", next);
+        out.put("next", page.next());
         write(ctx, 200, out);
     }
 

@@ -8,11 +8,13 @@ import com.bettercompute.domain.access.Role;
 import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.catalog.CatalogPrincipal;
 import com.fasterxml.jackson.core.type.TypeReference;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static com.bettercompute.adapters.persistence.Db.row;
 import static com.bettercompute.adapters.persistence.Db.upsert;
@@ -28,17 +30,18 @@ public final class JdbiAccessRepository implements AccessRepository {
     }
 
     /**
-     * The saved principals' old tokens are cleared first, so tokens may move between them in one save;
-     * a token another principal still holds is {@code CONFLICT} and nothing is saved.
+     * Principals not listed go first, then the listed ones' old tokens are cleared, so tokens may move
+     * between them in one save; two listed principals with one token are {@code CONFLICT} and nothing is saved.
      */
     @Override
     public void save(List<CatalogPrincipal> principals) {
-        if (principals.isEmpty()) {
-            return;
-        }
+        List<String> ids = principals.stream().map(CatalogPrincipal::id).toList();
         db.inTransactionRun("saving principals", h -> Db.guardUnique(h, "principals_save", g -> {
-            g.createUpdate("UPDATE principals SET token_sha256 = NULL WHERE id IN (<ids>)")
-                    .bindList("ids", principals.stream().map(CatalogPrincipal::id).toList()).execute();
+            for (String table : List.of("role_bindings", "cluster_owners")) {
+                exceptListed(g, "DELETE FROM " + table, "principal_id", ids, "");
+            }
+            exceptListed(g, "DELETE FROM principals", "id", ids, "");
+            g.createUpdate("UPDATE principals SET token_sha256 = NULL").execute();
             for (CatalogPrincipal p : principals) {
                 upsert(g, "principals", List.of("id"),
                         row("id", p.id(), "token_sha256", p.tokenSha256(), "is_operator", p.operator()));
@@ -54,6 +57,24 @@ public final class JdbiAccessRepository implements AccessRepository {
             }
             return null;
         }, unique -> new DomainException(ErrorCode.CONFLICT, "Two principals have the same API token.")));
+    }
+
+    @Override
+    public void removeOwnersOutside(Set<String> tenantIds) {
+        db.inTransactionRun("ending the ownership of clusters in tenants no longer listed", h -> exceptListed(h,
+                "DELETE FROM cluster_owners WHERE cluster_id IN (SELECT id FROM clusters", "tenant_id", List.copyOf(tenantIds), ")"));
+    }
+
+    /**
+     * Runs {@code statement} (then {@code close}) on the rows whose {@code column} is none of {@code listed},
+     * every row when none is listed ({@code NOT IN ()} is not SQL).
+     */
+    private static void exceptListed(Handle h, String statement, String column, List<String> listed, String close) {
+        if (listed.isEmpty()) {
+            h.createUpdate(statement + close).execute();
+        } else {
+            h.createUpdate(statement + " WHERE " + column + " NOT IN (<listed>)" + close).bindList("listed", listed).execute();
+        }
     }
 
     @Override
@@ -86,6 +107,13 @@ public final class JdbiAccessRepository implements AccessRepository {
         return db.call("reading a cluster's owner", h -> h.createQuery(
                         "SELECT principal_id FROM cluster_owners WHERE cluster_id = :id")
                 .bind("id", clusterId).mapTo(String.class).findOne());
+    }
+
+    @Override
+    public Set<String> clustersOwnedBy(String principalId) {
+        return db.call("reading the clusters a principal owns", h -> Set.copyOf(h.createQuery(
+                        "SELECT cluster_id FROM cluster_owners WHERE principal_id = :id")
+                .bind("id", principalId).mapTo(String.class).list()));
     }
 
     @Override

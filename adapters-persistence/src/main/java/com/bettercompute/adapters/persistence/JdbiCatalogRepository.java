@@ -14,10 +14,13 @@ import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.catalog.Subnet;
 import com.bettercompute.domain.catalog.Tenant;
 import com.fasterxml.jackson.core.type.TypeReference;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 import java.math.BigDecimal;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static com.bettercompute.adapters.persistence.Db.row;
@@ -27,6 +30,8 @@ import static com.bettercompute.adapters.persistence.Db.upsert;
 public final class JdbiCatalogRepository implements CatalogRepository {
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
     private static final List<String> ID = List.of("id");
+    private static final Map<Kind, String> TABLES = new EnumMap<>(Map.of(Kind.PROVIDER, "providers", Kind.ACCOUNT, "accounts",
+            Kind.POOL, "pools", Kind.TENANT, "tenants", Kind.PROJECT, "projects", Kind.NETWORK, "networks"));
 
     private final Db db;
 
@@ -38,30 +43,31 @@ public final class JdbiCatalogRepository implements CatalogRepository {
     public void save(Catalog catalog) {
         db.inTransactionRun("saving the catalog", h -> {
             for (Provider p : catalog.providers()) {
-                upsert(h, "providers", ID, row("id", p.id(), "managed_kubernetes", p.managedKubernetes()));
+                upsert(h, "providers", ID, row("id", p.id(), "managed_kubernetes", p.managedKubernetes(), "retired", false));
             }
             for (ProviderAccount a : catalog.accounts()) {
                 upsert(h, "accounts", ID, row("id", a.id(), "provider_id", a.providerId(), "owner", a.owner(),
                         "cloud_project", a.cloudProject(), "zones_json", Json.write(a.zones()),
-                        "credentials_file", a.credentialsFile()));
+                        "credentials_file", a.credentialsFile(), "retired", false));
             }
             for (Pool p : catalog.pools()) {
                 upsert(h, "pools", ID, row("id", p.id(), "account_id", p.accountId(), "kind", p.kind().name(),
-                        "kind_name", p.kindName(), "billing_mode", p.billingMode().wire()));
+                        "kind_name", p.kindName(), "billing_mode", p.billingMode().wire(), "retired", false));
             }
+            h.createUpdate("DELETE FROM offers").execute();
             for (Offer o : catalog.offers()) {
                 upsert(h, "offers", List.of("pool_id", "tenant_id"), row("pool_id", o.poolId(), "tenant_id", o.tenantId(),
                         "active", o.active(), "excluded_regions_json", Json.write(o.excludedRegions())));
             }
             for (Tenant t : catalog.tenants()) {
-                upsert(h, "tenants", ID, row("id", t.id(), "max_clusters", t.maxClusters()));
+                upsert(h, "tenants", ID, row("id", t.id(), "max_clusters", t.maxClusters(), "retired", false));
             }
             for (Project p : catalog.projects()) {
-                upsert(h, "projects", ID, row("id", p.id(), "tenant_id", p.tenantId()));
+                upsert(h, "projects", ID, row("id", p.id(), "tenant_id", p.tenantId(), "retired", false));
             }
             for (Network n : catalog.networks()) {
                 upsert(h, "networks", ID, row("id", n.id(), "tenant_id", n.tenantId(), "account_id", n.accountId(),
-                        "state", n.state()));
+                        "state", n.state(), "retired", false));
                 h.createUpdate("DELETE FROM subnets WHERE network_id = :id").bind("id", n.id()).execute();
                 for (int i = 0; i < n.subnets().size(); i++) {
                     Subnet s = n.subnets().get(i);
@@ -71,11 +77,34 @@ public final class JdbiCatalogRepository implements CatalogRepository {
                             .bind("region", s.region()).bind("state", s.state()).execute();
                 }
             }
+            h.createUpdate("DELETE FROM budgets").execute();
             for (Budget b : catalog.budgets()) {
                 upsert(h, "budgets", List.of("tenant_id", "id"), row("tenant_id", b.tenantId(), "id", b.id(),
                         "limit_usd", b.limitUsd(), "spent_usd", b.spentUsd()));
             }
+            retireOthers(h, Kind.PROVIDER, catalog.providers().stream().map(Provider::id).toList());
+            retireOthers(h, Kind.ACCOUNT, catalog.accounts().stream().map(ProviderAccount::id).toList());
+            retireOthers(h, Kind.POOL, catalog.pools().stream().map(Pool::id).toList());
+            retireOthers(h, Kind.TENANT, catalog.tenants().stream().map(Tenant::id).toList());
+            retireOthers(h, Kind.PROJECT, catalog.projects().stream().map(Project::id).toList());
+            retireOthers(h, Kind.NETWORK, catalog.networks().stream().map(Network::id).toList());
         });
+    }
+
+    private static void retireOthers(Handle h, Kind kind, List<String> named) {
+        String table = TABLES.get(kind);
+        if (named.isEmpty()) {
+            h.createUpdate("UPDATE " + table + " SET retired = TRUE").execute();
+        } else {
+            h.createUpdate("UPDATE " + table + " SET retired = TRUE WHERE id NOT IN (<ids>)").bindList("ids", named).execute();
+        }
+    }
+
+    @Override
+    public boolean retired(Kind kind, String id) {
+        return db.call("reading whether a catalog entry is retired", h -> h.createQuery(
+                        "SELECT retired FROM " + TABLES.get(kind) + " WHERE id = :id")
+                .bind("id", id).mapTo(Boolean.class).findOne().orElse(false));
     }
 
     @Override

@@ -7,12 +7,15 @@ import com.bettercompute.domain.access.Principal;
 import com.bettercompute.domain.access.Role;
 import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.catalog.CatalogPrincipal;
+import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.Ids;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -76,7 +79,54 @@ abstract class AccessRepositoryContract extends PortsContract {
         assertThat(access.bindings(BOB)).containsExactly(demoted);
         assertThat(access.principalByTokenHash(BOB_TOKEN)).isEmpty();
         assertThat(access.principalByTokenHash(newToken)).contains(new Principal(BOB, true));
-        assertThat(access.bindings(ALICE)).as("principals not named are kept").containsExactly(ALICE_ADMIN);
+        assertThat(access.principalByTokenHash(ALICE_TOKEN)).as("a principal not named is removed").isEmpty();
+        assertThat(access.bindings(ALICE)).isEmpty();
+    }
+
+    @Test
+    void a_principal_not_named_loses_its_token_bindings_and_ownership_at_once() {
+        access.save(principals());
+        access.addOwner("kcl_a", ALICE);
+        access.addOwner("kcl_b", BOB);
+
+        access.save(principals().subList(1, 3));
+
+        assertThat(access.principalByTokenHash(ALICE_TOKEN)).isEmpty();
+        assertThat(access.bindings(ALICE)).isEmpty();
+        assertThat(access.owner("kcl_a")).isEmpty();
+        assertThat(access.clustersOwnedBy(ALICE)).isEmpty();
+        assertThat(access.owner("kcl_b")).contains(BOB);
+        assertThat(access.bindings(BOB)).containsExactly(BOB_EDITOR, BOB_VIEWER);
+    }
+
+    @Test
+    void saving_no_principals_removes_them_all() {
+        access.save(principals());
+        access.addOwner("kcl_a", ALICE);
+
+        access.save(List.of());
+
+        assertThat(access.principalByTokenHash(OPS_TOKEN)).isEmpty();
+        assertThat(access.bindings(BOB)).isEmpty();
+        assertThat(access.owner("kcl_a")).isEmpty();
+    }
+
+    @Test
+    void the_clusters_of_tenants_not_listed_lose_their_owners() {
+        Instant at = Instant.parse("2026-01-01T00:00:00Z");
+        Cluster acme = Samples.minimal("acme", "a", at);
+        Cluster globex = Samples.minimal("globex", "g", at);
+        ports.clusters().insert(acme);
+        ports.clusters().insert(globex);
+        access.addOwner(acme.id(), ALICE);
+        access.addOwner(globex.id(), ALICE);
+
+        access.removeOwnersOutside(Set.of("globex"));
+
+        assertThat(access.owner(acme.id())).isEmpty();
+        assertThat(access.clustersOwnedBy(ALICE)).containsExactly(globex.id());
+        access.removeOwnersOutside(Set.of());
+        assertThat(access.clustersOwnedBy(ALICE)).isEmpty();
     }
 
     @Test
@@ -91,17 +141,19 @@ abstract class AccessRepositoryContract extends PortsContract {
     }
 
     @Test
-    void a_token_another_principal_holds_is_a_conflict_and_saves_nothing() {
+    void two_principals_with_one_token_are_a_conflict_and_save_nothing() {
         access.save(principals());
 
         assertThatThrownBy(() -> access.save(List.of(
                 new CatalogPrincipal("user:carol", null, false, List.of()),
-                new CatalogPrincipal("user:mallory", ALICE_TOKEN, false, List.of()))))
+                new CatalogPrincipal("user:mallory", ALICE_TOKEN, false, List.of()),
+                new CatalogPrincipal(ALICE, ALICE_TOKEN, false, List.of()))))
                 .isInstanceOfSatisfying(DomainException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT);
                     assertThat(e.getMessage()).doesNotContain(ALICE_TOKEN);
                 });
         assertThat(access.principalByTokenHash(ALICE_TOKEN)).contains(new Principal(ALICE, false));
+        assertThat(access.principalByTokenHash(BOB_TOKEN)).as("nothing saved, nothing removed").contains(new Principal(BOB, false));
         assertThat(access.bindings("user:carol")).isEmpty();
     }
 
@@ -117,6 +169,8 @@ abstract class AccessRepositoryContract extends PortsContract {
     void a_cluster_has_one_owner_until_it_is_removed() {
         access.addOwner("kcl_a", ALICE);
         access.addOwner("kcl_b", BOB);
+        access.addOwner("kcl_c2", BOB);
+        assertThat(access.clustersOwnedBy(BOB)).containsExactlyInAnyOrder("kcl_b", "kcl_c2");
 
         assertThat(access.owner("kcl_a")).contains(ALICE);
         assertThat(access.owner("kcl_b")).contains(BOB);

@@ -1,6 +1,7 @@
 package com.bettercompute.adapters.persistence;
 
 import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.CatalogRepository.Kind;
 import com.bettercompute.domain.catalog.BillingMode;
 import com.bettercompute.domain.catalog.Budget;
 import com.bettercompute.domain.catalog.Catalog;
@@ -95,14 +96,14 @@ abstract class CatalogRepositoryContract extends PortsContract {
         Network rewired = new Network("net_1", "acme", "acct_platform", "pending",
                 List.of(new Subnet("edge", "europe-west4", "ready")));
         Budget spentMore = new Budget("monthly", "acme", new BigDecimal("6000"), new BigDecimal("4999.99"));
-        catalog.save(new Catalog(List.of(new Provider("gcp", false)),
+        Catalog second = new Catalog(List.of(new Provider("gcp", false)),
                 List.of(new ProviderAccount("acct_platform", "gcp", "platform", "platform-dev", List.of("us-east1-b"))),
                 List.of(new Pool("pool_1", "acct_platform", PoolKind.PROVIDER, "provider", BillingMode.PLATFORM_FEE)),
                 List.of(new Offer("pool_1", "acme", false, List.of())), List.of(new Tenant("acme", 2)),
-                List.of(new Project("prj_1", "acme")), List.of(rewired), List.of(spentMore), List.of()));
+                List.of(new Project("prj_1", "acme")), List.of(rewired), List.of(spentMore), List.of());
+        catalog.save(second);
         // the same entries once more: nothing doubles (subnets, budgets)
-        catalog.save(new Catalog(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(rewired),
-                List.of(spentMore), List.of()));
+        catalog.save(second);
 
         assertThat(catalog.provider("gcp")).contains(new Provider("gcp", false));
         assertThat(catalog.account("acct_platform").orElseThrow().zones()).containsExactly("us-east1-b");
@@ -110,19 +111,52 @@ abstract class CatalogRepositoryContract extends PortsContract {
         assertThat(catalog.offer("pool_1", "acme")).contains(new Offer("pool_1", "acme", false, List.of()));
         assertThat(catalog.tenant("acme")).contains(new Tenant("acme", 2));
         assertThat(catalog.network("net_1")).contains(rewired);
-        assertThat(catalog.budgets("acme")).containsExactly(DAILY, spentMore);
+        assertThat(catalog.budgets("acme")).containsExactly(spentMore);
     }
 
     @Test
-    void entries_a_later_save_does_not_name_are_kept() {
+    void entries_clusters_point_at_are_kept_retired_when_a_later_save_does_not_name_them() {
         catalog.save(full());
-        catalog.save(new Catalog(List.of(), List.of(), List.of(), List.of(), List.of(new Tenant("initech", 1)),
+        catalog.save(new Catalog(List.of(METAL), List.of(OWN), List.of(ODD_POOL), List.of(), List.of(GLOBEX),
                 List.of(), List.of(), List.of(), List.of()));
 
-        assertThat(catalog.tenant("acme")).contains(ACME);
-        assertThat(catalog.tenant("initech")).contains(new Tenant("initech", 1));
+        assertThat(catalog.provider("gcp")).as("still read, for the clusters on it").contains(GCP);
+        assertThat(catalog.account("acct_platform")).contains(PLATFORM);
         assertThat(catalog.pool("pool_1")).contains(PROVIDER_POOL);
+        assertThat(catalog.tenant("acme")).contains(ACME);
+        assertThat(catalog.project("prj_1")).contains(PROJECT);
         assertThat(catalog.network("net_1")).contains(NETWORK);
+        assertThat(List.of(catalog.retired(Kind.PROVIDER, "gcp"), catalog.retired(Kind.ACCOUNT, "acct_platform"),
+                catalog.retired(Kind.POOL, "pool_1"), catalog.retired(Kind.TENANT, "acme"),
+                catalog.retired(Kind.PROJECT, "prj_1"), catalog.retired(Kind.NETWORK, "net_1"))).containsOnly(true);
+        assertThat(List.of(catalog.retired(Kind.PROVIDER, "metal"), catalog.retired(Kind.ACCOUNT, "acct_acme"),
+                catalog.retired(Kind.POOL, "pool_2"), catalog.retired(Kind.TENANT, "globex"),
+                catalog.retired(Kind.TENANT, "initech"))).as("named, or never known").containsOnly(false);
+    }
+
+    @Test
+    void offers_and_budgets_a_later_save_does_not_name_are_removed() {
+        catalog.save(full());
+        catalog.save(new Catalog(List.of(GCP, METAL), List.of(PLATFORM, OWN), List.of(PROVIDER_POOL, ODD_POOL),
+                List.of(SUSPENDED), List.of(ACME, GLOBEX), List.of(PROJECT), List.of(NETWORK), List.of(DAILY), List.of()));
+
+        assertThat(catalog.offer("pool_1", "acme")).isEmpty();
+        assertThat(catalog.offer("pool_1", "globex")).contains(SUSPENDED);
+        assertThat(catalog.budgets("acme")).containsExactly(DAILY);
+        assertThat(catalog.budgets("globex")).isEmpty();
+    }
+
+    @Test
+    void a_retired_entry_named_again_is_current_again() {
+        catalog.save(full());
+        catalog.save(new Catalog(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of()));
+        assertThat(catalog.retired(Kind.POOL, "pool_1")).isTrue();
+
+        catalog.save(full());
+
+        assertThat(catalog.retired(Kind.POOL, "pool_1")).isFalse();
+        assertThat(catalog.retired(Kind.TENANT, "acme")).isFalse();
+        assertThat(catalog.offer("pool_1", "acme")).contains(OFFER);
     }
 
     @Test

@@ -10,6 +10,7 @@ import com.bettercompute.domain.access.RoleBinding;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Makes authorization decisions for a caller: loads its bindings and ownership, asks {@link AccessPolicy}. */
 public final class Authorizer {
@@ -28,10 +29,14 @@ public final class Authorizer {
         forCaller(caller).require(action, resource);
     }
 
-    /** Decisions for one caller. */
+    /**
+     * Decisions for one caller. Its bindings decide first; the clusters it owns are read only when they do
+     * not allow, and then once for all the decisions this decider makes.
+     */
     public final class Decider {
         private final Caller caller;
         private final List<RoleBinding> bindings;
+        private Set<String> owned;
 
         private Decider(Caller caller, List<RoleBinding> bindings) {
             this.caller = caller;
@@ -39,9 +44,16 @@ public final class Authorizer {
         }
 
         public boolean allows(Action action, Resource resource) {
-            boolean owner = resource.clusterId() != null
-                    && access.owner(resource.clusterId()).map(caller.id()::equals).orElse(false);
-            return AccessPolicy.allows(bindings, owner, action, resource);
+            if (AccessPolicy.allows(bindings, false, action, resource)) {
+                return true;
+            }
+            if (resource.clusterId() == null || !Resource.CLUSTER.equals(resource.type())) {
+                return false;
+            }
+            if (owned == null) {
+                owned = access.clustersOwnedBy(caller.id());
+            }
+            return AccessPolicy.allows(bindings, owned.contains(resource.clusterId()), action, resource);
         }
 
         /** {@code ACCESS_DENIED} unless allowed; the message names the action, never what the caller cannot see. */

@@ -73,6 +73,7 @@ public final class CreateCluster {
         ClusterPlacement.Location location = ClusterPlacement.location(pool.account(), cmd.location());
         Optional<Subnet> subnet = checkShape(cmd, pool, location);
         authorizer.require(caller, Action.CREATE, resource(cmd, id, pool));
+        checkNotRetired(cmd, pool);
         checkOffer(pool.offer(), location);
         if (pool.pool().billingMode() != BillingMode.NONE) {
             checkBudgets(cmd.tenantId());
@@ -172,6 +173,32 @@ public final class CreateCluster {
             throw Input.invalid(problems);
         }
         return subnet;
+    }
+
+    /**
+     * Step 7, with the offer: nothing new on what the operator's catalog no longer names (the tenant, the
+     * pool, its account or provider, the project, the network); the clusters already on them keep working.
+     */
+    private void checkNotRetired(CreateClusterCommand cmd, ClusterPlacement.VisiblePool pool) {
+        Map<CatalogRepository.Kind, String> used = new LinkedHashMap<>();
+        used.put(CatalogRepository.Kind.TENANT, cmd.tenantId());
+        used.put(CatalogRepository.Kind.POOL, cmd.poolId());
+        used.put(CatalogRepository.Kind.ACCOUNT, pool.account().id());
+        used.put(CatalogRepository.Kind.PROVIDER, pool.account().providerId());
+        if (cmd.projectId() != null) {
+            used.put(CatalogRepository.Kind.PROJECT, cmd.projectId());
+        }
+        if (cmd.networkId() != null) {
+            used.put(CatalogRepository.Kind.NETWORK, cmd.networkId());
+        }
+        used.forEach((kind, entry) -> {
+            if (catalog.retired(kind, entry)) {
+                String what = kind.name().toLowerCase(java.util.Locale.ROOT);
+                throw new DomainException(ErrorCode.ACCESS_DENIED,
+                        "The " + what + " " + entry + " is retired: no new cluster is created on it.",
+                        Map.of("reason", "retired", "retired", what, "id", entry));
+            }
+        });
     }
 
     private static void checkOffer(Optional<Offer> offer, ClusterPlacement.Location location) {

@@ -6,15 +6,21 @@ import com.bettercompute.domain.catalog.CatalogPrincipal;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** Principals with their hashed API tokens, role bindings, and who owns which cluster. */
 public interface AccessRepository {
 
     /**
-     * Writes principals (by id: inserted or updated) and replaces each named principal's bindings with
-     * the listed ones. Tokens arrive hashed (SHA-256 hex); plain tokens never reach this port.
+     * Makes the stored principals exactly the listed ones (the catalog's complete list): each is inserted or
+     * updated by id with its bindings replaced by the listed ones; a principal not listed is removed with its
+     * token, its bindings and its ownership of clusters, so its token names nobody from the next call on.
+     * Tokens arrive hashed (SHA-256 hex); plain tokens never reach this port.
      */
     void save(List<CatalogPrincipal> principals);
+
+    /** Ends the ownership of every cluster whose tenant is not listed (a tenant the catalog no longer names). */
+    void removeOwnersOutside(Set<String> tenantIds);
 
     /** The principal whose API token has this SHA-256 (hex, lower case). */
     Optional<Principal> principalByTokenHash(String tokenSha256);
@@ -23,6 +29,9 @@ public interface AccessRepository {
 
     /** The principal that owns the cluster (its creator), while the cluster is not deleted. */
     Optional<String> owner(String clusterId);
+
+    /** The ids of the clusters the principal owns (created, and not deleted since). */
+    Set<String> clustersOwnedBy(String principalId);
 
     /** Records the owner of a new cluster. */
     void addOwner(String clusterId, String principalId);

@@ -16,12 +16,20 @@ import java.util.Optional;
 /** The operator's catalog: providers, accounts, pools and offers, tenants with their projects, networks and budgets. */
 public interface CatalogRepository {
 
+    /** The kinds of entries a load retires instead of removing: clusters may point at them. */
+    enum Kind { PROVIDER, ACCOUNT, POOL, TENANT, PROJECT, NETWORK }
+
     /**
-     * Writes the catalog's entries, inserting new ids and updating known ones (never duplicating).
-     * Entries the file no longer names are left as they are. Principals and bindings go to
-     * {@link AccessRepository#save}.
+     * Makes the stored catalog the given one, inserting new ids and updating known ones (never duplicating).
+     * Entries of a {@link Kind} it no longer names are kept but {@link #retired}; offers and budgets it no
+     * longer names are removed (nothing points at them). A retired entry it names again is current again.
+     * Reads ({@link #pool}, {@link #account}, ...) still find retired entries, so existing clusters keep
+     * working. Principals and bindings go to {@link AccessRepository#save}.
      */
     void save(Catalog catalog);
+
+    /** Whether the stored entry is retired: the catalog loaded last no longer names it. False for an unknown id. */
+    boolean retired(Kind kind, String id);
 
     Optional<Provider> provider(String id);
 

@@ -147,10 +147,10 @@ class ClusterLifecycleTest {
         Cluster a = w.create(w.alice, standard("a"));
         w.create(w.carol, standard("g", "tenantId", "globex"));
         w.delete(w.alice, "acme", a.id());
-        ReadEvents events = new ReadEvents(w.ports.outbox(), w.authorizer);
-        assertThat(events.read(w.alice, 0, 100, "acme")).extracting(e -> e.event().type())
+        ReadEvents events = new ReadEvents(w.ports.outbox(), new ReadableClusters(w.ports.clusters(), w.authorizer));
+        assertThat(events.read(w.alice, 0, 100, "acme").items()).extracting(e -> e.event().type())
                 .containsExactly("kubernetes.cluster.created", "kubernetes.cluster.deleting");
-        assertThat(events.read(w.alice, 1, 100, "acme")).extracting(e -> e.event().type()).containsExactly("kubernetes.cluster.deleting");
+        assertThat(events.read(w.alice, 1, 100, "acme").items()).extracting(e -> e.event().type()).containsExactly("kubernetes.cluster.deleting");
         assertThatThrownBy(() -> events.read(w.alice, 0, 100, "globex")).hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
         assertThatThrownBy(() -> events.read(w.alice, 0, 100, null)).hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
         assertThatThrownBy(() -> events.read(w.alice, 0, 0, "acme")).hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);

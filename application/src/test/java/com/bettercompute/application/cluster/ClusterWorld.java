@@ -56,6 +56,7 @@ final class ClusterWorld {
     final DeleteCluster delete = new DeleteCluster(ports.transactions(), ports.clusters(), ports.outbox(), authorizer, ports.clock());
     final Authenticate authenticate = new Authenticate(ports.access());
 
+    final Catalog catalog;
     final Caller alice;
     final Caller bob;
     final Caller carol;
@@ -72,7 +73,7 @@ final class ClusterWorld {
                         Map.of("mode", List.of("autopilot"), "location", List.of("us-central1", "us-central1-a")))),
                 principal("user:carol@globex.example", new RoleBinding("user:carol@globex.example", "globex", null, Role.KUBERNETES_ADMIN, Map.of())),
                 principal("user:dave@acme.example", new RoleBinding("user:dave@acme.example", "acme", null, Role.KUBERNETES_VIEWER, Map.of())));
-        Catalog catalog = new Catalog(
+        catalog = new Catalog(
                 List.of(new Provider("gcp", true), new Provider("metal", false)),
                 List.of(new ProviderAccount("acct_platform", "gcp", "platform", "platform-prod",
                                 List.of("us-central1-a", "us-central1-b", "us-central1-c", "europe-west4-a")),
@@ -101,11 +102,16 @@ final class ClusterWorld {
                                 List.of(new Subnet("main", "us-central1", "ready")))),
                 budgets,
                 principals);
-        new LoadCatalog(ports.transactions(), ports.catalog(), ports.access()).load(catalog);
+        reload(catalog);
         alice = authenticate.byToken("token-user:alice@acme.example");
         bob = authenticate.byToken("token-user:bob@acme.example");
         carol = authenticate.byToken("token-user:carol@globex.example");
         dave = authenticate.byToken("token-user:dave@acme.example");
+    }
+
+    /** Loads a catalog over the one there, as a restart with another catalog file does. */
+    void reload(Catalog c) {
+        new LoadCatalog(ports.transactions(), ports.catalog(), ports.access()).load(c);
     }
 
     private static CatalogPrincipal principal(String id, RoleBinding binding) {

@@ -6,11 +6,14 @@ import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Principal;
 import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.catalog.CatalogPrincipal;
+import com.bettercompute.domain.cluster.Cluster;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** {@link AccessRepository} on an {@link InMemoryStore}. Holds token hashes only, like the database. */
 public final class InMemoryAccessRepository implements AccessRepository {
@@ -20,12 +23,11 @@ public final class InMemoryAccessRepository implements AccessRepository {
         this.store = store;
     }
 
-    /** Tokens may move between the saved principals; one another principal still holds is CONFLICT, and nothing is saved. */
+    /** The listed principals replace all; two of them with one token is CONFLICT, and nothing is saved. */
     @Override
     public void save(List<CatalogPrincipal> principals) {
         store.lockedRun(s -> {
-            Map<String, String> hashes = new LinkedHashMap<>(s.tokenHashes);
-            principals.forEach(p -> hashes.remove(p.id()));
+            Map<String, String> hashes = new LinkedHashMap<>();
             for (CatalogPrincipal p : principals) {
                 if (p.tokenSha256() != null) {
                     if (hashes.containsValue(p.tokenSha256())) {
@@ -36,11 +38,23 @@ public final class InMemoryAccessRepository implements AccessRepository {
             }
             s.tokenHashes.clear();
             s.tokenHashes.putAll(hashes);
+            Set<String> listed = principals.stream().map(CatalogPrincipal::id).collect(Collectors.toSet());
+            s.principals.keySet().retainAll(listed);
+            s.bindings.keySet().retainAll(listed);
+            s.owners.values().removeIf(owner -> !listed.contains(owner));
             for (CatalogPrincipal p : principals) {
                 s.principals.put(p.id(), new Principal(p.id(), p.operator()));
                 s.bindings.put(p.id(), p.bindings());
             }
         });
+    }
+
+    @Override
+    public void removeOwnersOutside(Set<String> tenantIds) {
+        store.lockedRun(s -> s.owners.keySet().removeIf(clusterId -> {
+            Cluster c = s.clusters.get(clusterId);
+            return c != null && !tenantIds.contains(c.tenantId());
+        }));
     }
 
     @Override
@@ -59,6 +73,12 @@ public final class InMemoryAccessRepository implements AccessRepository {
     @Override
     public Optional<String> owner(String clusterId) {
         return store.locked(s -> Optional.ofNullable(s.owners.get(clusterId)));
+    }
+
+    @Override
+    public Set<String> clustersOwnedBy(String principalId) {
+        return store.locked(s -> s.owners.entrySet().stream().filter(e -> e.getValue().equals(principalId))
+                .map(Map.Entry::getKey).collect(Collectors.toUnmodifiableSet()));
     }
 
     @Override

@@ -14,6 +14,7 @@ import com.bettercompute.domain.catalog.Tenant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** {@link CatalogRepository} on an {@link InMemoryStore}. */
 public final class InMemoryCatalogRepository implements CatalogRepository {
@@ -29,12 +30,30 @@ public final class InMemoryCatalogRepository implements CatalogRepository {
             catalog.providers().forEach(p -> s.providers.put(p.id(), p));
             catalog.accounts().forEach(a -> s.accounts.put(a.id(), a));
             catalog.pools().forEach(p -> s.pools.put(p.id(), p));
+            s.offers.clear();
             catalog.offers().forEach(o -> s.offers.put(offerKey(o.poolId(), o.tenantId()), o));
             catalog.tenants().forEach(t -> s.tenants.put(t.id(), t));
             catalog.projects().forEach(p -> s.projects.put(p.id(), p));
             catalog.networks().forEach(n -> s.networks.put(n.id(), n));
+            s.budgets.clear();
             catalog.budgets().forEach(b -> s.budgets.put(b.tenantId() + '\n' + b.id(), b));
+            s.retired.clear();
+            retireOthers(s, Kind.PROVIDER, s.providers.keySet(), catalog.providers().stream().map(Provider::id).toList());
+            retireOthers(s, Kind.ACCOUNT, s.accounts.keySet(), catalog.accounts().stream().map(ProviderAccount::id).toList());
+            retireOthers(s, Kind.POOL, s.pools.keySet(), catalog.pools().stream().map(Pool::id).toList());
+            retireOthers(s, Kind.TENANT, s.tenants.keySet(), catalog.tenants().stream().map(Tenant::id).toList());
+            retireOthers(s, Kind.PROJECT, s.projects.keySet(), catalog.projects().stream().map(Project::id).toList());
+            retireOthers(s, Kind.NETWORK, s.networks.keySet(), catalog.networks().stream().map(Network::id).toList());
         });
+    }
+
+    private static void retireOthers(InMemoryStore.State s, Kind kind, Set<String> stored, List<String> named) {
+        stored.stream().filter(id -> !named.contains(id)).forEach(id -> s.retired.add(kind + "\n" + id));
+    }
+
+    @Override
+    public boolean retired(Kind kind, String id) {
+        return store.locked(s -> s.retired.contains(kind + "\n" + id));
     }
 
     @Override

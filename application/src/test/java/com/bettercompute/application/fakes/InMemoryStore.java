@@ -17,8 +17,10 @@ import com.bettercompute.domain.usage.UsageRecord;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -48,6 +50,8 @@ public final class InMemoryStore {
         final Map<String, Network> networks = new LinkedHashMap<>();
         /** by {@code tenantId + '\n' + budgetId} */
         final Map<String, Budget> budgets = new LinkedHashMap<>();
+        /** retired catalog entries, as {@code kind + '\n' + id} */
+        final Set<String> retired = new LinkedHashSet<>();
         final Map<String, Principal> principals = new LinkedHashMap<>();
         /** principal id to its token's SHA-256 (absent: no token) */
         final Map<String, String> tokenHashes = new LinkedHashMap<>();
@@ -72,6 +76,7 @@ public final class InMemoryStore {
             s.projects.putAll(projects);
             s.networks.putAll(networks);
             s.budgets.putAll(budgets);
+            s.retired.addAll(retired);
             s.principals.putAll(principals);
             s.tokenHashes.putAll(tokenHashes);
             s.bindings.putAll(bindings);

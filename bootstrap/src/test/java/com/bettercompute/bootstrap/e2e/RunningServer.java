@@ -103,7 +103,7 @@ public final class RunningServer implements AutoCloseable {
     }
 
     /** A reply: status, the X-Request-Id header, and the body as JSON (or null when it is not JSON). */
-    public record Reply(int status, String requestId, JsonNode json, String text) {
+    public record Reply(int status, String requestId, JsonNode json, String text, String retryAfter) {
         public String code() {
             return json == null || !json.has("error") ? null : json.get("error").get("code").asText();
         }
@@ -139,7 +139,8 @@ public final class RunningServer implements AutoCloseable {
             } catch (IOException notJson) {
                 json = null;
             }
-            return new Reply(r.statusCode(), r.headers().firstValue("X-Request-Id").orElse(null), json, r.body());
+            return new Reply(r.statusCode(), r.headers().firstValue("X-Request-Id").orElse(null), json, r.body(),
+                    r.headers().firstValue("Retry-After").orElse(null));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -1,0 +1,104 @@
+package com.bettercompute.adapters.http;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PrincipalLimitsTest {
+    private final StepClock clock = new StepClock();
+
+    @ParameterizedTest(name = "{0} in flight of {1} allowed: admitted {2}")
+    @CsvSource({"0, 2, true", "1, 2, true", "2, 2, false", "15, 16, true", "16, 16, false"})
+    void a_principal_has_at_most_its_concurrency_in_flight(int inFlight, int limit, boolean admitted) {
+        PrincipalLimits limits = new PrincipalLimits(limit, 1000, clock);
+        for (int i = 0; i < inFlight; i++) {
+            limits.admit("alice");
+        }
+        if (admitted) {
+            limits.admit("alice");
+            assertThat(limits.inFlight("alice")).isEqualTo(inFlight + 1);
+        } else {
+            assertThatThrownBy(() -> limits.admit("alice")).isInstanceOfSatisfying(PrincipalLimits.Exceeded.class, e -> {
+                assertThat(e.reason()).isEqualTo("concurrency");
+                assertThat(e.retryAfterSeconds()).isEqualTo(1);
+            });
+        }
+    }
+
+    @Test
+    void a_finished_request_gives_its_place_back_once() {
+        PrincipalLimits limits = new PrincipalLimits(1, 1000, clock);
+        Runnable release = limits.admit("alice");
+        release.run();
+        release.run();
+
+        assertThat(limits.inFlight("alice")).isZero();
+        limits.admit("alice");
+        assertThat(limits.inFlight("alice")).isEqualTo(1);
+    }
+
+    @Test
+    void one_principal_at_its_limit_does_not_limit_another() {
+        PrincipalLimits limits = new PrincipalLimits(1, 1, clock);
+        limits.admit("alice");
+
+        limits.admit("carol");
+        assertThatThrownBy(() -> limits.admit("alice")).isInstanceOf(PrincipalLimits.Exceeded.class);
+    }
+
+    @ParameterizedTest(name = "{0} a second, {1} ms apart: {2} of 20 admitted")
+    @CsvSource({"10, 0, 10", "10, 100, 20", "10, 50, 19", "10, 200, 20", "4, 100, 11", "1, 0, 1", "1, 1000, 20"})
+    void a_principal_sends_at_most_its_rate_with_bursts_of_one_seconds_worth(int perSecond, int apartMillis, int admitted) {
+        PrincipalLimits limits = new PrincipalLimits(1000, perSecond, clock);
+        List<Long> retryAfter = new ArrayList<>();
+        int passed = 0;
+        for (int i = 0; i < 20; i++) {
+            try {
+                limits.admit("alice").run();
+                passed++;
+            } catch (PrincipalLimits.Exceeded e) {
+                assertThat(e.reason()).isEqualTo("rate");
+                retryAfter.add(e.retryAfterSeconds());
+            }
+            clock.advance(Duration.ofMillis(apartMillis));
+        }
+
+        assertThat(passed).isEqualTo(admitted);
+        assertThat(retryAfter).allSatisfy(seconds -> assertThat(seconds).isEqualTo(1L));
+    }
+
+    /** A clock a test moves by hand. */
+    private static final class StepClock extends Clock {
+        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}
