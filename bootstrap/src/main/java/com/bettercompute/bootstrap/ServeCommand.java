@@ -2,9 +2,12 @@ package com.bettercompute.bootstrap;
 
 import com.bettercompute.bootstrap.catalog.CatalogException;
 
+import sun.misc.Signal;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -23,12 +26,17 @@ final class ServeCommand {
             new Options.Spec("reconcile-settled-seconds", "300", "how often ready and failed clusters are refreshed"),
             new Options.Spec("replica-id", null, "who holds reconcile leases; default: host name and port"),
             new Options.Spec("reconcile", "true", "false: serve the API only, reconcile nothing (another replica does)"),
-            new Options.Spec("credential-ttl-seconds", "3600", "how long a kubeconfig's token lives unless the call says (600 to 86400)"));
+            new Options.Spec("credential-ttl-seconds", "3600", "how long a kubeconfig's token lives unless the call says (600 to 86400)"),
+            new Options.Spec("log-format", "text", "text, or json: one JSON object a line"));
+
+    /** A stop (SIGTERM) that has not ended by then is cut short, inside the 30 s an orchestrator waits. */
+    static final Duration STOP_LIMIT = Duration.ofSeconds(28);
 
     private ServeCommand() {}
 
     static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
         ServerConfig config;
+        String logFormat;
         try {
             Options o = Options.parse(args, SPECS, env);
             if (o.help()) {
@@ -48,10 +56,12 @@ final class ServeCommand {
                     o.integer("reconcile-converging-seconds", 1, 86_400), o.integer("reconcile-settled-seconds", 1, 86_400),
                     o.get("replica-id").orElse(null), bool(o.get("reconcile").orElse("true"), "reconcile"),
                     o.integer("credential-ttl-seconds", 600, 86_400));
+            logFormat = LogFormat.parse(o.get("log-format").orElse("text"));
         } catch (IllegalArgumentException e) {
             err.println("better-compute: " + e.getMessage());
             return 2;
         }
+        LogFormat.apply(logFormat);
         Server server;
         try {
             server = Server.start(config, Clock.systemUTC());
@@ -63,10 +73,7 @@ final class ServeCommand {
             return 2;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "shutdown"));
+        stopOnSignal(server, stopped, err);
         server.simulatorBanner().ifPresent(out::println);
         out.println("listening on http://" + displayHost(config.host()) + ":" + server.port());
         if (server.demoToken() != null) {
@@ -83,6 +90,36 @@ final class ServeCommand {
     }
 
     static final String DEMO_POOL = "pool_00000000000000000000000001";
+
+    /**
+     * SIGTERM and SIGINT stop the server in order ({@link Server#close()}) and {@code serve} returns 0, so the
+     * process exits 0: a JVM left to its default handling would exit 143 after its shutdown hooks. Any other
+     * way out of the JVM still closes the server through a shutdown hook. A stop longer than
+     * {@link #STOP_LIMIT} is cut short with exit code 1.
+     */
+    private static void stopOnSignal(Server server, CountDownLatch stopped, PrintStream err) {
+        Runnable stop = () -> {
+            Thread watchdog = new Thread(() -> {
+                try {
+                    Thread.sleep(STOP_LIMIT.toMillis());
+                } catch (InterruptedException e) {
+                    return;
+                }
+                err.println("better-compute: the stop took more than " + STOP_LIMIT.toSeconds() + " s; exiting now");
+                err.flush();
+                Runtime.getRuntime().halt(1);
+            }, "stop-watchdog");
+            watchdog.setDaemon(true);
+            watchdog.start();
+            server.close();
+            watchdog.interrupt();
+            stopped.countDown();
+        };
+        for (String signal : List.of("TERM", "INT")) {
+            Signal.handle(new Signal(signal), s -> stop.run());
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "shutdown"));
+    }
 
     private static boolean bool(String value, String option) {
         if (!value.equals("true") && !value.equals("false")) {
