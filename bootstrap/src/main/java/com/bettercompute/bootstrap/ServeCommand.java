@@ -116,7 +116,11 @@ final class ServeCommand {
             stopped.countDown();
         };
         for (String signal : List.of("TERM", "INT")) {
-            Signal.handle(new Signal(signal), s -> stop.run());
+            try {
+                Signal.handle(new Signal(signal), s -> stop.run());
+            } catch (IllegalArgumentException taken) {
+                // the JVM keeps this signal (e.g. under -Xrs): the shutdown hook still stops in order
+            }
         }
         Runtime.getRuntime().addShutdownHook(new Thread(stop, "shutdown"));
     }

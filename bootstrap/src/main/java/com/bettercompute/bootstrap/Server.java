@@ -52,6 +52,7 @@ import java.util.Base64;
  * is one running server; {@link #close()} stops it.
  */
 public final class Server implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Server.class);
     static final String DEMO_TOKEN_PLACEHOLDER = "${DEMO_TOKEN}";
 
     /** How long the provider's version lists are kept. */
@@ -246,17 +247,30 @@ public final class Server implements AutoCloseable {
             return;
         }
         closed = true;
+        StringBuilder took = new StringBuilder("stopped:");
+        long start = System.nanoTime();
         readiness.stopping();
         api.stop();
+        start = step(took, "api", start);
         if (reconciler != null) {
             reconciler.close();
         }
+        start = step(took, "reconciler", start);
         metrics.stopSampling();
         readiness.close();
         provider.close();
         tenantClusters.close();
+        start = step(took, "provider", start);
         database.close();
+        step(took, "database", start);
         metrics.close();
+        LOG.info("{}", took);
+    }
+
+    private static long step(StringBuilder took, String what, long since) {
+        long now = System.nanoTime();
+        took.append(' ').append(what).append(' ').append((now - since) / 1_000_000).append(" ms");
+        return now;
     }
 
     static String demoCatalog() {
