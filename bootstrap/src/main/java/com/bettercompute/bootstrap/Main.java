@@ -14,10 +14,8 @@ public final class Main {
         String[] rest = args.length > 0 && !args[0].startsWith("-") ? Arrays.copyOfRange(args, 1, args.length) : args;
         switch (command) {
             case "serve" -> {
-                int code = ServeCommand.run(rest, System.out, System.err, System.getenv());
-                if (code != 0) {
-                    System.exit(code);
-                }
+                // it returns once stopped (0) or at once on bad options (2); the exit stops what is left
+                System.exit(ServeCommand.run(rest, System.out, System.err, System.getenv()));
             }
             case "gke-simulator" -> GkeSimulatorCommand.run(rest);
             case "simulate-market" -> System.exit(SimulateMarketCommand.run(rest));

@@ -24,6 +24,8 @@ import java.util.concurrent.TimeUnit;
 public final class ReconcileWorker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ReconcileWorker.class);
     static final int BATCH = 64;
+    /** How long {@link #close()} waits for the passes under way: inside the 30 s a stop may take. */
+    static final Duration PASSES_IN_FLIGHT = Duration.ofSeconds(20);
 
     private final ClusterRepository clusters;
     private final ReconcileCluster reconcile;
@@ -34,6 +36,17 @@ public final class ReconcileWorker implements AutoCloseable {
     private final ExecutorService workers;
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicLong passes = new java.util.concurrent.atomic.AtomicLong();
+    private volatile PassListener listener = (outcome, nanos) -> { };
+
+    /** Told of each pass as it ends: {@code done}, or {@code failed} (it threw), and how long it took. */
+    @FunctionalInterface
+    public interface PassListener {
+        void passed(String outcome, long nanos);
+    }
+
+    public void listen(PassListener listener) {
+        this.listener = listener;
+    }
 
     public ReconcileWorker(ClusterRepository clusters, ReconcileCluster reconcile, Clock clock, String owner, Duration lease,
                     Duration poll, int threads) {
@@ -73,12 +86,17 @@ public final class ReconcileWorker implements AutoCloseable {
     }
 
     private void pass(String id) {
+        long start = System.nanoTime();
+        org.slf4j.MDC.put("clusterId", id);
         try {
             reconcile.reconcile(id);
             passes.incrementAndGet();
+            listener.passed("done", System.nanoTime() - start);
         } catch (RuntimeException e) {
+            listener.passed("failed", System.nanoTime() - start);
             log.error("reconcile pass of cluster {} failed", id, e);
         } finally {
+            org.slf4j.MDC.remove("clusterId");
             try {
                 clusters.release(id, owner);
             } catch (RuntimeException e) {
@@ -93,15 +111,22 @@ public final class ReconcileWorker implements AutoCloseable {
         return passes.get();
     }
 
+    /**
+     * Takes no new passes and waits up to {@code PASSES_IN_FLIGHT} for those claimed to end (each gives its lease
+     * back). Never interrupts: a thread interrupted inside an H2 call closes the whole database.
+     */
     @Override
     public void close() {
-        poller.shutdownNow();
-        workers.shutdown();
+        poller.shutdown();
         try {
-            if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
-                workers.shutdownNow();
+            // a poll under way hands its claimed clusters to the workers: they must still take them
+            poller.awaitTermination(PASSES_IN_FLIGHT.toSeconds(), TimeUnit.SECONDS);
+            workers.shutdown();
+            if (!workers.awaitTermination(PASSES_IN_FLIGHT.toSeconds(), TimeUnit.SECONDS)) {
+                log.warn("reconcile passes still running after {} s; their leases expire on their own", PASSES_IN_FLIGHT.toSeconds());
             }
         } catch (InterruptedException e) {
+            workers.shutdown();
             Thread.currentThread().interrupt();
         }
     }

@@ -4,9 +4,12 @@ import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.bootstrap.catalog.CatalogException;
 
+import sun.misc.Signal;
+
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -33,12 +36,17 @@ final class ServeCommand {
             new Options.Spec("principal-rate", Integer.toString(RequestLimits.Settings.DEFAULT_PER_SECOND),
                     "requests a second one principal may send (bursts of as many pass); more are answered 429"),
             new Options.Spec("body-timeout-seconds", Integer.toString(RequestLimits.Settings.DEFAULT_BODY_TIMEOUT_SECONDS),
-                    "how long a request body may take to arrive in total; later is answered 408"));
+                    "how long a request body may take to arrive in total; later is answered 408"),
+            new Options.Spec("log-format", "text", "text, or json: one JSON object a line"));
+
+    /** A stop (SIGTERM) that has not ended by then is cut short, inside the 30 s an orchestrator waits. */
+    static final Duration STOP_LIMIT = Duration.ofSeconds(28);
 
     private ServeCommand() {}
 
     static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
         ServerConfig config;
+        String logFormat;
         try {
             Options o = Options.parse(args, SPECS, env);
             if (o.help()) {
@@ -61,10 +69,12 @@ final class ServeCommand {
                     Path.of(o.get("data-dir").orElseThrow()),
                     new RequestLimits.Settings(o.integer("principal-concurrency", 1, 10_000), o.integer("principal-rate", 1, 1_000_000),
                             java.time.Duration.ofSeconds(o.integer("body-timeout-seconds", 1, 3_600))));
+            logFormat = LogFormat.parse(o.get("log-format").orElse("text"));
         } catch (IllegalArgumentException e) {
             err.println("better-compute: " + e.getMessage());
             return 2;
         }
+        LogFormat.apply(logFormat);
         Server server;
         try {
             server = Server.start(config, Clock.systemUTC());
@@ -76,10 +86,7 @@ final class ServeCommand {
             return 2;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "shutdown"));
+        stopOnSignal(server, stopped, err);
         server.simulatorBanner().ifPresent(out::println);
         out.println("listening on http://" + displayHost(config.host()) + ":" + server.port());
         if (server.demoToken() != null) {
@@ -96,6 +103,40 @@ final class ServeCommand {
     }
 
     static final String DEMO_POOL = "pool_00000000000000000000000001";
+
+    /**
+     * SIGTERM and SIGINT stop the server in order ({@link Server#close()}) and {@code serve} returns 0, so the
+     * process exits 0: a JVM left to its default handling would exit 143 after its shutdown hooks. Any other
+     * way out of the JVM still closes the server through a shutdown hook. A stop longer than
+     * {@link #STOP_LIMIT} is cut short with exit code 1.
+     */
+    private static void stopOnSignal(Server server, CountDownLatch stopped, PrintStream err) {
+        Runnable stop = () -> {
+            Thread watchdog = new Thread(() -> {
+                try {
+                    Thread.sleep(STOP_LIMIT.toMillis());
+                } catch (InterruptedException e) {
+                    return;
+                }
+                err.println("better-compute: the stop took more than " + STOP_LIMIT.toSeconds() + " s; exiting now");
+                err.flush();
+                Runtime.getRuntime().halt(1);
+            }, "stop-watchdog");
+            watchdog.setDaemon(true);
+            watchdog.start();
+            server.close();
+            watchdog.interrupt();
+            stopped.countDown();
+        };
+        for (String signal : List.of("TERM", "INT")) {
+            try {
+                Signal.handle(new Signal(signal), s -> stop.run());
+            } catch (IllegalArgumentException taken) {
+                // the JVM keeps this signal (e.g. under -Xrs): the shutdown hook still stops in order
+            }
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "shutdown"));
+    }
 
     private static boolean bool(String value, String option) {
         if (!value.equals("true") && !value.equals("false")) {

@@ -1,7 +1,9 @@
 package com.bettercompute.bootstrap;
 
 import com.bettercompute.adapters.http.ApiServer;
+import com.bettercompute.adapters.http.Operations;
 import com.bettercompute.adapters.http.RequestLimits;
+import com.bettercompute.application.provider.ProviderException;
 import com.bettercompute.adapters.k8s.Fabric8TenantClusterClient;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import com.bettercompute.application.cluster.IssueCredentials;
@@ -52,6 +54,7 @@ import java.util.Base64;
  * is one running server; {@link #close()} stops it.
  */
 public final class Server implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Server.class);
     static final String DEMO_TOKEN_PLACEHOLDER = "${DEMO_TOKEN}";
 
     /** How long the provider's version lists are kept. */
@@ -69,9 +72,14 @@ public final class Server implements AutoCloseable {
     private final ApiServer api;
     private final int port;
     private final String demoToken;
+    private final Metrics metrics;
+    private final Readiness readiness;
+    private boolean closed;
 
     private Server(Database database, GkeProviderSetup provider, ReconcileWorker reconciler, ApiServer api, int port, String demoToken,
-                   Fabric8TenantClusterClient tenantClusters) {
+                   Fabric8TenantClusterClient tenantClusters, Metrics metrics, Readiness readiness) {
+        this.metrics = metrics;
+        this.readiness = readiness;
         this.tenantClusters = tenantClusters;
         this.database = database;
         this.provider = provider;
@@ -100,6 +108,8 @@ public final class Server implements AutoCloseable {
         GkeProviderSetup provider = null;
         ReconcileWorker reconciler = null;
         Fabric8TenantClusterClient tenantClusters = null;
+        Metrics metrics = new Metrics();
+        Readiness readiness = new Readiness();
         try {
             new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(catalog);
             provider = GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
@@ -107,7 +117,7 @@ public final class Server implements AutoCloseable {
             GkeProviderSetup setup = provider;
             Map<String, ClusterProvider> cached = new ConcurrentHashMap<>();
             ClusterProviders providers = account -> cached.computeIfAbsent(account.id() + "\n" + account.credentialsFile(),
-                    k -> new CachingClusterProvider(setup.provider(account), VERSIONS_TTL));
+                    k -> new CachingClusterProvider(new MeteringClusterProvider(setup.provider(account), metrics), VERSIONS_TTL));
             Cadence cadence = Cadence.of(Duration.ofSeconds(config.reconcileConvergingSeconds()),
                     Duration.ofSeconds(config.reconcileSettledSeconds()));
             ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), db.catalog(), db.access(),
@@ -116,6 +126,29 @@ public final class Server implements AutoCloseable {
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
                         Duration.ofMillis(500), 4);
             }
+            // ---- the operator's view: metrics and readiness ----
+            if (reconciler != null) {
+                reconciler.listen(metrics::reconcilePass);
+            }
+            metrics.database(db, clock);
+            readiness.check("database", () -> db.readinessProblem((int) Readiness.TIMEOUT.toSeconds()));
+            providerProbe(catalog, setup, metrics).ifPresent(probe -> readiness.check("provider", probe));
+            Operations operations = new Operations() {
+                @Override
+                public Map<String, String> missing() {
+                    return readiness.missing();
+                }
+
+                @Override
+                public String scrape() {
+                    return metrics.scrape();
+                }
+
+                @Override
+                public Completion arrived() {
+                    return metrics.arrived();
+                }
+            };
             Authorizer authorizer = new Authorizer(db.access());
             tenantClusters = new Fabric8TenantClusterClient(TENANT_CLUSTER_TIMEOUT_MILLIS);
             IssueCredentials issueCredentials = new IssueCredentials(db.transactions(), db.clusters(), db.catalog(), db.outbox(),
@@ -137,9 +170,9 @@ public final class Server implements AutoCloseable {
                     new GetNodePool(db.clusters(), authorizer),
                     new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
-            ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock));
+            ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations);
             int port = api.start(config.host(), config.port());
-            return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters);
+            return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness);
         } catch (RuntimeException e) {
             if (reconciler != null) {
                 reconciler.close();
@@ -150,6 +183,8 @@ public final class Server implements AutoCloseable {
             if (tenantClusters != null) {
                 tenantClusters.close();
             }
+            metrics.close();
+            readiness.close();
             db.close();
             throw e;
         }
@@ -184,15 +219,60 @@ public final class Server implements AutoCloseable {
         return provider.simulator();
     }
 
+    /**
+     * Is the provider reachable? Asks it for the versions of the first account's first zone: the cheapest call
+     * that needs the account's credentials. Empty when the catalog has no account to ask with.
+     */
+    private static Optional<java.util.function.Supplier<Optional<String>>> providerProbe(Catalog catalog, GkeProviderSetup setup,
+                                                                                         Metrics metrics) {
+        return catalog.accounts().stream().filter(a -> !a.zones().isEmpty()).findFirst().map(account -> {
+            ClusterProvider probed = new MeteringClusterProvider(setup.provider(account), metrics);
+            return () -> {
+                try {
+                    probed.serverConfig(account.cloudProject(), account.zones().get(0));
+                    return Optional.empty();
+                } catch (ProviderException e) {
+                    return Optional.of("does not answer (" + e.kind().name().toLowerCase(java.util.Locale.ROOT) + ")");
+                }
+            };
+        });
+    }
+
+    /**
+     * Stops in the order that loses nothing: readiness turns 503; the API refuses new connections and
+     * finishes the requests under way; the reconciler takes no new pass and finishes those under way, each
+     * giving its lease back; then the provider, and the database last. A second call waits for the first.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        StringBuilder took = new StringBuilder("stopped:");
+        long start = System.nanoTime();
+        readiness.stopping();
         api.stop();
+        start = step(took, "api", start);
         if (reconciler != null) {
             reconciler.close();
         }
+        start = step(took, "reconciler", start);
+        metrics.stopSampling();
+        readiness.close();
         provider.close();
         tenantClusters.close();
+        start = step(took, "provider", start);
         database.close();
+        step(took, "database", start);
+        metrics.close();
+        LOG.info("{}", took);
+    }
+
+    private static long step(StringBuilder took, String what, long since) {
+        long now = System.nanoTime();
+        took.append(' ').append(what).append(' ').append((now - since) / 1_000_000).append(" ms");
+        return now;
     }
 
     static String demoCatalog() {

@@ -58,6 +58,11 @@ public final class ApiServer {
 
     /** With {@code nodePools} also serves {@code /api/compute/kubernetesNodePools/<method>}. */
     public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits) {
+        this(useCases, nodePools, limits, Operations.NONE);
+    }
+
+    /** With the operator's endpoints and request observation of {@code operations}. */
+    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations) {
         this.uc = useCases;
         this.np = nodePools;
         this.limits = limits;
@@ -66,9 +71,13 @@ public final class ApiServer {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.http.maxRequestSize = MAX_BODY_BYTES;
-            config.routes.before(ctx -> ctx.header(REQUEST_ID, UUID.randomUUID().toString()));
+            config.routes.before(ctx -> {
+                String requestId = UUID.randomUUID().toString();
+                ctx.header(REQUEST_ID, requestId);
+                org.slf4j.MDC.put(OperatorRoutes.MDC_REQUEST, requestId);
+            });
             config.routes.after(ctx -> {
-                if (access.isInfoEnabled()) {
+                if (access.isInfoEnabled() && !OperatorRoutes.PATHS.contains(ctx.path())) {
                     access.info("{} {} {} caller={} request={}", ctx.method(), ctx.path(), ctx.statusCode(),
                             Objects.requireNonNullElse(ctx.<String>attribute(CALLER), "-"), ctx.res().getHeader(REQUEST_ID));
                 }
@@ -113,6 +122,7 @@ public final class ApiServer {
             });
             config.routes.error(405, ctx -> write(ctx, 405, ErrorMapper.body(ErrorCode.NOT_FOUND,
                     "Method " + ctx.method() + " is not served here; the API's methods are POST.", Map.of())));
+            OperatorRoutes.install(config, operations);
         });
     }
 
@@ -129,7 +139,9 @@ public final class ApiServer {
     private void respond(Context ctx, BiFunction<Caller, Object, Object> call) {
         Caller caller = authenticate(ctx);
         Object body = Json.parse(ctx.bodyAsBytes());
-        write(ctx, 200, call.apply(caller, body));
+        Object result = call.apply(caller, body);
+        OperatorRoutes.accepted(body);
+        write(ctx, 200, result);
     }
 
     private Caller authenticate(Context ctx) {
@@ -274,7 +286,7 @@ public final class ApiServer {
         return header.substring(7).trim();
     }
 
-    private static void write(Context ctx, int status, Object body) {
+    static void write(Context ctx, int status, Object body) {
         ctx.status(status).contentType("application/json").result(Json.write(body));
     }
 

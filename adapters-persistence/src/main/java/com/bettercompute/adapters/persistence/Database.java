@@ -8,6 +8,7 @@ import com.bettercompute.application.port.Transactions;
 import com.bettercompute.application.port.UsageLedger;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import org.flywaydb.core.Flyway;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
@@ -15,7 +16,11 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The database of the product: a connection pool on a JDBC URL ({@code jdbc:h2:...} or
@@ -129,13 +134,17 @@ public final class Database implements AutoCloseable {
             throw new IllegalStateException("cannot connect to the database (" + (postgres ? "PostgreSQL" : "H2") + ")", e);
         }
         try {
-            Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+            flyway(dataSource).migrate();
         } catch (RuntimeException e) {
             dataSource.close();
             LOG.error("cannot migrate the database schema", e);
             throw new IllegalStateException("cannot migrate the database schema", e);
         }
         return new Database(dataSource, embedded, postgres);
+    }
+
+    private static Flyway flyway(HikariDataSource dataSource) {
+        return Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load();
     }
 
     /**
@@ -207,6 +216,55 @@ public final class Database implements AutoCloseable {
 
     public UsageLedger usage() {
         return usage;
+    }
+
+    // ---- for the operator: readiness, the pool's numbers, the reconciler's backlog (read by bootstrap) ----
+
+    /** The connection pool's numbers at this moment. */
+    public record PoolStats(int active, int idle, int pending, int max) {}
+
+    /**
+     * What keeps the database from serving, or empty when it answers and every migration is applied. Waits
+     * at most {@code timeoutSeconds} for a connection's check. The text names no URL, user or password.
+     */
+    public Optional<String> readinessProblem(int timeoutSeconds) {
+        if (dataSource.isClosed()) {
+            return Optional.of("closed");
+        }
+        try (Connection c = dataSource.getConnection()) {
+            if (!c.isValid(timeoutSeconds)) {
+                return Optional.of("does not answer");
+            }
+        } catch (SQLException | RuntimeException e) {
+            return Optional.of("does not answer" + (e instanceof SQLException sql && sql.getSQLState() != null
+                    ? " (SQLState " + sql.getSQLState() + ")" : ""));
+        }
+        try {
+            int pending = flyway(dataSource).info().pending().length;
+            return pending == 0 ? Optional.empty() : Optional.of(pending + " migration(s) not applied");
+        } catch (RuntimeException e) {
+            return Optional.of("the applied migrations cannot be read");
+        }
+    }
+
+    public PoolStats poolStats() {
+        HikariPoolMXBean pool = dataSource.getHikariPoolMXBean();
+        if (pool == null) {
+            return new PoolStats(0, 0, 0, dataSource.getMaximumPoolSize());
+        }
+        return new PoolStats(pool.getActiveConnections(), pool.getIdleConnections(), pool.getThreadsAwaitingConnection(),
+                dataSource.getMaximumPoolSize());
+    }
+
+    /**
+     * Since when the longest-waiting cluster has been due for a reconcile pass (its next look, or its creation
+     * when it was never looked at), leased or not; empty when none is due.
+     */
+    public Optional<Instant> oldestDueSince(Instant now) {
+        return jdbi.withHandle(h -> h.createQuery("""
+                        SELECT MIN(COALESCE(next_reconcile_at, created_at)) AS since FROM clusters
+                        WHERE state <> 'deleted' AND (next_reconcile_at IS NULL OR next_reconcile_at <= :now)""")
+                .bind("now", now).map((rs, ctx) -> Times.instant(rs, "since")).findOne());
     }
 
     @Override
