@@ -29,13 +29,13 @@ public class MarketTickAdvancingBenchmark {
         now = market.lastTick();
         for (int i = 0; i < 120; i++) {
             now = now.plusSeconds(5);
-            market.tick(now);
+            Ticks.tickReady(market, now);
         }
     }
 
     @Benchmark
     public TickOutcome tickEveryFiveSeconds() {
         now = now.plusSeconds(5);
-        return market.tick(now);
+        return Ticks.tickReady(market, now);
     }
 }

@@ -73,7 +73,7 @@ public class MarketTickBenchmark {
             m.file(new JobDemand("r" + i, "c" + random.nextInt(tenants), pools[i % POOLS], 8, Money.parse("9.00"),
                     PriorityClass.NONE), t0);
         }
-        m.tick(t0);
+        Ticks.tickReady(m, t0);
         for (int i = 0; i < running; i++) {
             m.setJobLimit("r" + i, limit(random));
         }
@@ -82,8 +82,8 @@ public class MarketTickBenchmark {
             m.file(new JobDemand("w" + i, "c" + random.nextInt(tenants), pools[random.nextInt(POOLS)],
                     8 * (1 + random.nextInt(4)), limit(random), PriorityClass.NONE), later);
         }
-        m.tick(later);
-        m.tick(later);
+        Ticks.tickReady(m, later);
+        Ticks.tickReady(m, later);
         return m;
     }
 
