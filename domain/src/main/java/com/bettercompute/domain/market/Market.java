@@ -42,6 +42,7 @@ public final class Market {
     long grantSequence;
     Instant lastTick;
     private final PoolClearing clearing = new PoolClearing(this);
+    private final ClusterQueues queues = new ClusterQueues(this);
     /** The running tick's billing, so a grant ended inside the tick closes its ledger entry in it. */
     private Billing billing;
     private long clearingFailures;
@@ -200,7 +201,7 @@ public final class Market {
         }
         MarketRequest r = newRequest(demand.jobId(), 1, c, demand.pool(), demand.gpus(), nodeCount,
                 demand.priority(), at, demand.jobLimit());
-        admitFromQueue(c, at, betweenTicks);
+        queues.admit(c, at, betweenTicks);
         return r;
     }
 
@@ -342,9 +343,9 @@ public final class Market {
             releaseDrained(now);
             long[] runningCost = bills.runningCost(grants.values(), tenants.size(), now);
             for (TenantCluster c : clusters.values()) {
-                admitFromQueue(c, now, events);
+                queues.admit(c, now, events);
                 if (!c.blockWaiting.isEmpty()) {
-                    packBlock(c, now, events);
+                    queues.packBlock(c, now, events);
                 }
             }
             for (PoolBook b : pools.values()) {
@@ -534,7 +535,7 @@ public final class Market {
         MarketRequest next = newRequest(r.jobId, r.attempt + 1, r.cluster, r.pool, r.gpus, r.nodes, r.priority, at,
                 r.jobLimit);
         events.add(new MarketEvent.GangRevoked(at, r.id, r.jobId, r.cluster.id, next.id));
-        admitFromQueue(r.cluster, at, events);
+        queues.admit(r.cluster, at, events);
     }
 
     void setReason(MarketRequest r, Reason reason, String message, Instant at, List<MarketEvent> events) {
@@ -672,72 +673,6 @@ public final class Market {
             }
         }
         node.seatedGpus = 0;
-    }
-
-    void admitFromQueue(TenantCluster c, Instant now, List<MarketEvent> events) {
-        if (c.queue.isEmpty()) {
-            return;
-        }
-        List<ClusterQuotaPolicy.Queued> queued = new ArrayList<>(c.queue.size());
-        Map<String, MarketRequest> byId = new HashMap<>();
-        for (MarketRequest r : c.queue) {
-            queued.add(new ClusterQuotaPolicy.Queued(r.id, r.priority, r.sequence, r.gpus));
-            byId.put(r.id, r);
-        }
-        List<String> toFile = ClusterQuotaPolicy.toFile(queued, c.usedGpus, c.maxGpus);
-        for (String id : toFile) {
-            MarketRequest r = byId.get(id);
-            r.phase = RequestPhase.WAITING;
-            c.usedGpus += r.gpus;
-            book(r.pool).added.add(r);
-            setReason(r, Reason.PENDING, "filed with the market; not read yet", now, events);
-            events.add(new MarketEvent.RequestFiled(now, r.id, r.jobId, c.id, r.pool, r.gpus));
-        }
-        c.queue.removeIf(r -> r.phase != RequestPhase.QUEUED);
-        for (MarketRequest r : c.queue) {
-            if (r.reason != Reason.QUOTA_WAIT) {
-                setReason(r, Reason.QUOTA_WAIT, r.gpus > c.maxGpus
-                        ? r.gpus + " GPUs is more than the max cluster size of " + c.maxGpus + " GPUs"
-                        : "waiting for quota: the max cluster size of " + c.maxGpus + " GPUs binds", now, events);
-            }
-        }
-    }
-
-    private void packBlock(TenantCluster c, Instant now, List<MarketEvent> events) {
-        Map<PoolId, List<MarketRequest>> byPool = new TreeMap<>();
-        for (MarketRequest r : c.blockWaiting) {
-            byPool.computeIfAbsent(r.pool, p -> new ArrayList<>()).add(r);
-        }
-        for (Map.Entry<PoolId, List<MarketRequest>> e : byPool.entrySet()) {
-            int perNode = book(e.getKey()).pool.gpusPerNode();
-            Map<String, Integer> freeGpus = new LinkedHashMap<>();
-            for (Node node : c.blockNodes.values()) {
-                if (node.inService && node.pool.equals(e.getKey())) {
-                    freeGpus.put(node.id, perNode - node.seatedGpus);
-                }
-            }
-            List<BlockPackingPolicy.Waiting> waiting = new ArrayList<>();
-            Map<String, MarketRequest> byId = new HashMap<>();
-            for (MarketRequest r : e.getValue()) {
-                waiting.add(new BlockPackingPolicy.Waiting(r.id, r.priority, r.sequence, r.gpus));
-                byId.put(r.id, r);
-            }
-            for (Map.Entry<String, String> seat : BlockPackingPolicy.seat(waiting, freeGpus).entrySet()) {
-                MarketRequest r = byId.get(seat.getKey());
-                Node node = nodes.get(seat.getValue());
-                node.seatedGpus += r.gpus;
-                r.blockNode = node;
-                r.phase = RequestPhase.SEATED;
-                setReason(r, Reason.PROVISIONED, "seated on base load block node " + node.id, now, events);
-                events.add(new MarketEvent.BlockSeated(now, r.id, r.jobId, c.id, node.id, r.gpus));
-            }
-        }
-        c.blockWaiting.removeIf(r -> r.phase != RequestPhase.QUEUED);
-        for (MarketRequest r : c.blockWaiting) {
-            if (r.reason != Reason.BLOCK_WAIT) {
-                setReason(r, Reason.BLOCK_WAIT, "waiting for GPUs of the cluster's base load block", now, events);
-            }
-        }
     }
 
     // ---------------------------------------------------------------- snapshot

@@ -25,7 +25,7 @@ public class MarketTickAdvancingBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        market = MarketTickBenchmark.build(100_000, 20_000, 42);
+        market = MarketTickBenchmark.build(100_000, 20_000, 64, 42);
         now = market.lastTick();
         for (int i = 0; i < 120; i++) {
             now = now.plusSeconds(5);
