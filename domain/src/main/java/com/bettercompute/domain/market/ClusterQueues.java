@@ -84,7 +84,8 @@ final class ClusterQueues {
         c.blockWaiting.removeIf(r -> r.phase != RequestPhase.QUEUED);
         for (MarketRequest r : c.blockWaiting) {
             if (r.reason != Reason.BLOCK_WAIT) {
-                market.setReason(r, Reason.BLOCK_WAIT, "waiting for GPUs of the cluster's base load block", now, events);
+                market.setReason(r, Reason.BLOCK_WAIT, "waiting for GPUs of the cluster's base load block", now,
+                        events);
             }
         }
     }

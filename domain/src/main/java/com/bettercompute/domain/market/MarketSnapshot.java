@@ -49,7 +49,8 @@ public record MarketSnapshot(MarketTimings timings, Instant lastTick, long seque
      * ready; {@code carry} is what billing owes below one micro-dollar.
      */
     public record GrantState(String id, String nodeId, PoolId pool, String clusterId, int gpus, Money lockedRate,
-                             Instant grantedAt, Instant readyAt, Instant holdUntil, Instant protectedUntil, boolean replacement,
+                             Instant grantedAt, Instant readyAt, Instant holdUntil, Instant protectedUntil,
+                             boolean replacement,
                              String requestId, Instant idleSince, long marketRate, boolean lockedInForce,
                              Instant billedUntil, Instant endsAt, Instant entryFrom, long entryRate,
                              boolean entryLocked, long entryAccrued, long carry) {

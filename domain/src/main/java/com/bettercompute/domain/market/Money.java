@@ -38,7 +38,8 @@ public record Money(long micros) implements Comparable<Money> {
      */
     public static Money parse(String usd) {
         if (usd == null || usd.isBlank()) {
-            throw new DomainException(ErrorCode.INVALID_INPUT, "an amount of money is a decimal string such as \"2.50\"",
+            throw new DomainException(ErrorCode.INVALID_INPUT,
+                    "an amount of money is a decimal string such as \"2.50\"",
                     Map.of("value", String.valueOf(usd), "reason", "not-a-number"));
         }
         BigDecimal value;
