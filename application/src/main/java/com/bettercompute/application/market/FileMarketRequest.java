@@ -3,6 +3,7 @@ package com.bettercompute.application.market;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.market.JobDemand;
+import com.bettercompute.domain.market.LimitPriceWritePolicy;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolId;
@@ -40,9 +41,13 @@ public final class FileMarketRequest {
         this.clock = clock;
     }
 
+    /**
+     * @throws DomainException INVALID_INPUT when the limit label is not a number, is negative, has more
+     *                         than six decimals or is above the maximum ({@code details.reason} says which)
+     */
     public RequestView file(Command command) {
         Market market = markets.load();
-        Money limit = command.limitLabel() == null ? null : Money.parse(command.limitLabel());
+        Money limit = LimitPriceWritePolicy.parseJobLabel(command.limitLabel());
         var request = market.file(new JobDemand(command.jobId(), command.clusterId(), PoolId.parse(command.pool()),
                 command.gpus(), limit, PriorityClass.fromLabel(command.priorityLabel())), clock.instant());
         markets.save(market);

@@ -1,15 +1,21 @@
 package com.bettercompute.application.market;
 
 import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.PoolFailure;
 import com.bettercompute.domain.market.TickOutcome;
 import java.time.Clock;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One market tick at the clock's instant: clear every pool, bill, then record charges, save the
- * market, publish the feed and apply the decisions in the clusters.
+ * market, publish the feed and apply the decisions in the clusters. A pool whose clearing failed is
+ * logged (the market counts it); the other pools cleared.
  */
 public final class RunMarketTick {
+    private static final Logger LOG = LoggerFactory.getLogger(RunMarketTick.class);
+
     private final MarketRepository markets;
     private final MarketLedger ledger;
     private final MarketFeed feed;
@@ -33,6 +39,10 @@ public final class RunMarketTick {
         markets.save(market);
         feed.append(outcome.feed());
         effects.apply(outcome.events());
+        for (PoolFailure failure : outcome.failures()) {
+            LOG.error("market tick at {}: pool {} failed to clear and was left as it stood ({} failures so far): {}",
+                    outcome.at(), failure.pool(), market.clearingFailures(), failure.error());
+        }
         return outcome;
     }
 }

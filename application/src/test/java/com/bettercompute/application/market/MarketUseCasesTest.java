@@ -45,6 +45,17 @@ class MarketUseCasesTest {
         tick = new RunMarketTick(markets, ledger, feed, effects, clock);
     }
 
+    /** A tick, then every node it granted reports ready at once, as the clusters would. */
+    private TickOutcome tickAndReady() {
+        TickOutcome outcome = tick.run();
+        for (MarketEvent e : outcome.events()) {
+            if (e instanceof MarketEvent.NodeGranted g) {
+                new ReportNodeReady(markets, effects, clock).report(new ReportNodeReady.Command(g.nodeId()));
+            }
+        }
+        return outcome;
+    }
+
     private RequestView file(String job, String cluster, int gpus, String limit) {
         return new FileMarketRequest(markets, clock).file(
                 new FileMarketRequest.Command(job, cluster, POOL.toString(), gpus, limit, null));
@@ -54,13 +65,13 @@ class MarketUseCasesTest {
     void withNoLimitSetJobsBidZeroAndReadBidTooLowUntilALimitIsDeclared() {
         RequestView filed = file("train", "acme-c", 8, null);
         assertThat(filed.reason()).isEqualTo("Pending");
-        tick.run();
+        tickAndReady();
         assertThat(new ReadMarketRequest(markets).read("train").reason()).isEqualTo("BidTooLow");
         assertThat(feed.latest(POOL, 1)).extracting(PoolTick::price).containsOnlyNulls();
 
         new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         clock.advance(Duration.ofSeconds(5));
-        tick.run();
+        tickAndReady();
 
         RequestView running = new ReadMarketRequest(markets).read("train");
         assertThat(running.reason()).isEqualTo("Provisioned");
@@ -97,7 +108,7 @@ class MarketUseCasesTest {
         LimitPriceView read = new ReadLimitPrice(markets).read(new ReadLimitPrice.Query("acme-c", null));
         assertThat(read.bidTooLow()).isTrue();
         assertThat(read.reserve()).isEqualTo(Money.parse("1.80"));
-        tick.run();
+        tickAndReady();
         assertThat(new ReadMarketRequest(markets).read("train").reason()).isEqualTo("BidTooLow");
     }
 
@@ -105,7 +116,7 @@ class MarketUseCasesTest {
     void aJobsOwnLimitIsCheckedAgainstItsPoolAndWithdrawingItFallsBackToTheClusters() {
         new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 8, "0");
-        tick.run();
+        tickAndReady();
         assertThat(new ReadMarketRequest(markets).read("train").reason()).as("0 is a real zero").isEqualTo("BidTooLow");
         assertThatThrownBy(() -> new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", "train", "1")))
                 .isInstanceOfSatisfying(DomainException.class,
@@ -113,7 +124,7 @@ class MarketUseCasesTest {
 
         new WithdrawLimitPrice(markets).withdraw(new WithdrawLimitPrice.Command("acme-c", "train"));
         clock.advance(Duration.ofSeconds(5));
-        tick.run();
+        tickAndReady();
         assertThat(new ReadMarketRequest(markets).read("train").limit()).isEqualTo(Money.parse("2.00"));
         assertThat(new ReadMarketRequest(markets).read("train").grantedNodes()).isEqualTo(1);
     }
@@ -122,9 +133,9 @@ class MarketUseCasesTest {
     void chargesReachTheLedgerOnceEvenWhenATickIsReplayed() {
         new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 16, null);
-        tick.run();
+        tickAndReady();
         clock.advance(Duration.ofMinutes(30));
-        TickOutcome half = tick.run();
+        TickOutcome half = tickAndReady();
 
         assertThat(half.charges()).hasSize(2);
         assertThat(ledger.chargedTo("acme")).isEqualTo(Money.parse("16.00"));
@@ -137,11 +148,11 @@ class MarketUseCasesTest {
     void anEndedJobsNodesStayUntilTheHoldThenTheIdleGraceAndWithdrawLeavesTheQueue() {
         new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 8, null);
-        tick.run();
+        tickAndReady();
         clock.advance(Duration.ofMinutes(10));
         new ReportJobEnded(markets, clock).report(new ReportJobEnded.Command("train"));
         clock.advance(Duration.ofMinutes(50));
-        tick.run();
+        tickAndReady();
         assertThat(effects.applied(MarketEvent.NodeReleased.class)).extracting(MarketEvent.NodeReleased::nodeId)
                 .containsExactly("n1");
 
@@ -155,13 +166,13 @@ class MarketUseCasesTest {
     void aNodeOutOfServiceIsReplacedAtTheLockedRateAndComesBackAsIdleCapacity() {
         new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 8, null);
-        tick.run();
+        tickAndReady();
         String node = new ReadMarketRequest(markets).read("train").nodeIds().get(0);
         clock.advance(Duration.ofMinutes(15));
         new ReportNodeOutOfService(markets, clock).report(new ReportNodeOutOfService.Command(node));
         new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "1.50"));
         clock.advance(Duration.ofSeconds(5));
-        tick.run();
+        tickAndReady();
 
         MarketEvent.NodeGranted replacement = effects.applied(MarketEvent.NodeGranted.class).get(1);
         assertThat(replacement.replacement()).isTrue();
@@ -178,15 +189,62 @@ class MarketUseCasesTest {
         new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         new SetLimitPrice(markets).set(new SetLimitPrice.Command("beta-c", null, "3.00"));
         file("a", "acme-c", 16, null);
-        tick.run();
+        tickAndReady();
         clock.advance(Duration.ofHours(2));
         file("b", "beta-c", 8, null);
-        tick.run();
+        tickAndReady();
 
         MarketEvent.PreemptionNoticed notice = effects.applied(MarketEvent.PreemptionNoticed.class).get(0);
         assertThat(notice.jobId()).isEqualTo("a");
         assertThat(notice.deadline()).isEqualTo(clock.instant().plusSeconds(60));
         assertThat(notice.nodeIds()).containsExactly("n1", "n2");
         assertThat(new ReadMarketRequest(markets).read("a").reason()).isEqualTo("MarketPreemption");
+    }
+
+    @Test
+    void aGangIsProvisionedWhenItsLastNodeIsReadyAndTheClusterHearsItAtOnce() {
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        file("train", "acme-c", 16, null);
+        tick.run();
+        assertThat(new ReadMarketRequest(markets).read("train").reason()).isEqualTo("Provisioning");
+        ReportNodeReady ready = new ReportNodeReady(markets, effects, clock);
+        clock.advance(Duration.ofMinutes(3));
+        ready.report(new ReportNodeReady.Command("n1"));
+        assertThat(effects.applied(MarketEvent.GangProvisioned.class)).isEmpty();
+        clock.advance(Duration.ofMinutes(2));
+        ready.report(new ReportNodeReady.Command("n2"));
+
+        assertThat(effects.applied(MarketEvent.GangProvisioned.class)).hasSize(1);
+        RequestView view = new ReadMarketRequest(markets).read("train");
+        assertThat(view.reason()).isEqualTo("Provisioned");
+        assertThat(markets.load().node("n2").grant().protectedUntil())
+                .isEqualTo(T0.plus(Duration.ofMinutes(5)).plus(Duration.ofHours(2)));
+    }
+
+    @Test
+    void aGrantedNodeThatLeavesTheClusterRevokesItsGangAndRequeuesTheJob() {
+        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        file("train", "acme-c", 16, null);
+        tickAndReady();
+        clock.advance(Duration.ofMinutes(10));
+        new ReportNodeLeft(markets, clock).report(new ReportNodeLeft.Command("n1"));
+        tick.run();
+
+        assertThat(effects.applied(MarketEvent.GangRevoked.class)).extracting(MarketEvent.GangRevoked::requeuedAs)
+                .containsExactly("train#2");
+        assertThat(markets.load().cluster("acme-c").claimsOwed(POOL)).isZero();
+    }
+
+    @ParameterizedTest(name = "label {0} -> {1}")
+    @CsvSource({"-1, negative", "100000.5, limit-too-high", "2.1234567, too-many-decimals", "cheap, not-a-number"})
+    void aJobLimitLabelTheTickCouldNotReadIsRefusedWhenTheRequestIsFiled(String label, String reason) {
+        assertThatThrownBy(() -> file("train", "acme-c", 8, label))
+                .isInstanceOfSatisfying(DomainException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_INPUT);
+                    assertThat(e.details()).containsEntry("reason", reason)
+                            .containsEntry("field", "nationalcompute.com/limit-price");
+                });
+        assertThat(markets.load().hasOpenRequest("train")).isFalse();
+        tick.run();
     }
 }

@@ -4,7 +4,9 @@ import com.bettercompute.application.market.ChangeReservePrice;
 import com.bettercompute.application.market.FileMarketRequest;
 import com.bettercompute.application.market.ReportJobEnded;
 import com.bettercompute.application.market.ReportNodeBack;
+import com.bettercompute.application.market.ReportNodeLeft;
 import com.bettercompute.application.market.ReportNodeOutOfService;
+import com.bettercompute.application.market.ReportNodeReady;
 import com.bettercompute.application.market.RunMarketTick;
 import com.bettercompute.application.market.SetLimitPrice;
 import com.bettercompute.application.market.WithdrawLimitPrice;
@@ -37,6 +39,14 @@ import java.util.function.Supplier;
  */
 final class MarketSimulation {
     static final Instant START = Instant.parse("2026-01-05T00:00:00Z");
+    /** The most nodes one count of a scenario may name (a pool's nodes, a block, an event's count). */
+    static final int MAX_NODES = 100_000;
+    /** The most nodes a scenario may hold at once, over all pools and blocks. */
+    static final int MAX_TOTAL_NODES = 1_000_000;
+    /** The most jobs a scenario may define or generate. */
+    static final int MAX_JOBS = 1_000_000;
+    /** The most GPUs per node of a pool. */
+    static final int MAX_GPUS_PER_NODE = 64;
 
     private record Action(Instant at, long seq, String what, Runnable run) {
     }
@@ -58,6 +68,7 @@ final class MarketSimulation {
     private long seq;
     private Duration length;
     private Duration tick;
+    private Duration nodeReadyAfter = Duration.ZERO;
 
     private MarketSimulation(Scenario scenario) {
         this.scenario = scenario;
@@ -86,7 +97,7 @@ final class MarketSimulation {
             }
             clock.set(t);
             TickOutcome outcome = runTick.run();
-            follow(outcome);
+            follow(outcome.events());
             ticks++;
         }
         long wallNanos = System.nanoTime() - wallStart;
@@ -94,31 +105,29 @@ final class MarketSimulation {
                 effects, new ArrayList<>(jobs.values()), initialCredits, List.copyOf(refusedWrites), failures);
     }
 
-    /** Jobs start when their gang is provisioned and stop (keeping their progress) when it is revoked. */
-    private void follow(TickOutcome outcome) {
-        for (MarketEvent e : outcome.events()) {
-            if (e instanceof MarketEvent.GangProvisioned p) {
-                SimJob job = jobs.get(p.jobId());
-                if (job == null || job.running || job.completedAt != null) {
-                    continue;
+    /**
+     * Granted nodes become ready after the scenario's {@code nodeReadyAfter}; a job starts when its gang
+     * is provisioned (or, under one node, when it is seated on its cluster's block) and stops, keeping
+     * its progress, when its gang is revoked.
+     */
+    private void follow(List<MarketEvent> events) {
+        for (MarketEvent e : events) {
+            if (e instanceof MarketEvent.NodeGranted g) {
+                if (nodeReadyAfter.isZero()) {
+                    ready(g.nodeId());
+                } else {
+                    schedule(g.at().plus(nodeReadyAfter), "ready " + g.nodeId(), () -> {
+                        // the node may have been reclaimed and granted again since: only its own grant readies
+                        var grant = repository.load().node(g.nodeId()).grant();
+                        if (grant != null && grant.id().equals(g.grantId())) {
+                            ready(g.nodeId());
+                        }
+                    });
                 }
-                job.running = true;
-                job.startedAt = p.at();
-                if (job.firstStart == null) {
-                    job.firstStart = p.at();
-                    job.firstLockedRate = p.lockedRate();
-                } else if (job.requeuedAt != null) {
-                    job.requeueWaits.add(Duration.between(job.requeuedAt, p.at()));
-                }
-                int token = ++job.token;
-                schedule(p.at().plus(job.remaining), "end " + job.id, () -> {
-                    if (job.token == token && job.running) {
-                        job.running = false;
-                        job.completedAt = clock.instant();
-                        job.remaining = Duration.ZERO;
-                        new ReportJobEnded(repository, clock).report(new ReportJobEnded.Command(job.id));
-                    }
-                });
+            } else if (e instanceof MarketEvent.GangProvisioned p) {
+                start(jobs.get(p.jobId()), p.at(), p.lockedRate());
+            } else if (e instanceof MarketEvent.BlockSeated b) {
+                start(jobs.get(b.jobId()), b.at(), null);
             } else if (e instanceof MarketEvent.GangRevoked r) {
                 SimJob job = jobs.get(r.jobId());
                 if (job == null) {
@@ -136,6 +145,34 @@ final class MarketSimulation {
         }
     }
 
+    private void ready(String nodeId) {
+        follow(new ReportNodeReady(repository, effects, clock).report(new ReportNodeReady.Command(nodeId)));
+    }
+
+    /** A job runs from {@code at} for what remains of it; {@code lockedRate} is null for a seat on a block. */
+    private void start(SimJob job, Instant at, Money lockedRate) {
+        if (job == null || job.running || job.completedAt != null) {
+            return;
+        }
+        job.running = true;
+        job.startedAt = at;
+        if (job.firstStart == null) {
+            job.firstStart = at;
+            job.firstLockedRate = lockedRate;
+        } else if (job.requeuedAt != null) {
+            job.requeueWaits.add(Duration.between(job.requeuedAt, at));
+        }
+        int token = ++job.token;
+        schedule(at.plus(job.remaining), "end " + job.id, () -> {
+            if (job.token == token && job.running) {
+                job.running = false;
+                job.completedAt = clock.instant();
+                job.remaining = Duration.ZERO;
+                new ReportJobEnded(repository, clock).report(new ReportJobEnded.Command(job.id));
+            }
+        });
+    }
+
     // ---------------------------------------------------------------- the scenario, checked as it is built
 
     private void build() {
@@ -143,6 +180,9 @@ final class MarketSimulation {
         tick = scenario.tick() == null ? Duration.ofSeconds(10) : Durations.parse(scenario.tick(), "tick");
         if (tick.isZero() || tick.isNegative()) {
             throw new ScenarioException("tick: must be longer than zero");
+        }
+        if (scenario.nodeReadyAfter() != null) {
+            nodeReadyAfter = Durations.parse(scenario.nodeReadyAfter(), "nodeReadyAfter");
         }
         if (length.dividedBy(tick) > 2_000_000) {
             throw new ScenarioException("duration / tick: more than 2,000,000 ticks; use a longer tick");
@@ -153,14 +193,19 @@ final class MarketSimulation {
             String at = "pools[" + i + "]";
             PoolId id = at(at + ".pool", () -> PoolId.parse(required(p.pool(), at + ".pool")));
             int perNode = p.gpusPerNode() == null ? 8 : p.gpusPerNode();
+            require(perNode >= 1 && perNode <= MAX_GPUS_PER_NODE,
+                    at + ".gpusPerNode: " + perNode + " is not between 1 and " + MAX_GPUS_PER_NODE);
+            Money reserve = price(p.reserve() == null ? "0" : p.reserve(), at + ".reserve");
+            require(!nodeCounter.containsKey(id), at + ".pool: pool " + id + " is defined twice");
             at(at, () -> {
-                market.addPool(id, perNode, p.reserve() == null ? Money.ZERO : Money.parse(p.reserve()));
+                market.addPool(id, perNode, reserve);
                 return null;
             });
             nodeCounter.put(id, 0);
             int nodes = p.nodes() == null ? 0 : p.nodes();
             require(nodes >= 0, at + ".nodes: cannot be negative");
-            addNodes(id, nodes);
+            require(nodes <= MAX_NODES, at + ".nodes: " + nodes + " is too many: at most " + MAX_NODES + " per pool");
+            addNodes(id, nodes, at + ".nodes");
         }
         require(scenario.tenants() != null && !scenario.tenants().isEmpty(), "tenants: at least one tenant is required");
         for (int i = 0; i < scenario.tenants().size(); i++) {
@@ -168,6 +213,7 @@ final class MarketSimulation {
             String at = "tenants[" + i + "]";
             String tenantId = required(t.id(), at + ".id");
             Money credits = at(at + ".credits", () -> Money.parse(t.credits() == null ? "0" : t.credits()));
+            require(!initialCredits.containsKey(tenantId), at + ".id: tenant " + tenantId + " is defined twice");
             at(at, () -> {
                 market.addTenant(tenantId, credits);
                 return null;
@@ -178,7 +224,8 @@ final class MarketSimulation {
                 Scenario.ClusterSpec spec = t.clusters().get(c);
                 String cat = at + ".clusters[" + c + "]";
                 String clusterId = required(spec.id(), cat + ".id");
-                Money limit = spec.limit() == null ? null : at(cat + ".limit", () -> Money.parse(spec.limit()));
+                Money limit = spec.limit() == null ? null : price(spec.limit(), cat + ".limit");
+                require(!tenantOfCluster.containsKey(clusterId), cat + ".id: cluster " + clusterId + " is defined twice");
                 long maxGpus = spec.maxGpus() == null ? Long.MAX_VALUE / 4 : spec.maxGpus();
                 at(cat, () -> {
                     market.addCluster(clusterId, tenantId, maxGpus, limit);
@@ -188,6 +235,8 @@ final class MarketSimulation {
                 if (spec.block() != null) {
                     PoolId pool = poolOf(spec.block().pool(), cat + ".block.pool");
                     int n = spec.block().nodes() == null ? 1 : spec.block().nodes();
+                    require(n >= 0 && n <= MAX_NODES, cat + ".block.nodes: " + n + " is not between 0 and " + MAX_NODES);
+                    totalNodes(n, cat + ".block.nodes");
                     for (int k = 1; k <= n; k++) {
                         String nodeId = clusterId + "-block-" + k;
                         market.addNode(nodeId, pool);
@@ -225,6 +274,7 @@ final class MarketSimulation {
     private void addJob(String id, String cluster, String pool, Integer gpus, Duration at, Duration duration,
                         String limit, String priority, String where) {
         require(!jobs.containsKey(id), where + ".id: job " + id + " is defined twice");
+        require(jobs.size() < MAX_JOBS, where + ": more than " + MAX_JOBS + " jobs; use fewer arrivals");
         String clusterId = required(cluster, where + ".cluster");
         require(tenantOfCluster.containsKey(clusterId), where + ".cluster: no cluster " + clusterId);
         PoolId poolId = poolOf(pool, where + ".pool");
@@ -233,7 +283,7 @@ final class MarketSimulation {
         require(gpus < perNode || gpus % perNode == 0, where + ".gpus: " + gpus + " GPUs is neither under one node nor "
                 + "whole nodes of " + poolId + " (" + perNode + " GPUs per node)");
         require(duration.compareTo(Duration.ZERO) > 0, where + ".duration: must be longer than zero");
-        Money jobLimit = limit == null ? null : at(where + ".limit", () -> Money.parse(limit));
+        Money jobLimit = limit == null ? null : price(limit, where + ".limit");
         at(where + ".priority", () -> PriorityClass.fromLabel(priority));
         SimJob job = new SimJob(id, clusterId, tenantOfCluster.get(clusterId), poolId, gpus, duration, jobLimit,
                 priority, START.plus(at));
@@ -261,8 +311,8 @@ final class MarketSimulation {
         Money maxL = null;
         if (a.limit() != null) {
             require(a.limit().size() == 2, where + ".limit: [min, max] is required, such as [\"1.50\", \"4.00\"]");
-            minL = at(where + ".limit[0]", () -> Money.parse(a.limit().get(0)));
-            maxL = at(where + ".limit[1]", () -> Money.parse(a.limit().get(1)));
+            minL = price(a.limit().get(0), where + ".limit[0]");
+            maxL = price(a.limit().get(1), where + ".limit[1]");
             require(maxL.compareTo(minL) >= 0, where + ".limit: need min <= max");
         }
         double meanSeconds = every.getSeconds();
@@ -316,7 +366,7 @@ final class MarketSimulation {
                 + "failNodes, credit is required");
         if (e.setReserve() != null) {
             PoolId pool = poolOf(e.setReserve().pool(), where + ".setReserve.pool");
-            Money price = at(where + ".setReserve.price", () -> Money.parse(e.setReserve().price()));
+            Money price = price(e.setReserve().price(), where + ".setReserve.price");
             schedule(at, where, () -> new ChangeReservePrice(repository).change(
                     new ChangeReservePrice.Command(pool.toString(), price.toString())));
         } else if (e.setClusterLimit() != null) {
@@ -324,7 +374,7 @@ final class MarketSimulation {
             require(tenantOfCluster.containsKey(cluster), where + ".setClusterLimit.cluster: no cluster " + cluster);
             String limit = e.setClusterLimit().limit();
             if (limit != null) {
-                at(where + ".setClusterLimit.limit", () -> Money.parse(limit));
+                price(limit, where + ".setClusterLimit.limit");
             }
             schedule(at, where, () -> limitWrite(where, () -> {
                 if (limit == null) {
@@ -337,7 +387,7 @@ final class MarketSimulation {
             String jobId = required(e.setJobLimit().job(), where + ".setJobLimit.job");
             String limit = e.setJobLimit().limit();
             if (limit != null) {
-                at(where + ".setJobLimit.limit", () -> Money.parse(limit));
+                price(limit, where + ".setJobLimit.limit");
             }
             schedule(at, where, () -> {
                 SimJob job = jobs.get(jobId);
@@ -358,7 +408,7 @@ final class MarketSimulation {
         } else if (e.addNodes() != null) {
             PoolId pool = poolOf(e.addNodes().pool(), where + ".addNodes.pool");
             int count = count(e.addNodes().count(), where + ".addNodes.count");
-            schedule(at, where, () -> addNodes(pool, count));
+            schedule(at, where, () -> addNodes(pool, count, where + ".addNodes.count"));
         } else if (e.removeNodes() != null) {
             PoolId pool = poolOf(e.removeNodes().pool(), where + ".removeNodes.pool");
             int count = count(e.removeNodes().count(), where + ".removeNodes.count");
@@ -388,14 +438,18 @@ final class MarketSimulation {
 
     final List<String> refusedWrites = new ArrayList<>();
 
-    private void addNodes(PoolId pool, int count) {
+    private void addNodes(PoolId pool, int count, String where) {
+        totalNodes(count, where);
         for (int k = 0; k < count; k++) {
             int n = nodeCounter.merge(pool, 1, Integer::sum);
             market.addNode(String.format("%s-%s-n%03d", pool.site(), pool.nodeClass(), n), pool);
         }
     }
 
-    /** The operator removes free nodes first (highest id first), then granted ones. */
+    /**
+     * The operator removes free nodes first (highest id first), then granted ones: a gang on a removed
+     * node is revoked and its job requeued.
+     */
     private void removeNodes(PoolId pool, int count) {
         List<Node> candidates = new ArrayList<>();
         for (Node node : market.nodes(pool)) {
@@ -406,7 +460,8 @@ final class MarketSimulation {
         candidates.sort(Comparator.comparing((Node n) -> n.grant() != null).thenComparing(Node::id,
                 Comparator.reverseOrder()));
         for (int k = 0; k < count && k < candidates.size(); k++) {
-            market.removeNode(candidates.get(k).id(), clock.instant());
+            new ReportNodeLeft(repository, clock).report(new ReportNodeLeft.Command(candidates.get(k).id()));
+            nodesHeld--;
         }
     }
 
@@ -455,7 +510,26 @@ final class MarketSimulation {
         if (n == null || n < 1) {
             throw new ScenarioException(where + ": a count of at least one is required");
         }
+        if (n > MAX_NODES) {
+            throw new ScenarioException(where + ": " + n + " is too many: at most " + MAX_NODES);
+        }
         return n;
+    }
+
+    private int nodesHeld;
+
+    private void totalNodes(int more, String where) {
+        nodesHeld += more;
+        require(nodesHeld <= MAX_TOTAL_NODES, where + ": the scenario would hold more than " + MAX_TOTAL_NODES
+                + " nodes at once");
+    }
+
+    /** A price per GPU-hour: a decimal string of at most six decimals, at most the market's maximum. */
+    private static Money price(String text, String where) {
+        Money price = at(where, () -> Money.parse(text));
+        require(price.compareTo(Money.MAX_PRICE) <= 0, where + ": " + text + " is too large: a price is at most "
+                + Money.MAX_PRICE + " USD per GPU-hour");
+        return price;
     }
 
     private static String required(String value, String where) {

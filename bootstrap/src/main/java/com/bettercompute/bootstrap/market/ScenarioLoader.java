@@ -1,9 +1,12 @@
 package com.bettercompute.bootstrap.market;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -50,19 +53,52 @@ final class ScenarioLoader {
 
     static Scenario parse(String yaml) {
         try {
-            Scenario s = YAML.readValue(yaml, Scenario.class);
-            if (s == null) {
-                throw new ScenarioException("the scenario is empty");
+            JsonNode tree = YAML.readTree(yaml);
+            if (tree == null || tree.isMissingNode() || tree.isNull()) {
+                throw new ScenarioException("the scenario is empty: it needs at least duration, pools and tenants");
             }
-            return s;
+            if (!tree.isObject()) {
+                throw new ScenarioException("line 1: a scenario is a mapping of fields (name, duration, pools, tenants, "
+                        + "jobs, ...), not a " + tree.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
+            }
+            return YAML.readValue(yaml, Scenario.class);
         } catch (UnrecognizedPropertyException e) {
-            throw new ScenarioException(where(e) + "unknown field \"" + e.getPropertyName() + "\"; known fields: "
-                    + e.getKnownPropertyIds().stream().map(String::valueOf).sorted().collect(Collectors.joining(", ")), e);
+            String pointer = pointer(e);
+            int line = lineOf(yaml, pointer);
+            throw new ScenarioException((line > 0 ? "line " + line + ": " : "") + path(e) + "unknown field \""
+                    + e.getPropertyName() + "\"; known fields: " + e.getKnownPropertyIds().stream()
+                    .map(String::valueOf).sorted().collect(Collectors.joining(", ")), e);
         } catch (JsonMappingException e) {
             throw new ScenarioException(where(e) + e.getOriginalMessage(), e);
         } catch (JsonProcessingException e) {
             throw new ScenarioException(where(e) + "not valid YAML: " + e.getOriginalMessage(), e);
         }
+    }
+
+    /** The JSON pointer of the field a mapping error is about, such as {@code /pools/0/nodez}. */
+    private static String pointer(JsonMappingException e) {
+        StringBuilder pointer = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            pointer.append('/').append(ref.getFieldName() != null ? ref.getFieldName() : ref.getIndex());
+        }
+        return pointer.toString();
+    }
+
+    /**
+     * The line a field's name is written on. The parser reports an unknown field where it stopped
+     * reading, which in YAML can be lines further on; the field's own token knows its line.
+     */
+    private static int lineOf(String yaml, String pointer) {
+        try (JsonParser p = YAML.getFactory().createParser(yaml)) {
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
+                if (t == JsonToken.FIELD_NAME && p.getParsingContext().pathAsPointer().toString().equals(pointer)) {
+                    return p.getTokenLocation().getLineNr();
+                }
+            }
+        } catch (IOException unreadable) {
+            return -1;
+        }
+        return -1;
     }
 
     private static String where(JsonProcessingException e) {
@@ -71,7 +107,12 @@ final class ScenarioLoader {
         if (loc != null && loc.getLineNr() > 0) {
             b.append("line ").append(loc.getLineNr()).append(": ");
         }
-        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
+        return b.append(e instanceof JsonMappingException m ? path(m) : "").toString();
+    }
+
+    private static String path(JsonMappingException m) {
+        StringBuilder b = new StringBuilder();
+        if (!m.getPath().isEmpty()) {
             StringBuilder path = new StringBuilder();
             for (JsonMappingException.Reference ref : m.getPath()) {
                 if (ref.getFieldName() != null) {

@@ -164,7 +164,14 @@ class SimulateMarketCommandTest {
             "an unknown cluster        ; cluster: beta-c|cluster: gamma-c         ; no cluster gamma-c",
             "a bad duration            ; duration: 1h|duration: 1 hour            ; \"1 hour\" is not a duration",
             "a bad price               ; reserve: \"1.00\"|reserve: \"-1\"    ; pools[0]",
-            "an unknown pool           ; pool: lab/h100-8x\\n    gpus: 32|pool: lab/b200\\n    gpus: 32 ; no pool lab/b200"})
+            "an unknown pool           ; pool: lab/h100-8x\\n    gpus: 32|pool: lab/b200\\n    gpus: 32 ; no pool lab/b200",
+            "an unknown field, its line; nodes: 4|nodez: 4                        ; line 8: pools[0].nodez: unknown field",
+            "too many nodes            ; nodes: 4|nodes: 2000000000               ; pools[0].nodes: 2000000000 is too many: at most 100000",
+            "nodes beyond a number     ; nodes: 4|nodes: 99999999999              ; pools[0].nodes",
+            "credits too large         ; credits: \"10000\"|credits: \"99999999999999999999\" ; tenants[0].credits: \"99999999999999999999\" is too large",
+            "a price too large         ; limit: \"3.00\"|limit: \"200000\"     ; tenants[1].clusters[0].limit: 200000 is too large",
+            "a bad decimal             ; limit: \"3.00\"|limit: \"3.0000001\"  ; has more than six decimals",
+            "a negative ready delay    ; tick: 10s|tick: 10s\\nnodeReadyAfter: -5s ; nodeReadyAfter: \"-5s\" is not a duration"})
     void aBadScenarioFailsWithTheProblemNamed(String what, String replace, String expected) throws Exception {
         String[] fromTo = replace.trim().split("\\|");
         String yaml = SMALL.replace(fromTo[0].replace("\\n", "\n"), fromTo[1].replace("\\n", "\n"));
@@ -173,6 +180,74 @@ class SimulateMarketCommandTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains(expected.trim());
         assertThat(dir.resolve("bad")).doesNotExist();
+    }
+
+    @Test
+    void anUnknownFieldOnTheLastLineIsReportedAtThatLine() throws Exception {
+        String yaml = SMALL + "bogus: 1\n";
+        Run r = run(scenario(yaml).toString(), "--out", dir.resolve("bad").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("line " + yaml.lines().count() + ": bogus: unknown field \"bogus\"");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', value = {"an empty file; ''", "only a comment; '# nothing yet'", "blank lines; '\n\n'"})
+    void anEmptyScenarioSaysSo(String what, String yaml) throws Exception {
+        Run r = run(scenario(yaml.replace("\\n", "\n")).toString(), "--out", dir.resolve("bad").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("the scenario is empty");
+    }
+
+    @Test
+    void aGrantedNodeTakesTheScenariosReadyDelayBeforeItsJobStartsAndBillingBegins() throws Exception {
+        Path out = dir.resolve("ready");
+        Run r = run(scenario(SMALL.replace("tick: 10s", "tick: 10s\nnodeReadyAfter: 2m")).toString(),
+                "--out", out.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        List<String[]> jobs = Files.readAllLines(out.resolve("jobs.csv")).stream().skip(1)
+                .map(l -> l.split(",", -1)).toList();
+        assertThat(jobs).filteredOn(j -> j[0].equals("a1")).extracting(j -> j[8]).containsExactly("2m");
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        // acme's 4 nodes bill from 2m, not from the grant at 0s
+        double acme = Double.parseDouble(summary.at("/revenueByTenantUsd/acme").asText());
+        assertThat(acme).isLessThan(32 * 2.00 * (151 + 84) / 60.0);
+    }
+
+    /**
+     * A cluster whose base load block is one node of 8 GPUs. Four-GPU jobs a and b seat at once and run
+     * an hour; c (low, at 5m) and d (high, at 10m) wait. When a ends at 1h, d seats first (priority
+     * class before age), and c when b ends.
+     */
+    @Test
+    void subNodeJobsRunOnTheBaseLoadBlockAndFreeItsGpusForTheNextByPriorityThenAge() throws Exception {
+        String yaml = """
+                duration: 4h
+                tick: 10s
+                pools:
+                  - pool: lab/h100-8x
+                    nodes: 0
+                tenants:
+                  - id: acme
+                    credits: "100"
+                    clusters:
+                      - id: acme-c
+                        block:
+                          pool: lab/h100-8x
+                          nodes: 1
+                jobs:
+                  - {id: a, at: 0s, cluster: acme-c, pool: lab/h100-8x, gpus: 4, duration: 1h}
+                  - {id: b, at: 0s, cluster: acme-c, pool: lab/h100-8x, gpus: 4, duration: 90m}
+                  - {id: c, at: 5m, cluster: acme-c, pool: lab/h100-8x, gpus: 4, duration: 1h, priority: low}
+                  - {id: d, at: 10m, cluster: acme-c, pool: lab/h100-8x, gpus: 4, duration: 1h, priority: high}
+                """;
+        Path out = dir.resolve("block");
+        Run r = run(scenario(yaml).toString(), "--out", out.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        List<String[]> jobs = Files.readAllLines(out.resolve("jobs.csv")).stream().skip(1)
+                .map(l -> l.split(",", -1)).toList();
+        // job, first start, completed
+        assertThat(jobs).extracting(j -> j[0] + " " + j[8] + " " + j[11]).containsExactly(
+                "a 0s 1h", "b 0s 1h30m", "c 1h30m 2h30m", "d 1h 2h");
     }
 
     @Test

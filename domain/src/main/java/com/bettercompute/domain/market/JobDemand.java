@@ -21,6 +21,7 @@ public record JobDemand(String jobId, String clusterId, PoolId pool, int gpus, M
             throw new DomainException(ErrorCode.INVALID_INPUT, "a market job requests at least one GPU",
                     Map.of("jobId", jobId, "gpus", gpus));
         }
+        LimitPriceWritePolicy.checkInRange(jobLimit);
         priority = priority == null ? PriorityClass.NONE : priority;
     }
 }

@@ -46,7 +46,10 @@ public sealed interface MarketEvent {
             implements MarketEvent {
     }
 
-    /** A node left its cluster and returned to supply (idle grace over, or reclaim done). */
+    /**
+     * A node left its cluster (idle grace over, or reclaimed): back in supply at once, or after the
+     * eviction grace when its gang was reclaimed at once or revoked while its pods ran.
+     */
     record NodeReleased(Instant at, String nodeId, String clusterId, PoolId pool) implements MarketEvent {
     }
 

@@ -39,10 +39,6 @@ public final class MarketRequest {
     Instant noticeDeadline;
     boolean provisioned;
     Node blockNode;
-    /** Scratch of the tick. */
-    long tickLimit;
-    boolean tickAccepted;
-    Reason tickGate;
 
     MarketRequest(String id, String jobId, int attempt, TenantCluster cluster, PoolId pool, int gpus, int nodes,
                   PriorityClass priority, long sequence, Instant createdAt, Money jobLimit) {
@@ -57,6 +53,16 @@ public final class MarketRequest {
         this.sequence = sequence;
         this.createdAt = createdAt;
         setJobLimit(jobLimit);
+    }
+
+    /**
+     * Sets the gang's protection window. With none, a gang that holds grants (it has a locked rate)
+     * is provisioning: its window has not started, so it cannot have ended.
+     */
+    void window(Instant until) {
+        protectedUntil = until;
+        protectedUntilNanos = until != null ? ProtectionWindowPolicy.epochNanos(until)
+                : lockedRate != null ? Long.MAX_VALUE : Long.MIN_VALUE;
     }
 
     void setJobLimit(Money limit) {
@@ -132,6 +138,17 @@ public final class MarketRequest {
 
     public int grantedNodes() {
         return grants.size();
+    }
+
+    /** Granted nodes that are ready in the cluster. */
+    public int readyNodes() {
+        int ready = 0;
+        for (NodeGrant g : grants) {
+            if (g.readyAt != null) {
+                ready++;
+            }
+        }
+        return ready;
     }
 
     public List<String> grantedNodeIds() {

@@ -14,13 +14,17 @@ public record MarketSnapshot(MarketTimings timings, Instant lastTick, long seque
                              List<RequestState> requests, List<GrantState> grants, List<String> idleOrder,
                              List<MarketEvent> betweenTicks) {
 
-    /** A pool, its nodes and the ids of its gangs under notice, in notice order. */
+    /** A pool, its nodes, the ids of its gangs under notice (notice order) and of its draining nodes (drain order). */
     public record PoolState(PoolId id, int gpusPerNode, Money reserve, Money lastPrice, List<NodeState> nodes,
-                            List<String> reclaimingIds) {
+                            List<String> reclaimingIds, List<String> drainingIds) {
     }
 
-    /** A node; {@code lostGrant} is the grant health checks took it from, kept for when it comes back. */
-    public record NodeState(String id, boolean inService, String blockClusterId, int seatedGpus, GrantState lostGrant) {
+    /**
+     * A node; {@code lostGrant} is the grant health checks took it from, kept for when it comes back;
+     * {@code drainingUntil} the end of its eviction grace, null when not draining.
+     */
+    public record NodeState(String id, boolean inService, String blockClusterId, int seatedGpus, GrantState lostGrant,
+                            Instant drainingUntil) {
     }
 
     public record TenantState(String id, long creditsMicros, long chargedMicros) {
@@ -39,11 +43,16 @@ public record MarketSnapshot(MarketTimings timings, Instant lastTick, long seque
                                boolean provisioned, String blockNodeId, long marketRate, boolean lockedInForce) {
     }
 
-    /** A grant still billing (live, idle, or ended and not yet billed to its end). */
+    /**
+     * A grant still billing (live, idle, or ended and not yet billed to its end). {@code readyAt},
+     * {@code holdUntil}, {@code protectedUntil} and {@code billedUntil} are null until the node is
+     * ready; {@code carry} is what billing owes below one micro-dollar.
+     */
     public record GrantState(String id, String nodeId, PoolId pool, String clusterId, int gpus, Money lockedRate,
-                             Instant grantedAt, Instant holdUntil, Instant protectedUntil, boolean replacement,
+                             Instant grantedAt, Instant readyAt, Instant holdUntil, Instant protectedUntil,
+                             boolean replacement,
                              String requestId, Instant idleSince, long marketRate, boolean lockedInForce,
                              Instant billedUntil, Instant endsAt, Instant entryFrom, long entryRate,
-                             boolean entryLocked, long entryAccrued) {
+                             boolean entryLocked, long entryAccrued, long carry) {
     }
 }

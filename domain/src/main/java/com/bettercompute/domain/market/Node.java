@@ -1,5 +1,7 @@
 package com.bettercompute.domain.market;
 
+import java.time.Instant;
+
 /** A GPU node of a pool: in service or not, in a base load block or on the market, granted or free. */
 public final class Node {
     final String id;
@@ -13,6 +15,11 @@ public final class Node {
     NodeGrant lostGrant;
     /** GPUs of block nodes taken by seated sub-node requests. */
     int seatedGpus;
+    /**
+     * Until when the node drains after a reclaim at once: its pods get the eviction grace, so it is
+     * neither supply nor grantable before then. Null when not draining.
+     */
+    Instant drainingUntil;
 
     Node(String id, PoolId pool) {
         this.id = id;
@@ -37,5 +44,10 @@ public final class Node {
 
     public NodeGrant grant() {
         return grant;
+    }
+
+    /** Until when the node drains after a reclaim at once, null when it does not. */
+    public Instant drainingUntil() {
+        return drainingUntil;
     }
 }

@@ -4,7 +4,9 @@ import java.time.Instant;
 
 /**
  * A node given to a cluster for a request: granted at, locked rate, minimum hold and protection
- * window. When its job ends the grant stays with the cluster as an idle node until released.
+ * window. The hold and the window start when the node is ready in the cluster (a replacement keeps
+ * what remains of the window it replaces), and billing starts then too. When its job ends the grant
+ * stays with the cluster as an idle node until released.
  */
 public final class NodeGrant {
     final String id;
@@ -13,8 +15,11 @@ public final class NodeGrant {
     final int gpus;
     final Money lockedRate;
     final Instant grantedAt;
-    final Instant holdUntil;
-    final Instant protectedUntil;
+    /** When the node was ready in the cluster; null until then. */
+    Instant readyAt;
+    /** Null until the node is ready (a replacement's come from its claim and may be set at grant). */
+    Instant holdUntil;
+    Instant protectedUntil;
     final boolean replacement;
     /** The request it serves; null once idle. */
     MarketRequest request;
@@ -26,7 +31,13 @@ public final class NodeGrant {
      */
     long marketRate;
     boolean lockedInForce = true;
+    /** Billed up to here; null until the node is ready (nothing bills before). */
     Instant billedUntil;
+    /**
+     * What billing owes below one micro-dollar, in {@link BillingPolicy#UNITS_PER_MICRO}ths, carried
+     * into the next accrual so rounding never accumulates.
+     */
+    long carry;
     /** The open ledger entry: its start (null when none), rate, whether locked, and what it accrued. */
     Instant entryFrom;
     long entryRate;
@@ -47,7 +58,10 @@ public final class NodeGrant {
         this.protectedUntil = protectedUntil;
         this.replacement = replacement;
         this.marketRate = lockedRate.micros();
-        this.billedUntil = grantedAt;
+    }
+
+    boolean ready() {
+        return readyAt != null;
     }
 
     long currentMarketRate() {
@@ -91,10 +105,17 @@ public final class NodeGrant {
         return grantedAt;
     }
 
+    /** When the node was ready in the cluster, null until then. */
+    public Instant readyAt() {
+        return readyAt;
+    }
+
+    /** The end of the minimum hold, null until the node is ready. */
     public Instant holdUntil() {
         return holdUntil;
     }
 
+    /** The end of the protection window, null until the node is ready. */
     public Instant protectedUntil() {
         return protectedUntil;
     }

@@ -30,8 +30,11 @@ final class PoolBook {
     final List<MarketRequest> added = new ArrayList<>();
     final List<MarketRequest> reclaiming = new ArrayList<>();
     final Map<TenantCluster, ArrayDeque<NodeGrant>> idle = new LinkedHashMap<>();
+    /** Nodes draining after a reclaim at once, in the order they started. */
+    final List<Node> draining = new ArrayList<>();
     /** Set when a request leaves the market, so the next tick compacts. */
     boolean dirty;
+    /** Nodes in service, not in a base load block and not draining: {@code free + granted}. */
     int supply;
     int granted;
     Money lastPrice;
@@ -43,12 +46,6 @@ final class PoolBook {
     int[] gpusAt = new int[0];
     byte[] kindAt = new byte[0];
     Reason[] reasonAt = new Reason[0];
-
-    long[] keys = new long[0];
-    int[] slots = new int[0];
-    int[] holders = new int[0];
-    byte[] kinds = new byte[0];
-    boolean[] accepted = new boolean[0];
 
     PoolBook(Pool pool) {
         this.pool = pool;
@@ -140,17 +137,6 @@ final class PoolBook {
         reasonAt = reason;
         if (requests.size() > BidOrder.MAX_INDEX) {
             throw new IllegalStateException("more than " + BidOrder.MAX_INDEX + " requests in pool " + pool.id());
-        }
-    }
-
-    void ensureScratch(int n) {
-        if (keys.length < n) {
-            int size = Math.max(n, keys.length * 3 / 2 + 16);
-            keys = new long[size];
-            slots = new int[size];
-            holders = new int[size];
-            kinds = new byte[size];
-            accepted = new boolean[size];
         }
     }
 }

@@ -5,11 +5,12 @@ public final class Tenant {
     final String id;
     long credits;
     long charged;
-    /** What the tenant's running grants cost over the balance horizon; recomputed at every tick. */
-    long runningCost;
+    /** The tenant's position in the market's tenant order: the index of its per-tick figures. */
+    final int slot;
 
-    Tenant(String id, long credits) {
+    Tenant(String id, int slot, long credits) {
         this.id = id;
+        this.slot = slot;
         this.credits = credits;
     }
 
@@ -25,7 +26,7 @@ public final class Tenant {
         return Money.ofMicros(charged);
     }
 
-    /** The balance in micro-dollars; negative once charges pass credits. */
+    /** The balance in micro-dollars; billing never takes it below zero. */
     public long balanceMicros() {
         return credits - charged;
     }

@@ -47,7 +47,14 @@ class MarketPropertiesTest {
     record Back(int node) implements Op {
     }
 
-    record Tick(int seconds) implements Op {
+    /** Time passes; with {@code ready}, every node granted so far reports ready at the tick. */
+    record Tick(int seconds, boolean ready) implements Op {
+    }
+
+    record Ready(int node) implements Op {
+    }
+
+    record Remove(int node) implements Op {
     }
 
     @Provide
@@ -64,11 +71,15 @@ class MarketPropertiesTest {
                 Arbitraries.integers().between(2, 6)).as(Reserve::new);
         Arbitrary<Op> fail = Arbitraries.integers().between(0, 9).map(Fail::new);
         Arbitrary<Op> back = Arbitraries.integers().between(0, 9).map(Back::new);
-        Arbitrary<Op> tick = Arbitraries.of(5, 30, 59, 60, 600, 3600, 7200).map(Tick::new);
+        Arbitrary<Op> tick = Combinators.combine(Arbitraries.of(5, 30, 59, 60, 600, 3600, 7200),
+                Arbitraries.of(true, true, false)).as(Tick::new);
+        Arbitrary<Op> ready = Arbitraries.integers().between(0, 9).map(Ready::new);
+        Arbitrary<Op> remove = Arbitraries.integers().between(0, 9).map(Remove::new);
         return Arbitraries.frequencyOf(
                 net.jqwik.api.Tuple.of(6, file), net.jqwik.api.Tuple.of(2, end), net.jqwik.api.Tuple.of(2, jobLimit),
                 net.jqwik.api.Tuple.of(1, clusterLimit), net.jqwik.api.Tuple.of(1, reserve),
-                net.jqwik.api.Tuple.of(1, fail), net.jqwik.api.Tuple.of(1, back), net.jqwik.api.Tuple.of(6, tick))
+                net.jqwik.api.Tuple.of(1, fail), net.jqwik.api.Tuple.of(1, back), net.jqwik.api.Tuple.of(6, tick),
+                net.jqwik.api.Tuple.of(1, ready), net.jqwik.api.Tuple.of(1, remove))
                 .list().ofMinSize(5).ofMaxSize(80);
     }
 
@@ -125,14 +136,20 @@ class MarketPropertiesTest {
                     m.nodeOutOfService("n" + f.node(), now);
                 } else if (op instanceof Back b) {
                     m.nodeBack("n" + b.node(), now);
+                } else if (op instanceof Ready r) {
+                    m.nodeReady("n" + r.node(), now);
+                } else if (op instanceof Remove r) {
+                    m.removeNode("n" + r.node(), now);
                 } else if (op instanceof Tick t) {
                     now = now.plusSeconds(t.seconds());
                     Map<String, long[]> windowsBefore = windows(m);
-                    TickOutcome o = m.tick(now);
+                    Map<String, Instant> drainingBefore = draining(m);
+                    TickOutcome o = t.ready() ? Ticks.tickReady(m, now) : m.tick(now);
                     outcomes.add(o);
                     afterTick.accept(m, o);
                     if (check) {
                         checkInvariants(m, o, windowsBefore, limitHistory, replacementGrants);
+                        checkDrainAndBalance(m, o, drainingBefore);
                     }
                 }
             } catch (DomainException refused) {
@@ -156,6 +173,42 @@ class MarketPropertiesTest {
             }
         }
         return out;
+    }
+
+    private static Map<String, Instant> draining(Market m) {
+        Map<String, Instant> out = new HashMap<>();
+        for (PoolId pool : POOLS) {
+            for (Node n : m.nodes(pool)) {
+                if (n.drainingUntil() != null) {
+                    out.put(n.id(), n.drainingUntil());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** No node is granted while it drains; a node reclaimed at once drains; no balance goes below zero. */
+    private static void checkDrainAndBalance(Market m, TickOutcome o, Map<String, Instant> drainingBefore) {
+        Map<String, Instant> drainingNow = draining(m);
+        for (MarketEvent e : o.events()) {
+            if (e instanceof MarketEvent.NodeGranted g) {
+                Instant until = drainingBefore.get(g.nodeId());
+                assertThat(until == null || !g.at().isBefore(until))
+                        .as("node %s granted while it drains until %s", g.nodeId(), until).isTrue();
+                assertThat(drainingNow).doesNotContainKey(g.nodeId());
+            }
+            if (e instanceof MarketEvent.GangReclaimedAtOnce a) {
+                for (String nodeId : a.nodeIds()) {
+                    if (drainingNow.containsKey(nodeId)) {
+                        assertThat(drainingNow.get(nodeId)).isEqualTo(a.at().plusSeconds(60));
+                    }
+                }
+            }
+        }
+        for (String t : List.of("t0", "t1", "t2")) {
+            assertThat(m.tenant(t).balanceMicros()).as("balance of %s", t).isNotNegative();
+        }
+        assertThat(o.failures()).isEmpty();
     }
 
     private static void checkInvariants(Market m, TickOutcome o, Map<String, long[]> windowsBefore,
@@ -251,8 +304,8 @@ class MarketPropertiesTest {
         List<Op> doubled = new ArrayList<>();
         for (Op op : ops) {
             doubled.add(op);
-            if (op instanceof Tick) {
-                doubled.add(new Tick(0));
+            if (op instanceof Tick t) {
+                doubled.add(new Tick(0, t.ready()));
             }
         }
         Set<Charge.Key> keys = new HashSet<>();

@@ -25,17 +25,17 @@ public class MarketTickAdvancingBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        market = MarketTickBenchmark.build(100_000, 20_000, 42);
+        market = MarketTickBenchmark.build(100_000, 20_000, 64, 42);
         now = market.lastTick();
         for (int i = 0; i < 120; i++) {
             now = now.plusSeconds(5);
-            market.tick(now);
+            Ticks.tickReady(market, now);
         }
     }
 
     @Benchmark
     public TickOutcome tickEveryFiveSeconds() {
         now = now.plusSeconds(5);
-        return market.tick(now);
+        return Ticks.tickReady(market, now);
     }
 }

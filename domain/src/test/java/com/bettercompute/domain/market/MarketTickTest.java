@@ -50,7 +50,7 @@ class MarketTickTest {
         MarketRequest c = file("c", "acme-c", 2, "1.50");
         assertThat(a.reason()).isEqualTo(Reason.PENDING);
 
-        TickOutcome o = market.tick(T0);
+        TickOutcome o = Ticks.tickReady(market, T0);
 
         assertThat(b.phase()).isEqualTo(RequestPhase.ADMITTED);
         assertThat(a.phase()).isEqualTo(RequestPhase.ADMITTED);
@@ -68,7 +68,7 @@ class MarketTickTest {
     @Test
     void theTicksPriceIsNullWhenNothingClearsAndZeroIsARealZero() {
         MarketRequest a = file("a", "acme-c", 1, "0");
-        TickOutcome o = market.tick(T0);
+        TickOutcome o = Ticks.tickReady(market, T0);
         assertThat(o.feed().get(0).price()).isNull();
         assertThat(a.reason()).isEqualTo(Reason.BID_TOO_LOW);
         assertThat(market.freeNodes(POOL)).isEqualTo(4);
@@ -79,7 +79,7 @@ class MarketTickTest {
         market.changeReserve(POOL, Money.parse("2.50"));
         file("b", "beta-c", 1, null);
         MarketRequest a = file("a", "acme-c", 1, null);
-        TickOutcome o = market.tick(T0);
+        TickOutcome o = Ticks.tickReady(market, T0);
         assertThat(o.feed().get(0).price()).isEqualTo(Money.parse("3.00"));
         assertThat(a.reason()).isEqualTo(Reason.BID_TOO_LOW);
     }
@@ -89,7 +89,7 @@ class MarketTickTest {
         MarketRequest big = file("big", "beta-c", 3, "5.00");
         MarketRequest mid = file("mid", "beta-c", 2, "4.00");
         MarketRequest small = file("small", "acme-c", 1, "2.00");
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         assertThat(big.grantedNodes()).isEqualTo(3);
         assertThat(mid.grantedNodes()).isZero();
         assertThat(mid.reason()).isEqualTo(Reason.OUTBID);
@@ -100,12 +100,12 @@ class MarketTickTest {
     @Test
     void aRunningGangOutsideItsWindowIsOutbidWithOneMinutesNoticeThenRevokedAtTheDeadline() {
         MarketRequest a = file("a", "acme-c", 4, null);
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         assertThat(a.grantedNodes()).isEqualTo(4);
 
         Instant later = at(Duration.ofHours(2).plusMinutes(1));
         MarketRequest b = market.file(new JobDemand("b", "beta-c", POOL, 16, null, PriorityClass.NONE), later);
-        TickOutcome o = market.tick(later);
+        TickOutcome o = Ticks.tickReady(market, later);
 
         MarketEvent.PreemptionNoticed notice = events(o, MarketEvent.PreemptionNoticed.class).get(0);
         assertThat(notice.requestId()).isEqualTo("a");
@@ -116,7 +116,7 @@ class MarketTickTest {
         assertThat(b.grantedNodes()).isZero();
         assertThat(b.reason()).isEqualTo(Reason.PROVISIONING);
 
-        TickOutcome atDeadline = market.tick(later.plusSeconds(60));
+        TickOutcome atDeadline = Ticks.tickReady(market, later.plusSeconds(60));
         assertThat(events(atDeadline, MarketEvent.GangRevoked.class)).extracting(MarketEvent.GangRevoked::requeuedAs)
                 .containsExactly("a#2");
         assertThat(b.grantedNodes()).isEqualTo(2);
@@ -128,14 +128,14 @@ class MarketTickTest {
     @Test
     void aNoticeIsRescindedWhenTheDemandGoesAwayWithinIt() {
         MarketRequest a = file("a", "acme-c", 4, null);
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         Instant later = at(Duration.ofHours(3));
         market.file(new JobDemand("b", "beta-c", POOL, 8, null, PriorityClass.NONE), later);
-        market.tick(later);
+        Ticks.tickReady(market, later);
         assertThat(a.phase()).isEqualTo(RequestPhase.RECLAIMING);
 
         market.endJob("b", later.plusSeconds(20));
-        TickOutcome o = market.tick(later.plusSeconds(30));
+        TickOutcome o = Ticks.tickReady(market, later.plusSeconds(30));
 
         assertThat(events(o, MarketEvent.ReclaimRescinded.class)).extracting(MarketEvent.ReclaimRescinded::requestId)
                 .containsExactly("a");
@@ -147,40 +147,48 @@ class MarketTickTest {
     @Test
     void aProtectedGangKeepsItsNodesAgainstAnyBid() {
         MarketRequest a = file("a", "acme-c", 4, null);
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         MarketRequest b = market.file(new JobDemand("b", "beta-c", POOL, 8, Money.parse("50"), PriorityClass.NONE),
                 at(Duration.ofMinutes(30)));
-        TickOutcome o = market.tick(at(Duration.ofMinutes(30)));
+        TickOutcome o = Ticks.tickReady(market, at(Duration.ofMinutes(30)));
         assertThat(a.phase()).isEqualTo(RequestPhase.ADMITTED);
         assertThat(events(o, MarketEvent.PreemptionNoticed.class)).isEmpty();
         assertThat(b.reason()).isEqualTo(Reason.PENDING_SUPPLY);
     }
 
     @Test
-    void loweringTheLimitVoidsTheWindowAndTheReclaimIsAtOnceAndTheWinnerTakesTheNodesThatTick() {
+    void loweringTheLimitVoidsTheWindowTheReclaimIsAtOnceAndTheNodesDrainTheEvictionGraceBeforeTheWinnerTakesThem() {
         MarketRequest a = file("a", "acme-c", 4, null);
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         Instant t = at(Duration.ofMinutes(30));
         market.setClusterLimit("acme-c", Money.parse("1.50"));
         MarketRequest b = market.file(new JobDemand("b", "beta-c", POOL, 32, null, PriorityClass.NONE), t);
-        TickOutcome o = market.tick(t);
+        TickOutcome o = Ticks.tickReady(market, t);
 
         MarketEvent.GangReclaimedAtOnce reclaim = events(o, MarketEvent.GangReclaimedAtOnce.class).get(0);
         assertThat(reclaim.cause()).isEqualTo(ReclaimCause.LIMIT_LOWERED);
         assertThat(events(o, MarketEvent.PreemptionNoticed.class)).isEmpty();
         assertThat(a.phase()).isEqualTo(RequestPhase.REVOKED);
+        assertThat(b.grantedNodes()).as("the nodes drain: not grantable").isZero();
+        assertThat(o.feed().get(0).supply()).as("draining nodes are not supply").isZero();
+        assertThat(market.node("n1").drainingUntil()).isEqualTo(t.plusSeconds(60));
+
+        Ticks.tickReady(market, t.plusSeconds(59));
+        assertThat(b.grantedNodes()).isZero();
+        TickOutcome drained = Ticks.tickReady(market, t.plusSeconds(60));
         assertThat(b.grantedNodes()).isEqualTo(4);
         assertThat(b.lockedRate()).isEqualTo(Money.parse("3.00"));
+        assertThat(drained.feed().get(0).supply()).isEqualTo(4);
     }
 
     @Test
     void aLimitBelowAReservedRaisedPastItIsReclaimedAtOnceEvenInsideItsWindowOnlyOnceTheWindowVoids() {
         MarketRequest a = file("a", "acme-c", 1, null);
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         market.changeReserve(POOL, Money.parse("2.50"));
-        market.tick(at(Duration.ofMinutes(10)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(10)));
         assertThat(a.phase()).as("protected: the window holds at an unchanged limit").isEqualTo(RequestPhase.ADMITTED);
-        TickOutcome o = market.tick(at(Duration.ofHours(2)));
+        TickOutcome o = Ticks.tickReady(market, at(Duration.ofHours(2)));
         assertThat(events(o, MarketEvent.GangReclaimedAtOnce.class)).extracting(MarketEvent.GangReclaimedAtOnce::cause)
                 .containsExactly(ReclaimCause.LIMIT_BELOW_RESERVE);
         assertThat(market.openRequest("a").reason()).isIn(Reason.PENDING, Reason.BID_TOO_LOW);
@@ -190,24 +198,24 @@ class MarketTickTest {
     void billingIsTheLockedRateInsideTheWindowThenTheTicksPriceAndAReplayBillsNothingTwice() {
         MarketRequest a = file("a", "acme-c", 1, "5.00");
         file("b", "beta-c", 1, null);
-        market.tick(T0);   // price 3.00 (the lowest accepted), locked
-        TickOutcome hour = market.tick(at(Duration.ofHours(1)));
+        Ticks.tickReady(market, T0);   // price 3.00 (the lowest accepted), locked
+        TickOutcome hour = Ticks.tickReady(market, at(Duration.ofHours(1)));
         assertThat(hour.charges()).hasSize(2).allSatisfy(c -> {
             assertThat(c.rate()).isEqualTo(Money.parse("3.00"));
             assertThat(c.amount()).isEqualTo(Money.parse("24.00"));
             assertThat(c.locked()).isTrue();
         });
-        assertThat(market.tick(at(Duration.ofHours(1))).charges()).as("replay of the same tick").isEmpty();
+        assertThat(Ticks.tickReady(market, at(Duration.ofHours(1))).charges()).as("replay of the same tick").isEmpty();
 
         market.endJob("b", at(Duration.ofHours(1)));
-        market.tick(at(Duration.ofMinutes(61)));
-        TickOutcome windowEnd = market.tick(at(Duration.ofHours(2)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(61)));
+        TickOutcome windowEnd = Ticks.tickReady(market, at(Duration.ofHours(2)));
         assertThat(windowEnd.charges()).filteredOn(c -> c.clusterId().equals("acme-c"))
                 .extracting(Charge::locked, Charge::rate, Charge::to)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(true, Money.parse("3.00"), a.protectedUntil()));
         assertThat(windowEnd.feed().get(0).price()).as("a lone bidder clears at its own limit")
                 .isEqualTo(Money.parse("5.00"));
-        TickOutcome after = market.tick(at(Duration.ofHours(3)));
+        TickOutcome after = Ticks.tickReady(market, at(Duration.ofHours(3)));
         assertThat(after.charges()).filteredOn(c -> c.clusterId().equals("acme-c"))
                 .extracting(Charge::locked, Charge::rate, Charge::amount)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(false, Money.parse("5.00"), Money.parse("40.00")));
@@ -216,21 +224,21 @@ class MarketTickTest {
     @Test
     void anEndedJobsNodeStaysForTheHoldThenTheIdleGraceUnlessItsClusterTakesItFirst() {
         MarketRequest a = file("a", "acme-c", 2, null);
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         market.endJob("a", at(Duration.ofMinutes(10)));
-        market.tick(at(Duration.ofMinutes(30)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(30)));
         assertThat(market.freeNodes(POOL)).isEqualTo(2);
         assertThat(market.liveGrants()).hasSize(2).allMatch(NodeGrant::idle);
 
         Instant t = at(Duration.ofMinutes(40));
         MarketRequest next = market.file(new JobDemand("next", "acme-c", POOL, 8, null, PriorityClass.NONE), t);
         MarketRequest other = market.file(new JobDemand("other", "beta-c", POOL, 24, null, PriorityClass.NONE), t);
-        TickOutcome o = market.tick(t);
+        TickOutcome o = Ticks.tickReady(market, t);
         assertThat(next.grantedNodeIds()).containsExactly("n1");
         assertThat(other.grantedNodes()).as("the idle node is the cluster's, not supply").isZero();
         assertThat(market.liveGrants()).hasSize(2);
 
-        TickOutcome release = market.tick(at(Duration.ofMinutes(61)));
+        TickOutcome release = Ticks.tickReady(market, at(Duration.ofMinutes(61)));
         assertThat(events(release, MarketEvent.NodeReleased.class)).extracting(MarketEvent.NodeReleased::nodeId)
                 .containsExactly("n2");
         assertThat(a.phase()).isEqualTo(RequestPhase.CLOSED);
@@ -247,9 +255,9 @@ class MarketTickTest {
         assertThat(first.phase()).isEqualTo(RequestPhase.WAITING);
         assertThat(List.of(low, high, huge)).allMatch(r -> r.reason() == Reason.QUOTA_WAIT);
 
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         market.endJob("first", at(Duration.ofMinutes(5)));
-        market.tick(at(Duration.ofMinutes(5)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(5)));
         assertThat(high.phase()).isEqualTo(RequestPhase.ADMITTED);
         assertThat(low.phase()).isEqualTo(RequestPhase.ADMITTED);
         assertThat(huge.phase()).isEqualTo(RequestPhase.QUEUED);
@@ -263,7 +271,7 @@ class MarketTickTest {
         MarketRequest s2 = market.file(new JobDemand("s2", "acme-c", POOL, 4, null, PriorityClass.NONE), T0);
         MarketRequest s3 = market.file(new JobDemand("s3", "acme-c", POOL, 2, null, PriorityClass.HIGH), T0);
         MarketRequest noBlock = market.file(new JobDemand("nb", "beta-c", POOL, 2, null, PriorityClass.HIGH), T0);
-        TickOutcome o = market.tick(T0);
+        TickOutcome o = Ticks.tickReady(market, T0);
         assertThat(o.feed().get(0).supply()).isEqualTo(3);
         assertThat(s3.phase()).isEqualTo(RequestPhase.SEATED);
         assertThat(s1.phase()).isEqualTo(RequestPhase.SEATED);
@@ -271,7 +279,7 @@ class MarketTickTest {
         assertThat(noBlock.reason()).isEqualTo(Reason.BLOCK_WAIT);
         assertThat(o.feed().get(0).price()).isNull();
         market.endJob("s3", at(Duration.ofMinutes(1)));
-        market.tick(at(Duration.ofMinutes(1)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(1)));
         assertThat(s2.blockNodeId()).as("4 GPUs free once s3 ends").isEqualTo("n4");
         assertThat(noBlock.phase()).isEqualTo(RequestPhase.QUEUED);
     }
@@ -280,13 +288,13 @@ class MarketTickTest {
     void aNodeTakenOutOfServiceStopsBillingAndItsReplacementInheritsTheLockedRateAndWindow() {
         market.removeNode("n4", T0);
         MarketRequest a = file("a", "acme-c", 2, null);
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         market.file(new JobDemand("b", "beta-c", POOL, 8, null, PriorityClass.NONE), T0);
         assertThat(a.lockedRate()).isEqualTo(Money.parse("2.00"));
         Instant fail = at(Duration.ofMinutes(20));
         market.nodeOutOfService("n1", fail);
         assertThat(market.cluster("acme-c").claimsOwed(POOL)).isEqualTo(1);
-        TickOutcome o = market.tick(at(Duration.ofMinutes(30)));
+        TickOutcome o = Ticks.tickReady(market, at(Duration.ofMinutes(30)));
 
         MarketEvent.NodeGranted replacement = events(o, MarketEvent.NodeGranted.class).stream()
                 .filter(MarketEvent.NodeGranted::replacement).findFirst().orElseThrow();
@@ -306,25 +314,25 @@ class MarketTickTest {
         market.addTenant("poor", Money.usd(10));
         market.addCluster("poor-c", "poor", 64, Money.parse("2.00"));
         MarketRequest p = market.file(new JobDemand("p", "poor-c", POOL, 8, null, PriorityClass.NONE), T0);
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         assertThat(p.reason()).isEqualTo(Reason.BALANCE_TOO_LOW);
         assertThat(p.message()).contains("32.00");
         market.credit("poor", Money.usd(30));
-        market.tick(at(Duration.ofSeconds(10)));
+        Ticks.tickReady(market, at(Duration.ofSeconds(10)));
         assertThat(p.phase()).isEqualTo(RequestPhase.ADMITTED);
     }
 
     @Test
     void raisingTheLimitWithinTheNoticeRescindsTheReclaim() {
         MarketRequest a = file("a", "acme-c", 4, null);
-        market.tick(T0);
+        Ticks.tickReady(market, T0);
         Instant t = at(Duration.ofHours(3));
         market.file(new JobDemand("b", "beta-c", POOL, 8, null, PriorityClass.NONE), t);
-        market.tick(t);
+        Ticks.tickReady(market, t);
         assertThat(a.phase()).isEqualTo(RequestPhase.RECLAIMING);
 
         market.setJobLimit("a", Money.parse("3.50"));
-        TickOutcome o = market.tick(t.plusSeconds(50));
+        TickOutcome o = Ticks.tickReady(market, t.plusSeconds(50));
         assertThat(events(o, MarketEvent.ReclaimRescinded.class)).hasSize(1);
         assertThat(a.phase()).isEqualTo(RequestPhase.ADMITTED);
         assertThat(a.protectedUntil()).as("raising never resets the window").isEqualTo(at(Duration.ofHours(2)));
@@ -333,24 +341,194 @@ class MarketTickTest {
     }
 
     @Test
-    void aGangWhoseBalanceRanOutIsReclaimedAtOnceOnceOutsideItsWindowNeverInside() {
+    void aBalanceThatRunsOutIsReclaimedAtOnceOnTheTickItReachesZeroAndIsNeverOverdrawn() {
         market.addTenant("thin", Money.usd(70));
         market.addCluster("thin-c", "thin", 64, Money.parse("2.00"));
         MarketRequest a = market.file(new JobDemand("a", "thin-c", POOL, 8, null, PriorityClass.NONE), T0);
-        market.tick(T0);                              // 8 GPUs x 2.00 = 16 USD an hour
-        market.tick(at(Duration.ofMinutes(90)));      // 24 USD billed
-        market.tick(at(Duration.ofMinutes(119)));
+        Ticks.tickReady(market, T0);                              // 8 GPUs x 2.00 = 16 USD an hour
+        Ticks.tickReady(market, at(Duration.ofMinutes(90)));      // 24 USD billed
+        Ticks.tickReady(market, at(Duration.ofMinutes(119)));
         assertThat(a.phase()).isEqualTo(RequestPhase.ADMITTED);
         // [2h, 2h30m) bills at the reserve (1.00): the tick at 1h59m had no price (a was protected, no bidder)
-        market.tick(at(Duration.ofMinutes(150)));     // 36 USD by now; window over, balance still positive
+        Ticks.tickReady(market, at(Duration.ofMinutes(150)));     // 36 USD by now; window over, balance still positive
         assertThat(a.phase()).isEqualTo(RequestPhase.ADMITTED);
-        TickOutcome o = market.tick(at(Duration.ofMinutes(285)));   // + 2h15m at 2.00 = 72 USD: ran out
-        assertThat(market.tenant("thin").balanceMicros()).isNegative();
+        TickOutcome o = Ticks.tickReady(market, at(Duration.ofMinutes(285)));   // 72 USD owed, 70 left: ran out
+        assertThat(market.tenant("thin").balanceMicros()).as("never overdrawn").isZero();
         assertThat(events(o, MarketEvent.GangReclaimedAtOnce.class)).extracting(MarketEvent.GangReclaimedAtOnce::cause)
                 .containsExactly(ReclaimCause.BALANCE_RAN_OUT);
         assertThat(market.openRequest("a").reason()).as("requeued, not read yet").isEqualTo(Reason.PENDING);
-        market.tick(at(Duration.ofMinutes(286)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(400)));
         assertThat(market.openRequest("a").reason()).isEqualTo(Reason.BALANCE_TOO_LOW);
+        assertThat(market.tenant("thin").balanceMicros()).isZero();
+    }
+
+    @Test
+    void aBalanceThatRunsOutInsideTheWindowIsReclaimedAtOnceAndItsIdleNodesGoToo() {
+        market.addTenant("thin", Money.usd(40));
+        market.addCluster("thin-c", "thin", 64, Money.parse("2.00"));
+        // each request alone is covered (32 USD for two hours), the three together are not
+        for (String job : List.of("a", "b", "c")) {
+            market.file(new JobDemand(job, "thin-c", POOL, 8, null, PriorityClass.NONE), T0);
+        }
+        Ticks.tickReady(market, T0);
+        market.endJob("c", at(Duration.ofMinutes(10)));            // c's node idles, billing inside its hold
+        TickOutcome o = Ticks.tickReady(market, at(Duration.ofMinutes(55)));   // 3 x 16 x 55/60 = 44 > 40
+        assertThat(market.tenant("thin").balanceMicros()).isZero();
+        assertThat(events(o, MarketEvent.GangReclaimedAtOnce.class)).extracting(MarketEvent.GangReclaimedAtOnce::cause)
+                .containsExactly(ReclaimCause.BALANCE_RAN_OUT, ReclaimCause.BALANCE_RAN_OUT);
+        assertThat(market.liveGrants()).isEmpty();
+        Ticks.tickReady(market, at(Duration.ofMinutes(90)));
+        assertThat(market.tenant("thin").balanceMicros()).isZero();
+    }
+
+    // ---------------------------------------------------------------- a granted node removed
+
+    @Test
+    void aGrantedNodeTheOperatorRemovesEndsItsRequestReleasesTheGangAndRequeuesTheJobWithNoReplacement() {
+        MarketRequest a = file("a", "acme-c", 3, null);
+        TickOutcome first = Ticks.tickReady(market, T0);
+        String removed = events(first, MarketEvent.NodeGranted.class).get(0).nodeId();
+        Instant t = at(Duration.ofMinutes(20));
+        market.removeNode(removed, t);
+
+        assertThat(a.phase()).isEqualTo(RequestPhase.REVOKED);
+        assertThat(a.reason()).isEqualTo(Reason.MARKET_REVOKED);
+        MarketRequest next = market.openRequest("a");
+        assertThat(next.attempt()).isEqualTo(2);
+        assertThat(market.cluster("acme-c").claimsOwed(POOL)).as("only a health-check cordon owes one").isZero();
+        TickOutcome o = Ticks.tickReady(market, t);
+        assertThat(events(o, MarketEvent.GangRevoked.class)).extracting(MarketEvent.GangRevoked::requeuedAs)
+                .containsExactly(next.id());
+        assertThat(market.nodes(POOL)).extracting(Node::id).doesNotContain(removed);
+        assertThat(next.grantedNodes()).as("the gang's other nodes drain first").isZero();
+        Ticks.tickReady(market, t.plusSeconds(60));
+        assertThat(next.grantedNodes()).isEqualTo(3);
+        assertThat(next.lockedRate()).as("a new request at the current limit").isEqualTo(Money.parse("2.00"));
+        assertThat(next.protectedUntil()).isEqualTo(t.plusSeconds(60).plus(Duration.ofHours(2)));
+        assertThat(market.liveGrants()).noneMatch(NodeGrant::replacement);
+    }
+
+    // ---------------------------------------------------------------- node ready
+
+    @Test
+    void aGangReadsProvisioningKOfNUntilEveryNodeIsReadyAndItsHoldWindowAndBillingStartWhenEachIsReady() {
+        MarketRequest a = file("a", "acme-c", 2, null);
+        TickOutcome o = market.tick(T0);
+        assertThat(a.grantedNodes()).isEqualTo(2);
+        assertThat(a.reason()).isEqualTo(Reason.PROVISIONING);
+        assertThat(a.message()).isEqualTo("Provisioning (0 of 2 granted nodes ready)");
+        assertThat(a.protectedUntil()).isNull();
+        List<String> granted = events(o, MarketEvent.NodeGranted.class).stream()
+                .map(MarketEvent.NodeGranted::nodeId).toList();
+
+        Instant firstReady = at(Duration.ofMinutes(4));
+        assertThat(market.nodeReady(granted.get(0), firstReady)).isNotEmpty();
+        assertThat(a.message()).isEqualTo("Provisioning (1 of 2 granted nodes ready)");
+        assertThat(market.nodeReady(granted.get(0), firstReady)).as("idempotent").isEmpty();
+        Instant secondReady = at(Duration.ofMinutes(6));
+        List<MarketEvent> events = market.nodeReady(granted.get(1), secondReady);
+        assertThat(events).filteredOn(MarketEvent.GangProvisioned.class::isInstance).hasSize(1);
+        assertThat(a.reason()).isEqualTo(Reason.PROVISIONED);
+        assertThat(a.protectedUntil()).isEqualTo(firstReady.plus(Duration.ofHours(2)));
+        NodeGrant second = market.node(granted.get(1)).grant();
+        assertThat(second.holdUntil()).isEqualTo(secondReady.plus(Duration.ofHours(1)));
+        assertThat(second.protectedUntil()).isEqualTo(secondReady.plus(Duration.ofHours(2)));
+
+        // 2.00 x 8 GPUs: 56 minutes and 54 minutes by the tick at one hour, nothing before each was ready
+        Ticks.tickReady(market, at(Duration.ofHours(1)));
+        assertThat(market.tenant("acme").charged()).isEqualTo(Money.parse("29.333333"));
+        // a gang still provisioning is not outbid: its window has not started
+        market.file(new JobDemand("b", "beta-c", POOL, 32, Money.parse("9.00"), PriorityClass.NONE), at(Duration.ofHours(1)));
+        assertThat(a.phase()).isEqualTo(RequestPhase.ADMITTED);
+    }
+
+    @Test
+    void aGangNotYetReadyIsNotReclaimedWithNotice() {
+        MarketRequest a = file("a", "acme-c", 4, null);
+        market.tick(T0);
+        Instant later = at(Duration.ofHours(3));
+        market.file(new JobDemand("b", "beta-c", POOL, 32, Money.parse("9.00"), PriorityClass.NONE), later);
+        TickOutcome o = market.tick(later);
+        assertThat(events(o, MarketEvent.PreemptionNoticed.class)).isEmpty();
+        assertThat(a.phase()).isEqualTo(RequestPhase.ADMITTED);
+    }
+
+    // ---------------------------------------------------------------- money
+
+    @Test
+    void fourNodesOfEightGpusAtTwoFiftyForExactlyThirtyMinutesChargeExactlyForty() {
+        market.changeReserve(POOL, Money.parse("2.50"));
+        market.setClusterLimit("acme-c", Money.parse("2.50"));
+        MarketRequest a = file("a", "acme-c", 4, null);
+        Ticks.tickReady(market, T0);
+        long charged = 0;
+        Instant t = T0;
+        for (int i = 0; i < 257; i++) {      // ticks 7 seconds apart, then the rest
+            t = t.plusSeconds(7);
+            charged += Ticks.tickReady(market, t).charges().stream().mapToLong(c -> c.amount().micros()).sum();
+        }
+        market.endJob("a", at(Duration.ofMinutes(30)));
+        assertThat(a.phase()).isEqualTo(RequestPhase.CLOSED);
+        market.removeNode("n1", at(Duration.ofMinutes(30)));
+        market.removeNode("n2", at(Duration.ofMinutes(30)));
+        market.removeNode("n3", at(Duration.ofMinutes(30)));
+        market.removeNode("n4", at(Duration.ofMinutes(30)));
+        charged += Ticks.tickReady(market, at(Duration.ofMinutes(31))).charges().stream()
+                .mapToLong(c -> c.amount().micros()).sum();
+        assertThat(market.tenant("acme").charged()).isEqualTo(Money.parse("40.00"));
+        assertThat(Money.ofMicros(charged)).as("the ledger agrees").isEqualTo(Money.parse("40.00"));
+    }
+
+    @Test
+    void theBalanceGateCountsIdleNodesInTheirGrace() {
+        market.addTenant("mid", Money.usd(70));
+        market.addCluster("mid-c", "mid", 64, Money.parse("2.00"));
+        market.file(new JobDemand("a", "mid-c", POOL, 8, null, PriorityClass.NONE), T0);
+        Ticks.tickReady(market, T0);
+        market.endJob("a", at(Duration.ofMinutes(1)));
+        // balance ~69.47; the idle node bills 32 USD over two hours, a two-node request needs 64 more
+        MarketRequest b = market.file(new JobDemand("b", "mid-c", POOL, 16, null, PriorityClass.NONE),
+                at(Duration.ofMinutes(2)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(2)));
+        assertThat(b.reason()).isEqualTo(Reason.BALANCE_TOO_LOW);
+    }
+
+    // ---------------------------------------------------------------- no input stops a tick
+
+    @Test
+    void aJobLimitAboveTheMaximumIsRefusedWhenFiledAndNeverReachesTheTick() {
+        assertThatThrownBy(() -> market.file(new JobDemand("x", "acme-c", POOL, 8, Money.parse("100000.01"),
+                PriorityClass.NONE), T0)).isInstanceOfSatisfying(DomainException.class,
+                        e -> assertThat(e.details().get("reason")).isEqualTo("limit-too-high"));
+        assertThat(market.hasOpenRequest("x")).isFalse();
+    }
+
+    @Test
+    void aPoolWhoseClearingFailsFailsAloneTheOtherPoolsClearAndTheFailureIsCounted() {
+        PoolId other = new PoolId("us-west", "h100-8x");
+        market.addPool(other, 8, Money.parse("1.00"));
+        market.addNode("w1", other);
+        file("a", "acme-c", 1, null);
+        market.file(new JobDemand("b", "beta-c", other, 8, null, PriorityClass.NONE), T0);
+        MarketSnapshot s = market.snapshot();
+        // a limit no write path lets in (a bad row, say), so the clearing of POOL throws
+        List<MarketSnapshot.RequestState> requests = s.requests().stream().map(r -> !r.id().equals("a") ? r
+                : new MarketSnapshot.RequestState(r.id(), r.jobId(), r.attempt(), r.clusterId(), r.pool(), r.gpus(),
+                        r.nodes(), r.priority(), r.sequence(), r.createdAt(), Money.usd(300_000), r.phase(),
+                        r.reason(), r.message(), r.grantIds(), r.lockedRate(), r.protectedUntil(), r.startLimit(),
+                        r.noticeDeadline(), r.provisioned(), r.blockNodeId(), r.marketRate(), r.lockedInForce()))
+                .toList();
+        List<MarketSnapshot.TenantState> tenants = s.tenants().stream().map(t -> new MarketSnapshot.TenantState(
+                t.id(), Money.usd(1_000_000_000).micros(), t.chargedMicros())).toList();
+        Market broken = Market.restore(new MarketSnapshot(s.timings(), s.lastTick(), s.sequence(), s.grantSequence(),
+                s.pools(), tenants, s.clusters(), requests, s.grants(), s.idleOrder(), s.betweenTicks()));
+
+        TickOutcome o = broken.tick(T0);
+
+        assertThat(o.failures()).extracting(PoolFailure::pool).containsExactly(POOL);
+        assertThat(o.feed()).extracting(PoolTick::pool).containsExactly(other);
+        assertThat(broken.openRequest("b").grantedNodes()).isEqualTo(1);
+        assertThat(broken.clearingFailures()).isEqualTo(1);
     }
 
     @Test

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -225,9 +226,73 @@ class PolicyTablesTest {
         assertThat(Money.parse(text).micros()).isEqualTo(micros);
     }
 
-    @ParameterizedTest(name = "{0} refused")
-    @CsvSource({"-1", "0.0000001", "abc", "''"})
-    void moneyRefuses(String text) {
-        assertThatThrownBy(() -> Money.parse(text)).isInstanceOf(DomainException.class);
+    @ParameterizedTest(name = "{0} refused: {1}")
+    @CsvSource({"-1, negative", "0.0000001, too-many-decimals", "abc, not-a-number", "'', not-a-number",
+            "99999999999999999999, too-large", "1000000000000.000001, too-large"})
+    void moneyRefuses(String text, String reason) {
+        assertThatThrownBy(() -> Money.parse(text)).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.details().get("reason")).isEqualTo(reason));
+    }
+
+    @ParameterizedTest(name = "label {0} -> {1}")
+    @CsvSource(nullValues = "null", value = {"2.50, ok", "0, ok", "100000, ok", "100000.000001, limit-too-high",
+            "-1, negative", "1.1234567, too-many-decimals", "two, not-a-number", "1e400, too-large"})
+    void jobLimitLabelIsReadWhenFiled(String label, String outcome) {
+        if (outcome.equals("ok")) {
+            assertThat(LimitPriceWritePolicy.parseJobLabel(label)).isEqualTo(Money.parse(label));
+            return;
+        }
+        assertThatThrownBy(() -> LimitPriceWritePolicy.parseJobLabel(label))
+                .isInstanceOfSatisfying(DomainException.class, e -> {
+                    assertThat(e.details()).containsEntry("reason", outcome)
+                            .containsEntry("field", "nationalcompute.com/limit-price");
+                    assertThat(e.getMessage()).contains("nationalcompute.com/limit-price");
+                });
+    }
+
+    @ParameterizedTest(name = "{0} accruals of {1}s at {2} x {3} GPUs -> {4} micros")
+    @CsvSource({
+            "360, 5, 2500000, 8, 10000000",     // 30 minutes in 5 s steps: exactly 10.00, no drift
+            "257, 7, 2500000, 8, 9994444",      // 1,799 s: 9.994444.., cut once
+            "1, 10, 2000000, 8, 44444",         // 44444.44 cut once
+            "3600, 1, 1, 1, 1",                 // a micro-dollar an hour, a second at a time
+            "1, 60, 100000000000, 64, 106666666666"})   // the highest price: beyond a long, still exact
+    void billingCarriesWhatIsBelowAMicroDollar(int steps, int seconds, long rate, int gpus, long micros) {
+        long total = 0;
+        long carry = 0;
+        Instant t = T0;
+        for (int i = 0; i < steps; i++) {
+            BillingPolicy.Accrual a = BillingPolicy.accrue(rate, gpus, t, t.plusSeconds(seconds), carry);
+            total += a.micros();
+            carry = a.carry();
+            t = t.plusSeconds(seconds);
+        }
+        assertThat(total).isEqualTo(micros);
+        assertThat(carry).isBetween(0L, BillingPolicy.UNITS_PER_MICRO - 1);
+    }
+
+    @ParameterizedTest(name = "released at +{0}s, pods running {1} -> free at +{2}s")
+    @CsvSource(nullValues = "null", value = {"0, true, 60", "30, true, 90", "0, false, null"})
+    void drain(int releasedSecond, boolean podsRunning, Integer freeSecond) {
+        Instant until = DrainPolicy.drainsUntil(T0.plusSeconds(releasedSecond), podsRunning, TIMINGS);
+        assertThat(until).isEqualTo(freeSecond == null ? null : T0.plusSeconds(freeSecond));
+        if (until != null) {
+            assertThat(DrainPolicy.drained(until.minusSeconds(1), until)).isFalse();
+            assertThat(DrainPolicy.drained(until, until)).isTrue();
+        }
+    }
+
+    @ParameterizedTest(name = "job ended at +{0}m on a node never ready -> released at +{1}m")
+    @CsvSource({"0, 5", "10, 15"})
+    void idleGraceOfANodeNeverReady(int endedMinute, int releasedMinute) {
+        assertThat(IdleGracePolicy.releaseAt(null, T0.plusSeconds(endedMinute * 60L), TIMINGS))
+                .isEqualTo(T0.plusSeconds(releasedMinute * 60L));
+    }
+
+    @Test
+    void aNodeThatFailsBeforeItWasReadyIsOwedAReplacementWithAFullWindow() {
+        assertThat(ReplacementPolicy.owed(T0, null)).isTrue();
+        assertThat(ReplacementPolicy.usable(T0, new ReplacementClaim("c", new PoolId("s", "k"), Money.ZERO, null,
+                null, "n"))).isTrue();
     }
 }

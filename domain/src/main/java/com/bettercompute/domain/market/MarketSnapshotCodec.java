@@ -1,0 +1,217 @@
+package com.bettercompute.domain.market;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * A {@link Market} to its {@link MarketSnapshot} and back. Every order the tick depends on (grant
+ * order, idle order, queue order, notice order, drain order) is kept, so a restored market decides
+ * exactly as the original would have.
+ */
+final class MarketSnapshotCodec {
+    private MarketSnapshotCodec() {
+    }
+
+    static MarketSnapshot encode(Market m) {
+        List<MarketSnapshot.PoolState> poolStates = new ArrayList<>();
+        for (PoolBook b : m.pools.values()) {
+            List<MarketSnapshot.NodeState> nodeStates = new ArrayList<>();
+            for (Node n : b.nodes.values()) {
+                nodeStates.add(new MarketSnapshot.NodeState(n.id, n.inService, n.block == null ? null : n.block.id,
+                        n.seatedGpus, n.lostGrant == null ? null : grantState(n.lostGrant), n.drainingUntil));
+            }
+            List<String> reclaimingIds = new ArrayList<>();
+            for (MarketRequest r : b.reclaiming) {
+                if (r.phase == RequestPhase.RECLAIMING) {
+                    reclaimingIds.add(r.id);
+                }
+            }
+            poolStates.add(new MarketSnapshot.PoolState(b.pool.id(), b.pool.gpusPerNode(), b.pool.reserve(),
+                    b.lastPrice, List.copyOf(nodeStates), List.copyOf(reclaimingIds),
+                    b.draining.stream().map(n -> n.id).toList()));
+        }
+        List<MarketSnapshot.TenantState> tenantStates = new ArrayList<>();
+        for (Tenant t : m.tenants.values()) {
+            tenantStates.add(new MarketSnapshot.TenantState(t.id, t.credits, t.charged));
+        }
+        List<MarketSnapshot.ClusterState> clusterStates = new ArrayList<>();
+        for (TenantCluster c : m.clusters.values()) {
+            List<ReplacementClaim> claims = new ArrayList<>();
+            for (ArrayDeque<ReplacementClaim> q : new TreeMap<>(c.claims).values()) {
+                claims.addAll(q);
+            }
+            clusterStates.add(new MarketSnapshot.ClusterState(c.id, c.tenant.id, c.maxGpus, c.limit, c.usedGpus,
+                    c.queue.stream().map(r -> r.id).toList(), c.blockWaiting.stream().map(r -> r.id).toList(),
+                    List.copyOf(claims)));
+        }
+        List<MarketSnapshot.RequestState> requestStates = new ArrayList<>();
+        for (MarketRequest r : m.openRequests()) {
+            requestStates.add(new MarketSnapshot.RequestState(r.id, r.jobId, r.attempt, r.cluster.id, r.pool, r.gpus,
+                    r.nodes, r.priority, r.sequence, r.createdAt, r.jobLimit, r.phase, r.reason, r.message,
+                    r.grants.stream().map(g -> g.id).toList(), r.lockedRate, r.protectedUntil, r.startLimit,
+                    r.noticeDeadline, r.provisioned, r.blockNode == null ? null : r.blockNode.id, r.marketRate,
+                    r.lockedInForce));
+        }
+        List<MarketSnapshot.GrantState> grantStates = new ArrayList<>();
+        for (NodeGrant g : m.grants.values()) {
+            grantStates.add(grantState(g));
+        }
+        List<String> idleOrder = m.idleGrants.stream().map(g -> g.id).toList();
+        return new MarketSnapshot(m.timings(), m.lastTick, m.sequence, m.grantSequence, List.copyOf(poolStates),
+                List.copyOf(tenantStates), List.copyOf(clusterStates), List.copyOf(requestStates),
+                List.copyOf(grantStates), idleOrder, List.copyOf(m.betweenTicks));
+    }
+
+    private static MarketSnapshot.GrantState grantState(NodeGrant g) {
+        return new MarketSnapshot.GrantState(g.id, g.node.id, g.node.pool, g.cluster.id, g.gpus, g.lockedRate,
+                g.grantedAt, g.readyAt, g.holdUntil, g.protectedUntil, g.replacement,
+                g.request == null ? null : g.request.id, g.idleSince, g.marketRate, g.lockedInForce, g.billedUntil,
+                g.endsAt, g.entryFrom, g.entryRate, g.entryLocked, g.entryAccrued, g.carry);
+    }
+
+    static Market decode(MarketSnapshot s) {
+        Market m = new Market(s.timings());
+        m.lastTick = s.lastTick();
+        m.sequence = s.sequence();
+        m.grantSequence = s.grantSequence();
+        m.betweenTicks.addAll(s.betweenTicks());
+        for (MarketSnapshot.TenantState t : s.tenants()) {
+            Tenant tenant = new Tenant(t.id(), m.tenants.size(), t.creditsMicros());
+            tenant.charged = t.chargedMicros();
+            m.tenants.put(t.id(), tenant);
+        }
+        for (MarketSnapshot.ClusterState c : s.clusters()) {
+            TenantCluster cluster = new TenantCluster(c.id(), m.tenants.get(c.tenantId()), m.clusters.size(),
+                    c.maxGpus(), c.limit());
+            cluster.usedGpus = c.usedGpus();
+            for (ReplacementClaim claim : c.claims()) {
+                cluster.claims.computeIfAbsent(claim.pool(), p -> new ArrayDeque<>()).add(claim);
+            }
+            m.clusters.put(c.id(), cluster);
+        }
+        decodeNodes(m, s);
+        Map<String, MarketRequest> byId = decodeRequests(m, s);
+        for (MarketSnapshot.ClusterState c : s.clusters()) {
+            TenantCluster cluster = m.clusters.get(c.id());
+            c.queueIds().forEach(id -> cluster.queue.add(byId.get(id)));
+            c.blockWaitingIds().forEach(id -> cluster.blockWaiting.add(byId.get(id)));
+        }
+        decodeGrants(m, s, byId);
+        for (MarketSnapshot.PoolState p : s.pools()) {
+            PoolBook b = m.pools.get(p.id());
+            p.reclaimingIds().forEach(id -> b.reclaiming.add(byId.get(id)));
+            p.drainingIds().forEach(id -> b.draining.add(m.nodes.get(id)));
+            for (MarketSnapshot.NodeState ns : p.nodes()) {
+                Node node = m.nodes.get(ns.id());
+                if (ns.lostGrant() != null) {
+                    node.lostGrant = grantOf(m, ns.lostGrant());
+                }
+                if (node.inService && node.block == null && node.grant == null && node.drainingUntil == null) {
+                    b.free.put(node.id, node);
+                }
+            }
+        }
+        return m;
+    }
+
+    private static void decodeNodes(Market m, MarketSnapshot s) {
+        for (MarketSnapshot.PoolState p : s.pools()) {
+            PoolBook b = new PoolBook(new Pool(p.id(), p.gpusPerNode(), p.reserve()));
+            b.lastPrice = p.lastPrice();
+            m.pools.put(p.id(), b);
+            for (MarketSnapshot.NodeState ns : p.nodes()) {
+                Node node = new Node(ns.id(), p.id());
+                node.inService = ns.inService();
+                node.seatedGpus = ns.seatedGpus();
+                node.drainingUntil = ns.drainingUntil();
+                if (ns.blockClusterId() != null) {
+                    node.block = m.clusters.get(ns.blockClusterId());
+                    node.block.blockNodes.put(node.id, node);
+                }
+                m.nodes.put(node.id, node);
+                b.nodes.put(node.id, node);
+                if (node.inService && node.block == null && node.drainingUntil == null) {
+                    b.supply++;
+                }
+            }
+        }
+    }
+
+    private static Map<String, MarketRequest> decodeRequests(Market m, MarketSnapshot s) {
+        Map<String, MarketRequest> byId = new HashMap<>();
+        for (MarketSnapshot.RequestState rs : s.requests()) {
+            MarketRequest r = new MarketRequest(rs.id(), rs.jobId(), rs.attempt(), m.clusters.get(rs.clusterId()),
+                    rs.pool(), rs.gpus(), rs.nodes(), rs.priority(), rs.sequence(), rs.createdAt(), rs.jobLimit());
+            r.phase = rs.phase();
+            r.reason = rs.reason();
+            r.message = rs.message();
+            r.lockedRate = rs.lockedRate();
+            r.window(rs.protectedUntil());
+            r.startLimit = rs.startLimit();
+            r.noticeDeadline = rs.noticeDeadline();
+            r.provisioned = rs.provisioned();
+            r.blockNode = rs.blockNodeId() == null ? null : m.nodes.get(rs.blockNodeId());
+            r.marketRate = rs.marketRate();
+            r.lockedInForce = rs.lockedInForce();
+            byId.put(r.id, r);
+            m.requests.put(r.id, r);
+            m.openByJob.put(r.jobId, r);
+            if (r.phase.filed()) {
+                m.book(r.pool).added.add(r);
+            }
+        }
+        return byId;
+    }
+
+    private static void decodeGrants(Market m, MarketSnapshot s, Map<String, MarketRequest> byId) {
+        Map<String, NodeGrant> grantsById = new HashMap<>();
+        for (MarketSnapshot.GrantState gs : s.grants()) {
+            NodeGrant g = grantOf(m, gs);
+            if (gs.requestId() != null) {
+                g.request = byId.get(gs.requestId());
+            }
+            m.grants.put(g.id, g);
+            grantsById.put(g.id, g);
+            if (g.endsAt == null) {
+                g.node.grant = g;
+                m.book(g.node.pool).granted++;
+            }
+        }
+        for (MarketSnapshot.RequestState rs : s.requests()) {
+            MarketRequest r = byId.get(rs.id());
+            rs.grantIds().forEach(id -> r.grants.add(grantsById.get(id)));
+        }
+        for (String id : s.idleOrder()) {
+            NodeGrant g = grantsById.get(id);
+            m.idleGrants.add(g);
+            m.book(g.node.pool).idle.computeIfAbsent(g.cluster, c -> new ArrayDeque<>()).add(g);
+        }
+    }
+
+    private static NodeGrant grantOf(Market m, MarketSnapshot.GrantState gs) {
+        Node node = m.nodes.get(gs.nodeId());
+        if (node == null) {
+            // the operator removed the node; its ended grant still bills to its end
+            node = new Node(gs.nodeId(), gs.pool());
+            node.inService = false;
+        }
+        NodeGrant g = new NodeGrant(gs.id(), node, m.clusters.get(gs.clusterId()), gs.gpus(),
+                gs.lockedRate(), gs.grantedAt(), gs.holdUntil(), gs.protectedUntil(), gs.replacement());
+        g.readyAt = gs.readyAt();
+        g.idleSince = gs.idleSince();
+        g.marketRate = gs.marketRate();
+        g.lockedInForce = gs.lockedInForce();
+        g.billedUntil = gs.billedUntil();
+        g.endsAt = gs.endsAt();
+        g.entryFrom = gs.entryFrom();
+        g.entryRate = gs.entryRate();
+        g.entryLocked = gs.entryLocked();
+        g.entryAccrued = gs.entryAccrued();
+        g.carry = gs.carry();
+        return g;
+    }
+}
