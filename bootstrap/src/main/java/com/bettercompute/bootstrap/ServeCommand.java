@@ -84,6 +84,9 @@ final class ServeCommand {
         } catch (IllegalArgumentException e) {
             err.println("better-compute: " + e.getMessage());
             return 2;
+        } catch (Database.CannotOpen e) {
+            err.println("better-compute: " + e.getMessage());
+            return 2;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         stopOnSignal(server, stopped, err);

@@ -32,6 +32,15 @@ class ServeCommandTest {
     }
 
     @Test
+    void the_former_h2_default_beside_a_new_embedded_postgresql_stops_the_start_with_what_to_do(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("better-compute.mv.db"), "H2 data");
+        int code = serve(Map.of(), "--port", "0", "--db", "embedded-postgres:" + dir.resolve("postgres"));
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("better-compute.mv.db")
+                .contains("--db jdbc:h2:file:" + dir.resolve("better-compute")).contains("move it away");
+    }
+
+    @Test
     void unknown_options_and_bad_values_stop_the_start() {
         assertThat(serve(Map.of(), "--colour", "blue")).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown option --colour");

@@ -39,6 +39,17 @@ import java.util.Optional;
 public final class Database implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Database.class);
 
+    /** The database cannot be opened; the message says why and what to do, and names no password. */
+    public static final class CannotOpen extends IllegalStateException {
+        CannotOpen(String message) {
+            super(message);
+        }
+
+        CannotOpen(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     /** What {@link #open} takes for a PostgreSQL this process starts on a directory of its own. */
     public static final String EMBEDDED_POSTGRES = "embedded-postgres:";
 
@@ -84,7 +95,7 @@ public final class Database implements AutoCloseable {
 
     /**
      * Opens the pool and migrates the schema to the latest version. {@code user} and {@code password} may
-     * be null. Fails with {@link IllegalStateException} (naming no password) when the URL is neither H2
+     * be null. Fails with {@link CannotOpen} (naming no password) when the URL is neither H2
      * nor PostgreSQL nor embedded, or the database cannot be reached or migrated.
      */
     public static Database open(String jdbcUrl, String user, String password) {
@@ -109,7 +120,7 @@ public final class Database implements AutoCloseable {
         Path parent = dir.toAbsolutePath().normalize().getParent();
         Path former = parent == null ? null : parent.resolve(FORMER_DEFAULT_FILE);
         if (former != null && Files.exists(former) && !Files.exists(dir.resolve("PG_VERSION"))) {
-            throw new IllegalStateException(former + " holds the data of the earlier embedded default (H2), and the"
+            throw new CannotOpen(former + " holds the data of the earlier embedded default (H2), and the"
                     + " embedded PostgreSQL in " + dir + " is new. Either keep using that file with --db jdbc:h2:file:"
                     + parent.resolve("better-compute") + " , or move it away to start on the embedded PostgreSQL"
                     + " (nothing is copied over).");
@@ -131,14 +142,14 @@ public final class Database implements AutoCloseable {
             dataSource = new HikariDataSource(config);
         } catch (RuntimeException e) {
             LOG.error("cannot open the database pool", e);
-            throw new IllegalStateException("cannot connect to the database (" + (postgres ? "PostgreSQL" : "H2") + ")", e);
+            throw new CannotOpen("cannot connect to the database (" + (postgres ? "PostgreSQL" : "H2") + ")", e);
         }
         try {
             flyway(dataSource).migrate();
         } catch (RuntimeException e) {
             dataSource.close();
             LOG.error("cannot migrate the database schema", e);
-            throw new IllegalStateException("cannot migrate the database schema", e);
+            throw new CannotOpen("cannot migrate the database schema", e);
         }
         return new Database(dataSource, embedded, postgres);
     }
@@ -157,7 +168,7 @@ public final class Database implements AutoCloseable {
     public static String effectiveUrl(String jdbcUrl) {
         if (jdbcUrl == null || !(jdbcUrl.startsWith("jdbc:h2:") || jdbcUrl.startsWith("jdbc:postgresql:")
                 || jdbcUrl.startsWith(EMBEDDED_POSTGRES) && jdbcUrl.length() > EMBEDDED_POSTGRES.length())) {
-            throw new IllegalStateException("the database URL must start with jdbc:h2: or jdbc:postgresql:, or be "
+            throw new CannotOpen("the database URL must start with jdbc:h2: or jdbc:postgresql:, or be "
                     + EMBEDDED_POSTGRES + "DIRECTORY");
         }
         if (!jdbcUrl.startsWith("jdbc:h2:")) {

@@ -48,7 +48,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 
     /**
      * Starts PostgreSQL on {@code directory} (initialised when it is new) and creates the product's
-     * database in it when missing. Fails with {@link IllegalStateException} saying what to do when the
+     * database in it when missing. Fails with {@link Database.CannotOpen} saying what to do when the
      * directory is in use by a live process or the server does not start.
      */
     static EmbeddedPostgresServer start(Path directory) {
@@ -76,9 +76,11 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             server.createDatabase();
             LOG.info("embedded PostgreSQL on {} (port {})", dir, postgres.getPort());
             return server;
+        } catch (Database.CannotOpen e) {
+            throw e;
         } catch (IOException | SQLException | RuntimeException e) {
             LOG.error("the embedded PostgreSQL did not start on {}", dir, e);
-            throw new IllegalStateException("the embedded PostgreSQL did not start on " + dir + ": " + e.getMessage()
+            throw new Database.CannotOpen("the embedded PostgreSQL did not start on " + dir + ": " + e.getMessage()
                     + " (see the log; --db jdbc:postgresql://host:port/db?user=…&password=… uses a PostgreSQL of your own)", e);
         }
     }
@@ -108,7 +110,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         try (FileChannel channel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
              FileLock lock = channel.tryLock()) {
             if (lock == null) {
-                throw new IllegalStateException("another better-compute process uses the embedded PostgreSQL in " + dir
+                throw new Database.CannotOpen("another better-compute process uses the embedded PostgreSQL in " + dir
                         + "; stop it first, or give this one another --db");
             }
             Optional<ProcessHandle> orphan = postmaster(dir);
@@ -121,13 +123,13 @@ final class EmbeddedPostgresServer implements AutoCloseable {
             try {
                 postmaster.onExit().get(ORPHAN_STOP.toSeconds(), TimeUnit.SECONDS);
             } catch (TimeoutException e) {
-                throw new IllegalStateException("the PostgreSQL left running on " + dir + " (pid " + postmaster.pid()
+                throw new Database.CannotOpen("the PostgreSQL left running on " + dir + " (pid " + postmaster.pid()
                         + ") did not stop within " + ORPHAN_STOP.toSeconds() + " s; stop it, then start again", e);
             } catch (ExecutionException e) {
-                throw new IllegalStateException("waiting for the PostgreSQL left running on " + dir + " failed", e);
+                throw new Database.CannotOpen("waiting for the PostgreSQL left running on " + dir + " failed", e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while stopping the PostgreSQL left running on " + dir, e);
+                throw new Database.CannotOpen("interrupted while stopping the PostgreSQL left running on " + dir, e);
             }
         }
     }

@@ -42,7 +42,7 @@ class EmbeddedPostgresDefaultTest {
     void a_new_directory_beside_the_former_h2_default_is_refused_with_what_to_do(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("better-compute.mv.db"), "H2 data");
         assertThatThrownBy(() -> Database.open(Database.EMBEDDED_POSTGRES + dir.resolve("postgres")))
-                .isInstanceOf(IllegalStateException.class)
+                .isInstanceOf(Database.CannotOpen.class)
                 .hasMessageContaining("better-compute.mv.db")
                 .hasMessageContaining("--db jdbc:h2:file:" + dir.resolve("better-compute"))
                 .hasMessageContaining("move it away");

@@ -114,6 +114,7 @@ final class SigkillLoop {
         try {
             server = ServerProcess.start(workDir, log, serverArgs());
             for (int cycle = 0; cycle < settings.cycles(); cycle++) {
+                long cycleStarted = System.nanoTime();
                 ServerProcess loaded = server;
                 AtomicBoolean stop = new AtomicBoolean();
                 CountDownLatch firstAck = new CountDownLatch(1);
@@ -143,6 +144,7 @@ final class SigkillLoop {
                 List<Loss> lost = check(server.baseUrl(), checked, killedAt);
                 losses.addAll(lost);
                 out.println(JSON.writeValueAsString(Map.of("cycle", cycle, "killedPostgresToo", withPostgres,
+                        "seconds", (System.nanoTime() - cycleStarted) / 1_000_000_000.0,
                         "acknowledgedThisCycle", ledger.values().stream().filter(a -> a.cycle == checked).count(),
                         "lost", lost.size(), "lostSample", lost.subList(0, Math.min(5, lost.size())).toString())));
                 out.flush();
