@@ -99,7 +99,8 @@ final class ClearingScratch {
             long needs = runningCost[r.cluster.tenant.slot]
                     + BalanceCheckPolicy.costOver(timings.balanceHorizon(), limit, r.gpus);
             return "balance " + Money.ofMicros(Math.max(0, r.cluster.tenant.balanceMicros()))
-                    + " USD, the request needs " + Money.ofMicros(needs) + " USD (two hours at its limit price plus the nodes it has billing)";
+                    + " USD, the request needs " + Money.ofMicros(needs)
+                    + " USD (two hours at its limit price plus the nodes it has billing)";
         }
         return "limit price " + Money.ofMicros(limit) + " is below the reserve " + Money.ofMicros(reserve);
     }
