@@ -220,12 +220,14 @@ public final class Server implements AutoCloseable {
     }
 
     /**
-     * Is the provider reachable? Asks it for the versions of the first account's first zone: the cheapest call
-     * that needs the account's credentials. Empty when the catalog has no account to ask with.
+     * Is the provider reachable? Asks it for the versions of the first managed-Kubernetes account's first zone:
+     * the cheapest call that needs the account's credentials. Empty when the catalog has no account to ask with.
      */
     private static Optional<java.util.function.Supplier<Optional<String>>> providerProbe(Catalog catalog, GkeProviderSetup setup,
                                                                                          Metrics metrics) {
-        return catalog.accounts().stream().filter(a -> !a.zones().isEmpty()).findFirst().map(account -> {
+        java.util.Set<String> managed = new java.util.HashSet<>();
+        catalog.providers().stream().filter(p -> p.managedKubernetes()).forEach(p -> managed.add(p.id()));
+        return catalog.accounts().stream().filter(a -> managed.contains(a.providerId()) && !a.zones().isEmpty()).findFirst().map(account -> {
             ClusterProvider probed = new MeteringClusterProvider(setup.provider(account), metrics);
             return () -> {
                 try {
