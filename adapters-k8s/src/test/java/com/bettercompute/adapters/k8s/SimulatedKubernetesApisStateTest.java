@@ -38,7 +38,7 @@ class SimulatedKubernetesApisStateTest {
 
     private final MutableClock clock = new MutableClock();
     private final Map<String, Map<String, Integer>> running = new ConcurrentHashMap<>(Map.of("prj/us-central1-a/one", Map.of("gpu", 2)));
-    private final Fabric8TenantClusterClient client = new Fabric8TenantClusterClient(5000);
+    private final Fabric8TenantClusterClient client = new Fabric8TenantClusterClient(30_000);
     private SimulatedKubernetesApis apis;
 
     @AfterEach

@@ -7,6 +7,7 @@ import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.domain.catalog.ProviderAccount;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
@@ -66,7 +67,14 @@ public final class GkeProviderSetup implements AutoCloseable {
             case "gke":
                 return new GkeProviderSetup(GkeClusterProviders.google(), null, true);
             case "simulator": {
-                GkeSimulator simulator = GkeSimulator.start(clock, simOperation, 0, 0, GkeSimulatorCommand.SLEEP, simulatorState);
+                GkeSimulator simulator;
+                try {
+                    simulator = GkeSimulator.start(clock, simOperation, 0, 0, GkeSimulatorCommand.SLEEP, simulatorState);
+                } catch (UncheckedIOException e) {
+                    // Most often a second server on the same --data-dir: say what to do rather than fail with a trace.
+                    throw new IllegalArgumentException(e.getMessage() + "; give each server its own --data-dir, or share one "
+                            + "standalone simulator with --gke-endpoint", e);
+                }
                 SimulatedKubernetesApis apis = null;
                 try {
                     apis = withKubernetesApis(simulator, clock, simulatorState == null ? null : simulatorState.resolve("kubernetes"));

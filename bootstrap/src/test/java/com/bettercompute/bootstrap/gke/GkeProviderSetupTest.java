@@ -41,7 +41,7 @@ class GkeProviderSetupTest {
     void theEmbeddedSimulatorWithAStateDirectoryFindsItsClustersAndTheirObjectsAfterARestart(@TempDir Path state) throws Exception {
         ClusterObservation before;
         try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ofSeconds(20), clock, state);
-                Fabric8TenantClusterClient kubernetes = new Fabric8TenantClusterClient(5000)) {
+                Fabric8TenantClusterClient kubernetes = new Fabric8TenantClusterClient(30_000)) {
             setup.provider().createCluster(new ClusterSpec(AT, ID, Mode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
             clock.advance(Duration.ofSeconds(20));
             before = setup.provider().observe(AT);
@@ -62,6 +62,14 @@ class GkeProviderSetupTest {
             assertThat(setup.simulator().orElseThrow().clusters()).isEmpty();
         }
         assertThat(objects).isEmptyDirectory();
+    }
+
+    @Test
+    void aSecondEmbeddedSimulatorOnTheSameDataIsRefusedWithWhatToDo(@TempDir Path state) {
+        try (GkeProviderSetup first = GkeProviderSetup.from("simulator", null, Duration.ofSeconds(20), clock, state)) {
+            assertThatThrownBy(() -> GkeProviderSetup.from("simulator", null, Duration.ofSeconds(20), clock, state))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("in use").hasMessageContaining("--data-dir");
+        }
     }
 
     @Test
