@@ -62,7 +62,9 @@ public final class ReconcileCluster {
         /** Another writer changed the row first; the pass saved nothing after that and runs again at once. */
         CONFLICT,
         /** The cluster is deleted (or unknown): no more passes. */
-        FINISHED
+        FINISHED,
+        /** The pass threw (a bug, or the database failed): told by the scheduler, never returned by a pass. */
+        FAILED
     }
 
     /**
