@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -79,7 +80,10 @@ public final class ReconcileWorker implements AutoCloseable {
         this.lease = lease;
         this.drain = drain;
         this.listener = listener;
-        this.poller = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "reconcile-poller"));
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "reconcile-poller"));
+        // on close, looks scheduled for later are dropped (the rows keep their times), not run
+        scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.poller = scheduler;
         this.workers = Executors.newFixedThreadPool(threads, r -> daemon(r, "reconcile-worker"));
         poller.scheduleWithFixedDelay(this::pollSafely, 0, poll.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -200,21 +204,20 @@ public final class ReconcileWorker implements AutoCloseable {
     }
 
     /**
-     * Stops claiming, lets the passes in flight finish (at most {@code drain}; then they are interrupted),
-     * releases every lease still held, and returns.
+     * Stops claiming, lets the passes in flight finish (at most {@code drain}), releases every lease still held,
+     * and returns. No thread is interrupted: an interrupt in the middle of a database call closes H2's file
+     * (a {@code ClosedByInterruptException}), which would break the database for everyone after us.
      */
     @Override
     public void close() {
         closing = true;
-        poller.shutdownNow();
+        poller.shutdown();
         workers.shutdown();
         try {
             if (!workers.awaitTermination(drain.toMillis(), TimeUnit.MILLISECONDS)) {
-                log.warn("reconcile: {} passes still running after {}; interrupting them", running.size(), drain);
-                workers.shutdownNow();
-                workers.awaitTermination(5, TimeUnit.SECONDS);
+                log.warn("reconcile: {} passes still running after {}; their leases are given back now", running.size(), drain);
             }
-            poller.awaitTermination(5, TimeUnit.SECONDS);
+            poller.awaitTermination(drain.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -128,8 +128,13 @@ public final class ReconcileCluster {
     /** Runs the plan; {@code calls} provider calls were made before it. */
     private Pass run(Cluster stored, ClusterPlan plan, ClusterProvider provider, ClusterLocator at, Instant now, int calls) {
         if (plan instanceof AskOperation ask) {
-            plan = ask.then(provider.operation(at, ask.operation()));
             calls++;
+            try {
+                plan = ask.then(provider.operation(at, ask.operation()));
+            } catch (ProviderException e) {
+                log.warn("cluster {}: asking for operation {} failed ({}): {}", stored.id(), ask.operation(), e.kind(), e.getMessage());
+                plan = decider.unobservable(stored, now);
+            }
         }
         if (plan instanceof Save save) {
             return saved(stored, save.outcome(), Outcome.SAVED, calls, now);
