@@ -1,17 +1,21 @@
 package com.bettercompute.bootstrap;
 
-import com.bettercompute.application.provider.Autoscaling;
 import com.bettercompute.application.provider.ClusterChange;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterObservation;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.application.provider.ClusterSpec;
-import com.bettercompute.application.provider.NodePoolSpec;
+import com.bettercompute.application.provider.OperationStatus;
 import com.bettercompute.application.provider.ServerConfig;
+import com.bettercompute.domain.cluster.Autoscaling;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.Taint;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A provider whose server configs (the versions offered in a location) are kept briefly, so a burst of
@@ -44,43 +48,47 @@ final class CachingClusterProvider implements ClusterProvider {
     }
 
     @Override
-    public void createCluster(ClusterSpec spec) {
-        provider.createCluster(spec);
+    public OperationStatus operation(ClusterLocator at, String name) {
+        return provider.operation(at, name);
     }
 
     @Override
-    public void updateCluster(ClusterLocator at, ClusterChange change) {
-        provider.updateCluster(at, change);
+    public String createCluster(ClusterSpec spec) {
+        return provider.createCluster(spec);
     }
 
     @Override
-    public void deleteCluster(ClusterLocator at) {
-        provider.deleteCluster(at);
+    public String updateCluster(ClusterLocator at, ClusterChange change) {
+        return provider.updateCluster(at, change);
     }
 
     @Override
-    public void createNodePool(ClusterLocator at, NodePoolSpec pool) {
-        provider.createNodePool(at, pool);
+    public String deleteCluster(ClusterLocator at) {
+        return provider.deleteCluster(at);
     }
 
     @Override
-    public void resizeNodePool(ClusterLocator at, String pool, int nodeCount) {
-        provider.resizeNodePool(at, pool, nodeCount);
+    public String createNodePool(ClusterLocator at, NodePoolSpec pool) {
+        return provider.createNodePool(at, pool);
     }
 
     @Override
-    public void setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling) {
-        provider.setNodePoolAutoscaling(at, pool, autoscaling);
+    public String resizeNodePool(ClusterLocator at, String pool, int nodeCount) {
+        return provider.resizeNodePool(at, pool, nodeCount);
     }
 
     @Override
-    public void updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, java.util.Map<String, String> labels,
-                                              java.util.List<com.bettercompute.application.provider.Taint> taints) {
-        provider.updateNodePoolLabelsAndTaints(at, pool, labels, taints);
+    public String setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling) {
+        return provider.setNodePoolAutoscaling(at, pool, autoscaling);
     }
 
     @Override
-    public void deleteNodePool(ClusterLocator at, String pool) {
-        provider.deleteNodePool(at, pool);
+    public String updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, Map<String, String> labels, List<Taint> taints) {
+        return provider.updateNodePoolLabelsAndTaints(at, pool, labels, taints);
+    }
+
+    @Override
+    public String deleteNodePool(ClusterLocator at, String pool) {
+        return provider.deleteNodePool(at, pool);
     }
 }

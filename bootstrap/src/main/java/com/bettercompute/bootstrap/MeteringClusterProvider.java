@@ -1,15 +1,16 @@
 package com.bettercompute.bootstrap;
 
-import com.bettercompute.application.provider.Autoscaling;
 import com.bettercompute.application.provider.ClusterChange;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterObservation;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.application.provider.ClusterSpec;
-import com.bettercompute.application.provider.NodePoolSpec;
+import com.bettercompute.application.provider.OperationStatus;
 import com.bettercompute.application.provider.ProviderException;
 import com.bettercompute.application.provider.ServerConfig;
-import com.bettercompute.application.provider.Taint;
+import com.bettercompute.domain.cluster.Autoscaling;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.Taint;
 
 import java.util.List;
 import java.util.Locale;
@@ -44,56 +45,54 @@ final class MeteringClusterProvider implements ClusterProvider {
         }
     }
 
-    private void run(String method, Runnable call) {
-        call(method, () -> {
-            call.run();
-            return null;
-        });
-    }
-
     @Override
     public ClusterObservation observe(ClusterLocator at) {
         return call("observe", () -> provider.observe(at));
     }
 
     @Override
-    public void createCluster(ClusterSpec spec) {
-        run("createCluster", () -> provider.createCluster(spec));
+    public OperationStatus operation(ClusterLocator at, String name) {
+        return call("operation", () -> provider.operation(at, name));
     }
 
     @Override
-    public void updateCluster(ClusterLocator at, ClusterChange change) {
-        run("updateCluster", () -> provider.updateCluster(at, change));
+    public String createCluster(ClusterSpec spec) {
+        return call("createCluster", () -> provider.createCluster(spec));
     }
 
     @Override
-    public void deleteCluster(ClusterLocator at) {
-        run("deleteCluster", () -> provider.deleteCluster(at));
+    public String updateCluster(ClusterLocator at, ClusterChange change) {
+        return call("updateCluster", () -> provider.updateCluster(at, change));
     }
 
     @Override
-    public void createNodePool(ClusterLocator at, NodePoolSpec pool) {
-        run("createNodePool", () -> provider.createNodePool(at, pool));
+    public String deleteCluster(ClusterLocator at) {
+        return call("deleteCluster", () -> provider.deleteCluster(at));
     }
 
     @Override
-    public void resizeNodePool(ClusterLocator at, String pool, int nodeCount) {
-        run("resizeNodePool", () -> provider.resizeNodePool(at, pool, nodeCount));
+    public String createNodePool(ClusterLocator at, NodePoolSpec pool) {
+        return call("createNodePool", () -> provider.createNodePool(at, pool));
     }
 
     @Override
-    public void setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling) {
-        run("setNodePoolAutoscaling", () -> provider.setNodePoolAutoscaling(at, pool, autoscaling));
+    public String resizeNodePool(ClusterLocator at, String pool, int nodeCount) {
+        return call("resizeNodePool", () -> provider.resizeNodePool(at, pool, nodeCount));
     }
 
     @Override
-    public void updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, Map<String, String> labels, List<Taint> taints) {
-        run("updateNodePoolLabelsAndTaints", () -> provider.updateNodePoolLabelsAndTaints(at, pool, labels, taints));
+    public String setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling) {
+        return call("setNodePoolAutoscaling", () -> provider.setNodePoolAutoscaling(at, pool, autoscaling));
     }
 
     @Override
-    public void deleteNodePool(ClusterLocator at, String pool) {
-        run("deleteNodePool", () -> provider.deleteNodePool(at, pool));
+    public String updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, Map<String, String> labels, List<Taint> taints) {
+        return call("updateNodePoolLabelsAndTaints", () -> provider.updateNodePoolLabelsAndTaints(at, pool, labels, taints));
+    }
+
+    @Override
+    public String deleteNodePool(ClusterLocator at, String pool) {
+        return call("deleteNodePool", () -> provider.deleteNodePool(at, pool));
     }
 
     @Override

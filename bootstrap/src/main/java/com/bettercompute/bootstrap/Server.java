@@ -61,6 +61,8 @@ public final class Server implements AutoCloseable {
     static final Duration VERSIONS_TTL = Duration.ofSeconds(60);
     /** How long a replica holds a cluster while it reconciles it; a crashed replica's lease expires after this. */
     static final Duration LEASE = Duration.ofSeconds(60);
+    /** How long a stop waits for the reconcile passes in flight: inside the 30 s a stop may take. */
+    static final Duration RECONCILE_DRAIN = Duration.ofSeconds(20);
 
     /** How long a call inside a tenant cluster may take (connect, and each request). */
     static final int TENANT_CLUSTER_TIMEOUT_MILLIS = 10_000;
@@ -124,12 +126,10 @@ public final class Server implements AutoCloseable {
                     db.outbox(), db.usage(), providers, cadence, clock);
             if (config.reconcile()) {
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
-                        Duration.ofMillis(500), 4);
+                        Duration.ofMillis(500), 4, RECONCILE_DRAIN,
+                        (pass, took) -> metrics.reconcilePass(pass.outcome().name().toLowerCase(java.util.Locale.ROOT), took.toNanos()));
             }
             // ---- the operator's view: metrics and readiness ----
-            if (reconciler != null) {
-                reconciler.listen(metrics::reconcilePass);
-            }
             metrics.database(db, clock);
             readiness.check("database", () -> db.readinessProblem((int) Readiness.TIMEOUT.toSeconds()));
             providerProbe(catalog, setup, metrics).ifPresent(probe -> readiness.check("provider", probe));

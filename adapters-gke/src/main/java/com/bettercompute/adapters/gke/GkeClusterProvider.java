@@ -1,23 +1,25 @@
 package com.bettercompute.adapters.gke;
 
-import com.bettercompute.application.provider.Accelerator;
-import com.bettercompute.application.provider.Autoscaling;
 import com.bettercompute.application.provider.ClusterChange;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterObservation;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.application.provider.ClusterSpec;
 import com.bettercompute.application.provider.ClusterStatus;
-import com.bettercompute.application.provider.Mode;
 import com.bettercompute.application.provider.NodePoolObservation;
-import com.bettercompute.application.provider.NodePoolSpec;
 import com.bettercompute.application.provider.NodePoolStatus;
+import com.bettercompute.application.provider.OperationStatus;
 import com.bettercompute.application.provider.ProviderException;
 import com.bettercompute.application.provider.ProviderException.Kind;
 import com.bettercompute.application.provider.ProviderNames;
-import com.bettercompute.application.provider.ReleaseChannel;
 import com.bettercompute.application.provider.ServerConfig;
-import com.bettercompute.application.provider.Taint;
+import com.bettercompute.domain.cluster.Accelerators;
+import com.bettercompute.domain.cluster.Autoscaling;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.ReleaseChannel;
+import com.bettercompute.domain.cluster.Taint;
+import com.bettercompute.domain.cluster.TaintEffect;
 import com.google.api.client.http.HttpResponseException;
 import com.google.api.gax.rpc.ApiException;
 import com.google.cloud.container.v1.ClusterManagerClient;
@@ -31,6 +33,7 @@ import com.google.container.v1.CreateNodePoolRequest;
 import com.google.container.v1.DeleteClusterRequest;
 import com.google.container.v1.DeleteNodePoolRequest;
 import com.google.container.v1.GetClusterRequest;
+import com.google.container.v1.GetOperationRequest;
 import com.google.container.v1.GetServerConfigRequest;
 import com.google.container.v1.ListOperationsRequest;
 import com.google.container.v1.MasterAuthorizedNetworksConfig;
@@ -149,10 +152,6 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
 
     @Override
     public ClusterObservation observe(ClusterLocator at) {
-        // Operations first, then the cluster: an operation seen DONE here is already applied in the cluster
-        // read after it. The other order could show an operation DONE next to a cluster read before it
-        // finished, and the reconciler would take a change that was about to land for one that failed.
-        List<Operation> operations = operationsOf(at);
         Cluster cluster;
         try {
             cluster = client.getCluster(GetClusterRequest.newBuilder().setName(clusterPath(at)).build());
@@ -163,19 +162,55 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
             }
             throw failure;
         }
-        boolean running = operations.stream().anyMatch(o -> o.getStatus() != Operation.Status.DONE);
-        String operationError = null;
+        return toObservation(cluster);
+    }
+
+    @Override
+    public OperationStatus operation(ClusterLocator at, String name) {
+        if (name == null) {
+            return latestOperation(at);
+        }
+        Operation operation;
+        try {
+            operation = client.getOperation(GetOperationRequest.newBuilder()
+                    .setName(locationPath(at.project(), at.location()) + "/operations/" + name).build());
+        } catch (RuntimeException e) {
+            ProviderException failure = translate(e);
+            if (failure.kind() == Kind.NOT_FOUND) {
+                // GKE forgets old operations: whether it did what it was asked, the cluster shows.
+                return OperationStatus.SUCCEEDED;
+            }
+            throw failure;
+        }
+        return status(operation);
+    }
+
+    private static OperationStatus status(Operation operation) {
+        if (operation.getStatus() != Operation.Status.DONE) {
+            return OperationStatus.RUNNING;
+        }
+        if (operation.hasError() && operation.getError().getCode() != 0) {
+            return OperationStatus.failed(operation.getError().getMessage().isEmpty()
+                    ? operation.getStatusMessage() : operation.getError().getMessage());
+        }
+        return OperationStatus.SUCCEEDED;
+    }
+
+    /**
+     * The cluster's operations, found by listing the location's (GKE's {@code listOperations} has no filter, so
+     * this reads every operation of the location): any still running, else how the latest ended.
+     */
+    private OperationStatus latestOperation(ClusterLocator at) {
         Operation latestDone = null;
-        for (Operation operation : operations) {
-            if (operation.getStatus() == Operation.Status.DONE
-                    && (latestDone == null || startOf(operation).compareTo(startOf(latestDone)) >= 0)) {
+        for (Operation operation : operationsOf(at)) {
+            if (operation.getStatus() != Operation.Status.DONE) {
+                return OperationStatus.RUNNING;
+            }
+            if (latestDone == null || startOf(operation).compareTo(startOf(latestDone)) >= 0) {
                 latestDone = operation;
             }
         }
-        if (latestDone != null && latestDone.hasError() && latestDone.getError().getCode() != 0) {
-            operationError = latestDone.getError().getMessage().isEmpty() ? latestDone.getStatusMessage() : latestDone.getError().getMessage();
-        }
-        return toObservation(cluster, running, operationError);
+        return latestDone == null ? OperationStatus.SUCCEEDED : status(latestDone);
     }
 
     /** GKE writes RFC 3339 times with varying fractions: compare them as instants. */
@@ -207,7 +242,7 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
         return mine;
     }
 
-    static ClusterObservation toObservation(Cluster cluster, boolean operationRunning, String operationError) {
+    static ClusterObservation toObservation(Cluster cluster) {
         String label = cluster.getResourceLabelsMap().get(ProviderNames.CLUSTER_LABEL);
         MasterAuthorizedNetworksConfig authorized = cluster.getControlPlaneEndpointsConfig().getIpEndpointsConfig().hasAuthorizedNetworksConfig()
                 ? cluster.getControlPlaneEndpointsConfig().getIpEndpointsConfig().getAuthorizedNetworksConfig()
@@ -221,7 +256,7 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
                 label,
                 clusterStatus(cluster.getStatus()),
                 emptyToNull(cluster.getStatusMessage()),
-                cluster.getAutopilot().getEnabled() ? Mode.AUTOPILOT : Mode.STANDARD,
+                cluster.getAutopilot().getEnabled() ? ClusterMode.AUTOPILOT : ClusterMode.STANDARD,
                 emptyToNull(cluster.getEndpoint()),
                 emptyToNull(cluster.getMasterAuth().getClusterCaCertificate()),
                 emptyToNull(cluster.getCurrentMasterVersion()),
@@ -229,9 +264,7 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
                 channel(cluster.getReleaseChannel().getChannel()),
                 cidrs,
                 cluster.getNetworkConfig().getDefaultEnablePrivateNodes() || cluster.getPrivateClusterConfig().getEnablePrivateNodes(),
-                pools,
-                operationRunning,
-                operationError);
+                pools);
     }
 
     private static NodePoolObservation toObservation(NodePool pool) {
@@ -239,10 +272,10 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
         Autoscaling autoscaling = pool.getAutoscaling().getEnabled()
                 ? new Autoscaling(pool.getAutoscaling().getMinNodeCount(), Math.max(1, pool.getAutoscaling().getMaxNodeCount()))
                 : null;
-        Accelerator accelerator = config.getAcceleratorsCount() == 0 ? null
-                : new Accelerator(config.getAccelerators(0).getAcceleratorType(), (int) config.getAccelerators(0).getAcceleratorCount());
+        Accelerators accelerator = config.getAcceleratorsCount() == 0 ? null
+                : new Accelerators(config.getAccelerators(0).getAcceleratorType(), (int) config.getAccelerators(0).getAcceleratorCount());
         List<Taint> taints = config.getTaintsList().stream()
-                .map(t -> new Taint(t.getKey(), t.getValue(), effect(t.getEffect())))
+                .map(t -> new Taint(t.getKey(), emptyToNull(t.getValue()), effect(t.getEffect())))
                 .filter(t -> t.effect() != null)
                 .toList();
         return new NodePoolObservation(
@@ -265,7 +298,7 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
     // ---------------------------------------------------------------- clusters
 
     @Override
-    public void createCluster(ClusterSpec spec) {
+    public String createCluster(ClusterSpec spec) {
         ClusterLocator at = spec.at();
         Cluster.Builder cluster = Cluster.newBuilder()
                 .setName(at.name())
@@ -290,7 +323,7 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
         if (spec.privateNodes()) {
             cluster.setNetworkConfig(NetworkConfig.newBuilder().setDefaultEnablePrivateNodes(true));
         }
-        if (spec.mode() == Mode.AUTOPILOT) {
+        if (spec.mode() == ClusterMode.AUTOPILOT) {
             cluster.setAutopilot(Autopilot.newBuilder().setEnabled(true));
         } else {
             // GKE insists on a node pool at creation: a small temporary one, deleted once ours exist.
@@ -301,11 +334,12 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
                     .setManagement(NodeManagement.newBuilder().setAutoUpgrade(true).setAutoRepair(true)));
         }
         try {
-            client.createCluster(CreateClusterRequest.newBuilder()
+            Operation started = client.createCluster(CreateClusterRequest.newBuilder()
                     .setParent(locationPath(at.project(), at.location()))
                     .setCluster(cluster)
                     .build());
             LOG.info("gke: creating cluster {} for {}", at, spec.clusterId());
+            return started.getName();
         } catch (RuntimeException e) {
             ProviderException failure = translate(e);
             if (failure.kind() != Kind.ALREADY_EXISTS) {
@@ -319,6 +353,7 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
                 throw foreign(at, existing.clusterId());
             }
             LOG.info("gke: adopted cluster {} of {}", at, spec.clusterId());
+            return null;
         }
     }
 
@@ -334,7 +369,7 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
     }
 
     @Override
-    public void updateCluster(ClusterLocator at, ClusterChange change) {
+    public String updateCluster(ClusterLocator at, ClusterChange change) {
         ClusterUpdate.Builder update = ClusterUpdate.newBuilder();
         if (change instanceof ClusterChange.MasterVersion v) {
             update.setDesiredMasterVersion(v.version());
@@ -348,32 +383,33 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
             throw new IllegalArgumentException("unknown change " + change);
         }
         try {
-            client.updateCluster(UpdateClusterRequest.newBuilder().setName(clusterPath(at)).setUpdate(update).build());
+            return client.updateCluster(UpdateClusterRequest.newBuilder().setName(clusterPath(at)).setUpdate(update).build()).getName();
         } catch (RuntimeException e) {
             throw translate(e);
         }
     }
 
     @Override
-    public void deleteCluster(ClusterLocator at) {
+    public String deleteCluster(ClusterLocator at) {
+        // GKE has no conditional delete: the label is read first, so a cluster not ours is never deleted.
         ClusterObservation existing = observe(at);
         if (!existing.exists() || existing.status() == ClusterStatus.STOPPING) {
-            return;
+            return null;
         }
         if (existing.clusterId() == null || !ProviderNames.clusterName(existing.clusterId()).equals(at.name())) {
             throw foreign(at, existing.clusterId());
         }
         try {
-            client.deleteCluster(DeleteClusterRequest.newBuilder().setName(clusterPath(at)).build());
+            return client.deleteCluster(DeleteClusterRequest.newBuilder().setName(clusterPath(at)).build()).getName();
         } catch (RuntimeException e) {
             ProviderException failure = translate(e);
             if (failure.kind() == Kind.NOT_FOUND) {
-                return;
+                return null;
             }
             if (failure.kind() == Kind.FAILED_PRECONDITION) {
                 ClusterObservation now = observe(at);
                 if (!now.exists() || now.status() == ClusterStatus.STOPPING) {
-                    return;
+                    return null;
                 }
             }
             throw failure;
@@ -383,25 +419,23 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
     // ---------------------------------------------------------------- node pools
 
     @Override
-    public void createNodePool(ClusterLocator at, NodePoolSpec spec) {
+    public String createNodePool(ClusterLocator at, NodePoolSpec spec) {
         NodeConfig.Builder config = NodeConfig.newBuilder()
                 .setMachineType(spec.machineType())
                 .setSpot(spec.spot())
                 .putAllLabels(spec.labels());
-        if (spec.diskGiB() != null) {
+        if (spec.diskGiB() > 0) {
             config.setDiskSizeGb(spec.diskGiB());
         }
         if (spec.diskType() != null) {
             config.setDiskType(spec.diskType());
         }
-        if (spec.accelerator() != null) {
+        if (spec.accelerators() != null) {
             config.addAccelerators(AcceleratorConfig.newBuilder()
-                    .setAcceleratorType(spec.accelerator().type())
-                    .setAcceleratorCount(spec.accelerator().count()));
+                    .setAcceleratorType(spec.accelerators().type())
+                    .setAcceleratorCount(spec.accelerators().count()));
         }
-        for (Taint taint : spec.taints()) {
-            config.addTaints(NodeTaint.newBuilder().setKey(taint.key()).setValue(taint.value()).setEffect(effect(taint.effect())));
-        }
+        spec.taints().forEach(taint -> config.addTaints(nodeTaint(taint)));
         NodePool.Builder pool = NodePool.newBuilder()
                 .setName(spec.name())
                 .setInitialNodeCount(spec.nodeCount())
@@ -412,13 +446,20 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
             pool.setAutoscaling(autoscaling(spec.autoscaling()));
         }
         try {
-            client.createNodePool(CreateNodePoolRequest.newBuilder().setParent(clusterPath(at)).setNodePool(pool).build());
+            return client.createNodePool(CreateNodePoolRequest.newBuilder().setParent(clusterPath(at)).setNodePool(pool).build()).getName();
         } catch (RuntimeException e) {
             ProviderException failure = translate(e);
             if (failure.kind() != Kind.ALREADY_EXISTS) {
                 throw failure;
             }
+            return null;
         }
+    }
+
+    /** A taint without a value is sent with an empty one, as GKE stores it. */
+    private static NodeTaint nodeTaint(Taint taint) {
+        return NodeTaint.newBuilder().setKey(taint.key()).setValue(taint.value() == null ? "" : taint.value())
+                .setEffect(effect(taint.effect())).build();
     }
 
     private static NodePoolAutoscaling autoscaling(Autoscaling autoscaling) {
@@ -433,21 +474,22 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
     }
 
     @Override
-    public void resizeNodePool(ClusterLocator at, String pool, int nodeCount) {
+    public String resizeNodePool(ClusterLocator at, String pool, int nodeCount) {
         try {
-            client.setNodePoolSize(SetNodePoolSizeRequest.newBuilder().setName(poolPath(at, pool)).setNodeCount(nodeCount).build());
+            return client.setNodePoolSize(SetNodePoolSizeRequest.newBuilder().setName(poolPath(at, pool)).setNodeCount(nodeCount).build())
+                    .getName();
         } catch (RuntimeException e) {
             throw translate(e);
         }
     }
 
     @Override
-    public void setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling) {
+    public String setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling) {
         try {
-            client.setNodePoolAutoscaling(SetNodePoolAutoscalingRequest.newBuilder()
+            return client.setNodePoolAutoscaling(SetNodePoolAutoscalingRequest.newBuilder()
                     .setName(poolPath(at, pool))
                     .setAutoscaling(autoscaling(autoscaling))
-                    .build());
+                    .build()).getName();
         } catch (RuntimeException e) {
             throw translate(e);
         }
@@ -458,35 +500,33 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
      * place. No node version is sent, so the call never upgrades the nodes as a side effect.
      */
     @Override
-    public void updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, Map<String, String> labels, List<Taint> taints) {
+    public String updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, Map<String, String> labels, List<Taint> taints) {
         com.google.container.v1.NodeTaints.Builder nodeTaints = com.google.container.v1.NodeTaints.newBuilder();
-        for (Taint taint : taints) {
-            nodeTaints.addTaints(NodeTaint.newBuilder().setKey(taint.key()).setValue(taint.value()).setEffect(effect(taint.effect())));
-        }
+        taints.forEach(taint -> nodeTaints.addTaints(nodeTaint(taint)));
         try {
-            client.updateNodePool(com.google.container.v1.UpdateNodePoolRequest.newBuilder()
+            return client.updateNodePool(com.google.container.v1.UpdateNodePoolRequest.newBuilder()
                     .setName(poolPath(at, pool))
                     .setLabels(com.google.container.v1.NodeLabels.newBuilder().putAllLabels(labels))
                     .setTaints(nodeTaints)
-                    .build());
+                    .build()).getName();
         } catch (RuntimeException e) {
             throw translate(e);
         }
     }
 
     @Override
-    public void deleteNodePool(ClusterLocator at, String pool) {
+    public String deleteNodePool(ClusterLocator at, String pool) {
         try {
-            client.deleteNodePool(DeleteNodePoolRequest.newBuilder().setName(poolPath(at, pool)).build());
+            return client.deleteNodePool(DeleteNodePoolRequest.newBuilder().setName(poolPath(at, pool)).build()).getName();
         } catch (RuntimeException e) {
             ProviderException failure = translate(e);
             if (failure.kind() == Kind.NOT_FOUND) {
-                return;
+                return null;
             }
             if (failure.kind() == Kind.FAILED_PRECONDITION) {
                 ClusterObservation now = observe(at);
                 if (!now.exists() || now.nodePool(pool).map(p -> p.status() == NodePoolStatus.STOPPING).orElse(true)) {
-                    return;
+                    return null;
                 }
             }
             throw failure;
@@ -561,20 +601,20 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
         };
     }
 
-    private static Taint.Effect effect(NodeTaint.Effect effect) {
+    private static TaintEffect effect(NodeTaint.Effect effect) {
         return switch (effect) {
-            case NO_SCHEDULE -> Taint.Effect.NO_SCHEDULE;
-            case PREFER_NO_SCHEDULE -> Taint.Effect.PREFER_NO_SCHEDULE;
-            case NO_EXECUTE -> Taint.Effect.NO_EXECUTE;
+            case NO_SCHEDULE -> TaintEffect.NoSchedule;
+            case PREFER_NO_SCHEDULE -> TaintEffect.PreferNoSchedule;
+            case NO_EXECUTE -> TaintEffect.NoExecute;
             default -> null;
         };
     }
 
-    private static NodeTaint.Effect effect(Taint.Effect effect) {
+    private static NodeTaint.Effect effect(TaintEffect effect) {
         return switch (effect) {
-            case NO_SCHEDULE -> NodeTaint.Effect.NO_SCHEDULE;
-            case PREFER_NO_SCHEDULE -> NodeTaint.Effect.PREFER_NO_SCHEDULE;
-            case NO_EXECUTE -> NodeTaint.Effect.NO_EXECUTE;
+            case NoSchedule -> NodeTaint.Effect.NO_SCHEDULE;
+            case PreferNoSchedule -> NodeTaint.Effect.PREFER_NO_SCHEDULE;
+            case NoExecute -> NodeTaint.Effect.NO_EXECUTE;
         };
     }
 

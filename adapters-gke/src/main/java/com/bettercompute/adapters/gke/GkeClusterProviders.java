@@ -7,13 +7,20 @@ import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import com.google.cloud.container.v1.ClusterManagerSettings;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.MethodDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -60,13 +67,30 @@ public final class GkeClusterProviders {
      * {@code platformToken} (a simulator's clusters accept the simulator's own, not a Google token).
      */
     public static GkeClusterProvider grpc(String hostPort, Supplier<String> platformToken) {
+        return grpc(hostPort, platformToken, null);
+    }
+
+    /**
+     * As {@link #grpc(String, Supplier)}, telling {@code onCall} the method name of every call sent to GKE (such as
+     * {@code GetCluster}), so a load run can count the provider calls a pass makes. Null: not told.
+     */
+    public static GkeClusterProvider grpc(String hostPort, Supplier<String> platformToken, Consumer<String> onCall) {
         ClusterManagerSettings.Builder settings = ClusterManagerSettings.newBuilder().setEndpoint(hostPort);
+        InstantiatingGrpcChannelProvider.Builder channel = InstantiatingGrpcChannelProvider.newBuilder().setEndpoint(hostPort);
+        if (onCall != null) {
+            channel.setInterceptorProvider(() -> List.of(new ClientInterceptor() {
+                @Override
+                public <Q, A> ClientCall<Q, A> interceptCall(MethodDescriptor<Q, A> method, CallOptions options, Channel next) {
+                    onCall.accept(method.getBareMethodName());
+                    return next.newCall(method, options);
+                }
+            }));
+        }
         if (isLoopback(hostPort)) {
             settings.setCredentialsProvider(NoCredentialsProvider.create())
-                    .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
-                            .setEndpoint(hostPort)
-                            .setChannelConfigurator(ManagedChannelBuilder::usePlaintext)
-                            .build());
+                    .setTransportChannelProvider(channel.setChannelConfigurator(ManagedChannelBuilder::usePlaintext).build());
+        } else if (onCall != null) {
+            settings.setTransportChannelProvider(channel.build());
         }
         return create(settings, platformToken);
     }

@@ -3,17 +3,18 @@ package com.bettercompute.adapters.gke;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
-import com.bettercompute.application.provider.Accelerator;
-import com.bettercompute.application.provider.Autoscaling;
+import com.bettercompute.domain.cluster.Accelerators;
+import com.bettercompute.domain.cluster.Autoscaling;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.application.provider.ClusterSpec;
-import com.bettercompute.application.provider.Mode;
-import com.bettercompute.application.provider.NodePoolSpec;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.NodePoolSpec;
 import com.bettercompute.application.provider.ProviderNames;
-import com.bettercompute.application.provider.ReleaseChannel;
+import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.application.fakes.MutableClock;
-import com.bettercompute.application.provider.Taint;
+import com.bettercompute.domain.cluster.Taint;
+import com.bettercompute.domain.cluster.TaintEffect;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.cloud.container.v1.ClusterManagerClient;
@@ -61,11 +62,11 @@ class GkeClusterProviderMappingTest {
     @Test
     void aStandardRegionalClusterAndItsPools() {
         ClusterLocator at = new ClusterLocator("tenant-prj", "europe-west4", ProviderNames.clusterName(ID));
-        provider.createCluster(new ClusterSpec(at, ID, Mode.STANDARD, ReleaseChannel.STABLE, "1.32", List.of("10.0.0.0/8"), true,
+        provider.createCluster(new ClusterSpec(at, ID, ClusterMode.STANDARD, ReleaseChannel.STABLE, "1.32", List.of("10.0.0.0/8"), true,
                 "vpc-1", "sub-1"));
         provider.createNodePool(at, new NodePoolSpec("gpu", "a3-highgpu-8g", 2, new Autoscaling(0, 4), 500, "pd-ssd", true,
-                new Accelerator("nvidia-h100-80gb", 8), List.of("europe-west4-a", "europe-west4-b"), Map.of("team", "ml"),
-                List.of(new Taint("nvidia.com/gpu", "", Taint.Effect.NO_EXECUTE))));
+                new Accelerators("nvidia-h100-80gb", 8), List.of("europe-west4-a", "europe-west4-b"), Map.of("team", "ml"),
+                List.of(new Taint("nvidia.com/gpu", null, TaintEffect.NoExecute))));
 
         Cluster cluster = gke.getCluster("projects/tenant-prj/locations/europe-west4/clusters/" + at.name());
         assertThat(cluster.getName()).isEqualTo("bc-k-01hzx8k3v4w5y6z7a8b9c0d1");
@@ -109,7 +110,7 @@ class GkeClusterProviderMappingTest {
     @Test
     void anAutopilotClusterWithoutAChannelGetsGkesDefault() {
         ClusterLocator at = new ClusterLocator("tenant-prj", "us-east1", ProviderNames.clusterName(ID));
-        provider.createCluster(new ClusterSpec(at, ID, Mode.AUTOPILOT, null, null, List.of(), false, null, null));
+        provider.createCluster(new ClusterSpec(at, ID, ClusterMode.AUTOPILOT, null, null, List.of(), false, null, null));
         Cluster cluster = gke.getCluster("projects/tenant-prj/locations/us-east1/clusters/" + at.name());
         assertThat(cluster.getAutopilot().getEnabled()).isTrue();
         assertThat(cluster.getNodePoolsList()).isEmpty();
@@ -120,7 +121,7 @@ class GkeClusterProviderMappingTest {
     @Test
     void aStandardClusterWithoutAChannelIsInNone() {
         ClusterLocator at = new ClusterLocator("tenant-prj", "us-east1-b", ProviderNames.clusterName(ID));
-        provider.createCluster(new ClusterSpec(at, ID, Mode.STANDARD, null, null, List.of(), false, null, null));
+        provider.createCluster(new ClusterSpec(at, ID, ClusterMode.STANDARD, null, null, List.of(), false, null, null));
         assertThat(provider.observe(at).releaseChannel()).isNull();
         assertThat(gke.getCluster("projects/tenant-prj/locations/us-east1-b/clusters/" + at.name()).getReleaseChannel().getChannel())
                 .isEqualTo(com.google.container.v1.ReleaseChannel.Channel.UNSPECIFIED);

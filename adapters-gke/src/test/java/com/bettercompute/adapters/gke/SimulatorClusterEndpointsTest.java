@@ -8,10 +8,10 @@ import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterObservation;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.application.provider.ClusterSpec;
-import com.bettercompute.application.provider.Mode;
-import com.bettercompute.application.provider.NodePoolSpec;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.NodePoolSpec;
 import com.bettercompute.application.provider.ProviderNames;
-import com.bettercompute.application.provider.ReleaseChannel;
+import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.application.fakes.MutableClock;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +28,7 @@ class SimulatorClusterEndpointsTest {
     private static final Duration OPERATION = Duration.ofSeconds(20);
     private static final String ID = "kcl_endpoints000000000000000000";
     private static final ClusterLocator AT = new ClusterLocator("p1", "us-central1-a", ProviderNames.clusterName(ID));
-    private static final ClusterSpec SPEC = new ClusterSpec(AT, ID, Mode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null);
+    private static final ClusterSpec SPEC = new ClusterSpec(AT, ID, ClusterMode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null);
 
     private final MutableClock clock = new MutableClock();
     private GkeSimulator simulator;
@@ -61,7 +61,7 @@ class SimulatorClusterEndpointsTest {
         assertThat(running.caCertificate()).isEqualTo("Q0E=");
         assertThat(simulator.nodeCounts("p1", "us-central1-a", AT.name())).containsOnlyKeys(ClusterProvider.INITIAL_NODE_POOL);
 
-        provider.createNodePool(AT, new NodePoolSpec("gpu", "a3-highgpu-8g", 2, null, null, null, false, null, List.of(), Map.of(), List.of()));
+        provider.createNodePool(AT, new NodePoolSpec("gpu", "a3-highgpu-8g", 2, null, 100, "pd-balanced", false, null, List.of(), Map.of(), List.of()));
         assertThat(simulator.nodeCounts("p1", "us-central1-a", AT.name())).doesNotContainKey("gpu");
         clock.advance(OPERATION);
         assertThat(simulator.nodeCounts("p1", "us-central1-a", AT.name())).containsEntry("gpu", 2);

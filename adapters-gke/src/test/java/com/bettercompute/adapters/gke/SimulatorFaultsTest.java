@@ -7,12 +7,12 @@ import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterObservation;
 import com.bettercompute.application.provider.ClusterSpec;
-import com.bettercompute.application.provider.Mode;
-import com.bettercompute.application.provider.NodePoolSpec;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.NodePoolSpec;
 import com.bettercompute.application.provider.ProviderException;
 import com.bettercompute.application.provider.ProviderException.Kind;
 import com.bettercompute.application.provider.ProviderNames;
-import com.bettercompute.application.provider.ReleaseChannel;
+import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.application.fakes.MutableClock;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
@@ -24,6 +24,7 @@ import io.grpc.ManagedChannelBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,7 +34,7 @@ class SimulatorFaultsTest {
     private static final Duration OPERATION = Duration.ofSeconds(20);
     private static final String ID = "kcl_faults0000000000000000000";
     private static final ClusterLocator AT = new ClusterLocator("p1", "us-central1-a", ProviderNames.clusterName(ID));
-    private static final ClusterSpec SPEC = new ClusterSpec(AT, ID, Mode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null);
+    private static final ClusterSpec SPEC = new ClusterSpec(AT, ID, ClusterMode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null);
 
     private final MutableClock clock = new MutableClock();
     private final List<Duration> pauses = new ArrayList<>();
@@ -85,7 +86,7 @@ class SimulatorFaultsTest {
     void refuseAVersion() {
         simulator.refuseVersion("1.33.5-gke.1080000");
         assertThat(provider.serverConfig("p1", "us-central1-a").validVersions()).doesNotContain("1.33.5-gke.1080000");
-        ClusterSpec pinned = new ClusterSpec(AT, ID, Mode.STANDARD, ReleaseChannel.REGULAR, "1.33.5-gke.1080000", List.of(), false, null, null);
+        ClusterSpec pinned = new ClusterSpec(AT, ID, ClusterMode.STANDARD, ReleaseChannel.REGULAR, "1.33.5-gke.1080000", List.of(), false, null, null);
         assertThatThrownBy(() -> provider.createCluster(pinned))
                 .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(Kind.INVALID));
     }
@@ -98,7 +99,7 @@ class SimulatorFaultsTest {
         simulator.restoreQuota("p1");
         running();
         simulator.exhaustQuota("*");
-        assertThatThrownBy(() -> provider.createNodePool(AT, NodePoolSpec.of("more", "e2-standard-4", 3)))
+        assertThatThrownBy(() -> provider.createNodePool(AT, new NodePoolSpec("more", "e2-standard-4", 3, null, 100, "pd-balanced", false, null, List.of(), Map.of(), List.of())))
                 .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(Kind.QUOTA));
         assertThatThrownBy(() -> provider.resizeNodePool(AT, "bc-initial", 5))
                 .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(Kind.QUOTA));
@@ -115,15 +116,16 @@ class SimulatorFaultsTest {
     void failOperationsWithAMessage() {
         running();
         simulator.failNextOperations(1, "Node pool upgrade failed: insufficient capacity.");
-        provider.createNodePool(AT, NodePoolSpec.of("gpu", "a3-highgpu-8g", 1));
+        String creating = provider.createNodePool(AT, new NodePoolSpec("gpu", "a3-highgpu-8g", 1, null, 100, "pd-balanced", false, null,
+                List.of(), Map.of(), List.of()));
         clock.advance(OPERATION);
         ClusterObservation observed = provider.observe(AT);
-        assertThat(observed.operationError()).isEqualTo("Node pool upgrade failed: insufficient capacity.");
+        assertThat(provider.operation(AT, creating).error()).isEqualTo("Node pool upgrade failed: insufficient capacity.");
         assertThat(observed.nodePool("gpu").orElseThrow().statusMessage()).isEqualTo("Node pool upgrade failed: insufficient capacity.");
         // the next operation that succeeds clears the error
-        provider.deleteNodePool(AT, "gpu");
+        String deleting = provider.deleteNodePool(AT, "gpu");
         clock.advance(OPERATION);
-        assertThat(provider.observe(AT).operationError()).isNull();
+        assertThat(provider.operation(AT, deleting).error()).isNull();
     }
 
     @Test
@@ -140,7 +142,7 @@ class SimulatorFaultsTest {
         ClusterObservation observed = provider.observe(AT);
         assertThat(observed.masterVersion()).isEqualTo(version).isEqualTo("1.33.5-gke.1162000");
         assertThat(observed.nodeVersion()).isEqualTo(version);
-        assertThat(observed.operationRunning()).isFalse();
+        assertThat(observed.busy()).isFalse();
     }
 
     @Test

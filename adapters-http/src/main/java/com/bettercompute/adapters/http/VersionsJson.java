@@ -1,6 +1,6 @@
 package com.bettercompute.adapters.http;
 
-import com.bettercompute.application.provider.ReleaseChannel;
+import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.application.provider.ServerConfig;
 
 import java.util.LinkedHashMap;

@@ -46,7 +46,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
             "version", "created_at", "updated_at", "ready_at", "deleted_at",
             // Cluster.Progress: failures in attempts, nextAttemptAt in next_reconcile_at (the due queue's key)
             "delete_requested_at", "provider_accepted_at", "pending_action", "attempts", "next_reconcile_at",
-            "ca_certificate");
+            "ca_certificate", "pending_operation");
     private static final List<String> NODE_POOL_COLUMNS = List.of(
             "id", "cluster_id", "ordinal", "name", "machine_type", "node_count", "autoscaling_min", "autoscaling_max",
             "disk_gib", "disk_type", "spot", "accelerator_type", "accelerator_count", "zones_json", "labels_json",
@@ -59,7 +59,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
             + Db.assignments(CLUSTER_COLUMNS.subList(1, CLUSTER_COLUMNS.size()))
             + " WHERE id = :id AND version = :expected_version";
     /** The reconciler's bookkeeping: an API write ({@link #updateRequest}) leaves these as they are. */
-    private static final List<String> RECONCILER_COLUMNS = List.of("provider_accepted_at", "pending_action", "attempts", "ca_certificate");
+    private static final List<String> RECONCILER_COLUMNS = List.of("provider_accepted_at", "pending_action", "attempts", "ca_certificate",
+            "pending_operation");
     private static final String UPDATE_REQUEST = "UPDATE clusters SET "
             + Db.assignments(CLUSTER_COLUMNS.subList(1, CLUSTER_COLUMNS.size()).stream().filter(c -> !RECONCILER_COLUMNS.contains(c)).toList())
             + " WHERE id = :id AND version = :expected_version";
@@ -256,7 +257,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 .bind("pending_action", c.progress().pendingAction())
                 .bind("attempts", c.progress().failures())
                 .bind("next_reconcile_at", c.progress().nextAttemptAt())
-                .bind("ca_certificate", c.progress().caCertificate());
+                .bind("ca_certificate", c.progress().caCertificate())
+                .bind("pending_operation", c.progress().operation());
     }
 
     private static <S extends SqlStatement<S>> S bindNodePool(S s, NodePool p, int ordinal) {
@@ -341,7 +343,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
                         rs.getString("pending_action"),
                         rs.getInt("attempts"),
                         Times.instant(rs, "next_reconcile_at"),
-                        rs.getString("ca_certificate")));
+                        rs.getString("ca_certificate"),
+                        rs.getString("pending_operation")));
     }
 
     private static NodePool nodePool(ResultSet rs) throws SQLException {

@@ -19,6 +19,7 @@ import com.bettercompute.domain.catalog.Offer;
 import com.bettercompute.domain.catalog.Subnet;
 import com.bettercompute.domain.catalog.Tenant;
 import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.event.ClusterEvent;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.ClusterState;
 import com.bettercompute.domain.cluster.Ids;
@@ -101,7 +102,7 @@ public final class CreateCluster {
             }
             clusters.insert(cluster);
             access.addOwner(id, caller.id());
-            outbox.append(ClusterEvents.of(ClusterEvents.CREATED, cluster, now));
+            outbox.append(new ClusterEvent.ClusterCreated(cluster, now).stored());
             return cluster;
         });
     }

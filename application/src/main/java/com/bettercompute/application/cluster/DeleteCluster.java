@@ -8,12 +8,11 @@ import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
-import com.bettercompute.domain.cluster.NodePool;
+import com.bettercompute.domain.event.ClusterEvent;
 
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -46,19 +45,13 @@ public final class DeleteCluster {
             // A delete the provider refused (the cluster shows error) is tried again at once; it is the
             // same deletion, so it publishes nothing new.
             boolean retry = current.deleteRequested();
-            List<NodePool> pools = current.nodePools().stream()
-                    .map(p -> p.state() == ClusterState.DELETED ? p : p.withState(ClusterState.DELETING, null, now))
-                    .toList();
-            Cluster.Progress progress = (retry ? current.progress() : current.progress().withDeleteRequestedAt(now))
-                    .withNextAttemptAt(null);
-            Cluster deleting = current.toBuilder().state(ClusterState.DELETING).message(null).nodePools(pools)
-                    .progress(progress).version(current.version() + 1).updatedAt(now).build();
+            Cluster deleting = current.startDeleting(now);
             Boolean saved = tx.inTransaction(() -> {
                 if (!clusters.updateRequest(deleting, current.version())) {
                     return false;
                 }
                 if (!retry) {
-                    outbox.append(ClusterEvents.of(ClusterEvents.DELETING, deleting, now));
+                    outbox.append(new ClusterEvent.ClusterDeleting(deleting, now).stored());
                 }
                 return true;
             });

@@ -8,7 +8,6 @@ import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.cluster.Cluster;
-import com.bettercompute.domain.cluster.ClusterState;
 
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
@@ -43,8 +42,7 @@ public final class UpdateCluster {
                         "Cluster " + current.id() + " is being deleted and cannot be changed.",
                         Map.of("state", current.state().wire()));
             }
-            Cluster changed = apply(current, cmd).toBuilder()
-                    .progress(current.progress().withNextAttemptAt(null)).build();
+            Cluster changed = apply(current, cmd);
             Boolean saved = tx.inTransaction(() -> clusters.updateRequest(changed, current.version()));
             return saved ? Optional.of(changed) : Optional.<Cluster>empty();
         });
@@ -57,7 +55,7 @@ public final class UpdateCluster {
     }
 
     private Cluster apply(Cluster c, UpdateClusterCommand cmd) {
-        Cluster.Builder b = c.toBuilder().version(c.version() + 1).updatedAt(clock.instant().truncatedTo(ChronoUnit.MICROS));
+        Cluster.Builder b = c.toBuilder();
         if (cmd.version() != null) {
             b.requestedVersion(cmd.version());
         }
@@ -70,10 +68,7 @@ public final class UpdateCluster {
         if (cmd.description() != null) {
             b.description(cmd.description());
         }
-        if (changesProvider(c, cmd) && (c.state() == ClusterState.READY || c.state() == ClusterState.ERROR)) {
-            b.state(ClusterState.UPDATING).message(null);
-        }
-        return b.build();
+        return b.build().changeRequested(changesProvider(c, cmd), clock.instant().truncatedTo(ChronoUnit.MICROS));
     }
 
 }

@@ -15,6 +15,7 @@ import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.catalog.Locations;
 import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.event.NodePoolEvent;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.ClusterState;
 import com.bettercompute.domain.cluster.NodePool;
@@ -70,12 +71,12 @@ public final class CreateNodePool {
             check(current, cmd);
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
             NodePool pool = new NodePool(id, current.id(), cmd.spec(), ClusterState.PENDING, null, 1, now, now, cmd.fingerprint());
-            Cluster changed = NodePools.withPool(current, pool, true, now);
+            Cluster changed = current.withPoolChanged(pool, true, now);
             Boolean saved = tx.inTransaction(() -> {
                 if (!clusters.updateRequest(changed, current.version())) {
                     return false;
                 }
-                outbox.append(NodePoolEvents.of(NodePoolEvents.CREATED, changed, pool, now));
+                outbox.append(new NodePoolEvent.NodePoolCreated(changed, pool, now).stored());
                 return true;
             });
             return saved ? Optional.of(pool) : Optional.<NodePool>empty();

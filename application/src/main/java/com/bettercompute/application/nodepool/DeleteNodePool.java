@@ -14,6 +14,7 @@ import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.ClusterState;
 import com.bettercompute.domain.cluster.NodePool;
+import com.bettercompute.domain.event.NodePoolEvent;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -62,12 +63,12 @@ public final class DeleteNodePool {
             }
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
             NodePool deleting = pool.withState(ClusterState.DELETING, null, now);
-            Cluster next = NodePools.withPool(current, deleting, true, now);
+            Cluster next = current.withPoolChanged(deleting, true, now);
             Boolean saved = tx.inTransaction(() -> {
                 if (!clusters.updateRequest(next, current.version())) {
                     return false;
                 }
-                outbox.append(NodePoolEvents.of(NodePoolEvents.DELETING, next, deleting, now));
+                outbox.append(new NodePoolEvent.NodePoolDeleting(next, deleting, now).stored());
                 return true;
             });
             return saved ? Optional.of(deleting) : Optional.<NodePool>empty();

@@ -58,7 +58,7 @@ public final class UpdateNodePool {
             ClusterState state = changes && (pool.state() == ClusterState.READY || pool.state() == ClusterState.ERROR)
                     ? ClusterState.UPDATING : pool.state();
             NodePool changed = pool.withSpec(spec, state, state == pool.state() ? pool.message() : null, now);
-            Cluster next = NodePools.withPool(current, changed, changes, now);
+            Cluster next = current.withPoolChanged(changed, changes, now);
             return tx.inTransaction(() -> clusters.updateRequest(next, current.version())) ? Optional.of(changed) : Optional.<NodePool>empty();
         });
     }

@@ -1,5 +1,7 @@
 package com.bettercompute.application.provider;
 
+import com.bettercompute.domain.cluster.ReleaseChannel;
+
 import java.util.List;
 import java.util.Objects;
 

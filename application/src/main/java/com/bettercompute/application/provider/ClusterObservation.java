@@ -1,5 +1,8 @@
 package com.bettercompute.application.provider;
 
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.ReleaseChannel;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -20,16 +23,17 @@ import java.util.Optional;
  * @param releaseChannel   null: not enrolled in a channel
  * @param nodePools        every node pool the provider has, ours or not (the temporary
  *                         {@link ClusterProvider#INITIAL_NODE_POOL} included)
- * @param operationRunning an operation on this cluster or one of its pools is still running:
- *                         the provider refuses another change until it is done
- * @param operationError   the error of the latest finished operation on this cluster if it failed; null otherwise
+ *
+ * <p>No operation is part of it: the cluster's and its pools' statuses show work in flight ({@link #busy()}),
+ * and the reconciler asks for its own operation only when it needs to know how that ended
+ * ({@link ClusterProvider#operation}) — one call, where listing a location's operations reads thousands.
  */
 public record ClusterObservation(
         boolean exists,
         String clusterId,
         ClusterStatus status,
         String statusMessage,
-        Mode mode,
+        ClusterMode mode,
         String endpoint,
         String caCertificate,
         String masterVersion,
@@ -37,12 +41,10 @@ public record ClusterObservation(
         ReleaseChannel releaseChannel,
         List<String> authorizedNetworks,
         boolean privateNodes,
-        List<NodePoolObservation> nodePools,
-        boolean operationRunning,
-        String operationError) {
+        List<NodePoolObservation> nodePools) {
 
     private static final ClusterObservation ABSENT =
-            new ClusterObservation(false, null, null, null, null, null, null, null, null, null, List.of(), false, List.of(), false, null);
+            new ClusterObservation(false, null, null, null, null, null, null, null, null, null, List.of(), false, List.of());
 
     public ClusterObservation {
         authorizedNetworks = authorizedNetworks == null ? List.of() : List.copyOf(authorizedNetworks);
@@ -58,8 +60,18 @@ public record ClusterObservation(
         return nodePools.stream().filter(p -> p.name().equals(name)).findFirst();
     }
 
+    /**
+     * The provider is working on the cluster or one of its pools (creating, changing, deleting): it refuses
+     * another change until that is done.
+     */
+    public boolean busy() {
+        return exists && (status == ClusterStatus.PROVISIONING || status == ClusterStatus.RECONCILING || status == ClusterStatus.STOPPING
+                || nodePools.stream().anyMatch(p -> p.status() == NodePoolStatus.PROVISIONING
+                        || p.status() == NodePoolStatus.RECONCILING || p.status() == NodePoolStatus.STOPPING));
+    }
+
     /** Exists, runs, and nothing is in flight. */
     public boolean settled() {
-        return exists && status == ClusterStatus.RUNNING && !operationRunning;
+        return exists && status == ClusterStatus.RUNNING && !busy();
     }
 }

@@ -1,12 +1,21 @@
 package com.bettercompute.application.provider;
 
+import com.bettercompute.domain.cluster.Autoscaling;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.Taint;
+
+import java.util.List;
+import java.util.Map;
+
 /**
  * The managed-Kubernetes provider (GKE), seen by the reconciler.
  *
  * <p>Every mutating call starts an operation at the provider and returns as soon as the provider
- * accepted it; it never waits for the operation to finish. The caller observes later with
- * {@link #observe}: {@link ClusterObservation#operationRunning()} says whether something is still
- * in flight and {@link ClusterObservation#operationError()} why the latest operation failed.
+ * accepted it, with the name of the operation it started (null when it started none: what was asked
+ * is there already, or going); it never waits for the operation to finish. The caller observes later
+ * with {@link #observe}, whose statuses show work in flight ({@link ClusterObservation#busy()}), and
+ * asks how its own operation ended with {@link #operation} — one call each, never a list of the
+ * location's operations but in the rare case that the caller lost the operation's name.
  *
  * <p>Every call is idempotent, so a reconciler may repeat its last action after a crash: creating
  * what exists already (and is ours) and deleting what is gone are successes.
@@ -26,49 +35,61 @@ public interface ClusterProvider {
     String INITIAL_NODE_POOL = "bc-initial";
 
     /**
-     * The cluster as the provider has it now. A missing cluster is {@link ClusterObservation#absent()},
-     * not an error. A cluster of that name without our label is returned with a null
-     * {@code clusterId}: the caller must not adopt it.
+     * The cluster as the provider has it now (one read of the cluster). A missing cluster is
+     * {@link ClusterObservation#absent()}, not an error. A cluster of that name without our label is
+     * returned with a null {@code clusterId}: the caller must not adopt it.
      */
     ClusterObservation observe(ClusterLocator at);
 
     /**
+     * How an operation on this cluster stands. {@code name} is what a mutating call returned (one read of
+     * that operation). A null {@code name} means the caller made a call but lost its answer (a crash between
+     * the call and saving it): then the cluster's latest operation counts, found by listing the location's
+     * operations — costly, for that rare case only; none at all is {@link OperationStatus#SUCCEEDED}. An
+     * operation the provider no longer knows (it forgets old ones) is also {@link OperationStatus#SUCCEEDED}:
+     * whether what it did is there, the cluster shows.
+     */
+    OperationStatus operation(ClusterLocator at, String name);
+
+    /**
      * Starts creating a cluster. If a cluster of that name exists and carries our label with the
-     * same cluster id, this adopts it and succeeds (whatever its state). If it exists without our
+     * same cluster id, this adopts it and succeeds (whatever its state; no operation). If it exists without our
      * label (or with another id), throws {@link ProviderException.Kind#FOREIGN}. A version the provider
      * does not offer is {@link ProviderException.Kind#INVALID}.
      */
-    void createCluster(ClusterSpec spec);
+    String createCluster(ClusterSpec spec);
 
     /**
      * Starts one in-place change of the control plane. A version downgrade or a version not
      * offered is {@link ProviderException.Kind#INVALID}; a cluster busy with another operation is
      * {@link ProviderException.Kind#FAILED_PRECONDITION}; a missing cluster {@link ProviderException.Kind#NOT_FOUND}.
      */
-    void updateCluster(ClusterLocator at, ClusterChange change);
+    String updateCluster(ClusterLocator at, ClusterChange change);
 
-    /** Starts deleting the cluster and its node pools. A cluster already gone (or going) is a success. */
-    void deleteCluster(ClusterLocator at);
+    /**
+     * Starts deleting the cluster and its node pools. A cluster already gone (or going) is a success (no
+     * operation). One without our label is {@link ProviderException.Kind#FOREIGN}, and is left alone.
+     */
+    String deleteCluster(ClusterLocator at);
 
-    /** Starts creating a node pool at the control plane's version. A pool of that name that exists is a success. */
-    void createNodePool(ClusterLocator at, NodePoolSpec pool);
+    /** Starts creating a node pool at the control plane's version. A pool of that name that exists is a success (no operation). */
+    String createNodePool(ClusterLocator at, NodePoolSpec pool);
 
     /** Starts resizing a pool to {@code nodeCount} nodes per zone. */
-    void resizeNodePool(ClusterLocator at, String pool, int nodeCount);
+    String resizeNodePool(ClusterLocator at, String pool, int nodeCount);
 
     /** Starts turning a pool's autoscaling on with these bounds, or off when {@code autoscaling} is null. */
-    void setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling);
+    String setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling);
 
     /**
      * Starts replacing a pool's Kubernetes labels and taints, in place on its nodes (GKE's
      * {@code updateNodePool} with labels and taints). A missing pool is {@link ProviderException.Kind#NOT_FOUND};
      * a cluster busy with another operation {@link ProviderException.Kind#FAILED_PRECONDITION}.
      */
-    void updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, java.util.Map<String, String> labels,
-                                       java.util.List<Taint> taints);
+    String updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, Map<String, String> labels, List<Taint> taints);
 
-    /** Starts deleting a node pool. A pool (or cluster) already gone is a success. */
-    void deleteNodePool(ClusterLocator at, String pool);
+    /** Starts deleting a node pool. A pool (or cluster) already gone, or going, is a success (no operation). */
+    String deleteNodePool(ClusterLocator at, String pool);
 
     /** The versions the provider offers in a location (a zone or a region) of a project. */
     ServerConfig serverConfig(String project, String location);

@@ -1,5 +1,8 @@
 package com.bettercompute.application.provider;
 
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.ReleaseChannel;
+
 import java.util.List;
 import java.util.Objects;
 
@@ -20,7 +23,7 @@ import java.util.Objects;
 public record ClusterSpec(
         ClusterLocator at,
         String clusterId,
-        Mode mode,
+        ClusterMode mode,
         ReleaseChannel releaseChannel,
         String version,
         List<String> authorizedNetworks,

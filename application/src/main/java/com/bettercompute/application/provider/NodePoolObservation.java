@@ -1,5 +1,9 @@
 package com.bettercompute.application.provider;
 
+import com.bettercompute.domain.cluster.Accelerators;
+import com.bettercompute.domain.cluster.Autoscaling;
+import com.bettercompute.domain.cluster.Taint;
+
 import java.util.List;
 import java.util.Map;
 
@@ -8,6 +12,7 @@ import java.util.Map;
  *
  * @param nodeCount     nodes per zone, as last set (created with or resized to)
  * @param statusMessage the provider's message when the pool is in error; null otherwise
+ * @param taints        a taint without a value has a null value, as in the domain
  */
 public record NodePoolObservation(
         String name,
@@ -19,7 +24,7 @@ public record NodePoolObservation(
         Integer diskGiB,
         String diskType,
         boolean spot,
-        Accelerator accelerator,
+        Accelerators accelerator,
         List<String> zones,
         Map<String, String> labels,
         List<Taint> taints,

@@ -1,29 +1,42 @@
 package com.bettercompute.application.reconcile;
 
-import com.bettercompute.application.provider.Autoscaling;
 import com.bettercompute.application.provider.ClusterChange;
+import com.bettercompute.application.provider.ClusterLocator;
+import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.application.provider.ClusterSpec;
-import com.bettercompute.application.provider.NodePoolSpec;
+import com.bettercompute.domain.cluster.Autoscaling;
+import com.bettercompute.domain.cluster.Ids;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.Taint;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The one provider call a reconcile pass makes, decided before it is made. Its {@link #label()} is
  * saved on the cluster as the intent before the call, so a pass can tell "I asked for this and it did
- * not happen" from "nobody asked yet".
+ * not happen" from "nobody asked yet". {@link #call} makes it and returns the operation it started.
  */
 public sealed interface ProviderAction {
     String label();
 
-    /** Nothing to ask: wait, or everything is as wanted. */
-    record None() implements ProviderAction {
-        public String label() {
-            return null;
-        }
+    /** Makes the call; the provider's operation name, or null when it started none. */
+    String call(ClusterProvider provider, ClusterLocator at);
+
+    /** The node pool the action is about; null for the cluster's own. */
+    default String pool() {
+        return null;
     }
 
     /** Create the control plane (Standard: with the provider's temporary pool). */
     record CreateCluster(ClusterSpec spec) implements ProviderAction {
         public String label() {
             return "create-cluster";
+        }
+
+        public String call(ClusterProvider provider, ClusterLocator at) {
+            return provider.createCluster(spec);
         }
     }
 
@@ -34,9 +47,13 @@ public sealed interface ProviderAction {
                 return "set-version " + v.version();
             }
             if (change instanceof ClusterChange.Channel ch) {
-                return "set-release-channel " + ch.channel().name().toLowerCase();
+                return "set-release-channel " + ch.channel().wire();
             }
             return "set-authorized-networks " + String.join(",", ((ClusterChange.AuthorizedNetworks) change).cidrs());
+        }
+
+        public String call(ClusterProvider provider, ClusterLocator at) {
+            return provider.updateCluster(at, change);
         }
     }
 
@@ -45,12 +62,24 @@ public sealed interface ProviderAction {
         public String label() {
             return "delete-cluster";
         }
+
+        public String call(ClusterProvider provider, ClusterLocator at) {
+            return provider.deleteCluster(at);
+        }
     }
 
     /** Create one of the cluster's node pools. */
     record CreateNodePool(NodePoolSpec spec) implements ProviderAction {
         public String label() {
             return "create-node-pool " + spec.name();
+        }
+
+        public String call(ClusterProvider provider, ClusterLocator at) {
+            return provider.createNodePool(at, spec);
+        }
+
+        public String pool() {
+            return spec.name();
         }
     }
 
@@ -59,12 +88,28 @@ public sealed interface ProviderAction {
         public String label() {
             return "delete-node-pool " + name;
         }
+
+        public String call(ClusterProvider provider, ClusterLocator at) {
+            return provider.deleteNodePool(at, name);
+        }
+
+        public String pool() {
+            return name;
+        }
     }
 
     /** Resize a node pool. */
     record ResizeNodePool(String name, int nodeCount) implements ProviderAction {
         public String label() {
             return "resize-node-pool " + name + " " + nodeCount;
+        }
+
+        public String call(ClusterProvider provider, ClusterLocator at) {
+            return provider.resizeNodePool(at, name, nodeCount);
+        }
+
+        public String pool() {
+            return name;
         }
     }
 
@@ -73,39 +118,34 @@ public sealed interface ProviderAction {
         public String label() {
             return "set-autoscaling " + name + " " + (autoscaling == null ? "off" : autoscaling.minNodes() + "-" + autoscaling.maxNodes());
         }
+
+        public String call(ClusterProvider provider, ClusterLocator at) {
+            return provider.setNodePoolAutoscaling(at, name, autoscaling);
+        }
+
+        public String pool() {
+            return name;
+        }
     }
 
     /** Replace a pool's Kubernetes labels and taints in place. The label names them by a short hash, to stay short. */
-    record SetLabelsAndTaints(String name, java.util.Map<String, String> labels, java.util.List<com.bettercompute.application.provider.Taint> taints)
-            implements ProviderAction {
+    record SetLabelsAndTaints(String name, Map<String, String> labels, List<Taint> taints) implements ProviderAction {
         public SetLabelsAndTaints {
-            labels = java.util.Map.copyOf(labels);
-            taints = java.util.List.copyOf(taints);
+            labels = Map.copyOf(labels);
+            taints = List.copyOf(taints);
         }
 
         public String label() {
-            String wanted = new java.util.TreeMap<>(labels) + "|" + taints;
-            return "set-labels-taints " + name + " " + com.bettercompute.domain.cluster.Ids.sha256Hex(wanted).substring(0, 12);
+            String wanted = new TreeMap<>(labels) + "|" + taints;
+            return "set-labels-taints " + name + " " + Ids.sha256Hex(wanted).substring(0, 12);
         }
-    }
 
-    /** The node pool the action is about; null for the cluster's own. */
-    static String poolName(ProviderAction a) {
-        if (a instanceof CreateNodePool c) {
-            return c.spec().name();
+        public String call(ClusterProvider provider, ClusterLocator at) {
+            return provider.updateNodePoolLabelsAndTaints(at, name, labels, taints);
         }
-        if (a instanceof DeleteNodePool d) {
-            return d.name();
+
+        public String pool() {
+            return name;
         }
-        if (a instanceof ResizeNodePool r) {
-            return r.name();
-        }
-        if (a instanceof SetAutoscaling s) {
-            return s.name();
-        }
-        if (a instanceof SetLabelsAndTaints l) {
-            return l.name();
-        }
-        return null;
     }
 }

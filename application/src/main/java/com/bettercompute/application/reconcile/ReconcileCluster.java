@@ -1,7 +1,5 @@
 package com.bettercompute.application.reconcile;
 
-import com.bettercompute.application.cluster.ClusterEvents;
-import com.bettercompute.application.nodepool.NodePoolEvents;
 import com.bettercompute.application.port.AccessRepository;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
@@ -12,11 +10,16 @@ import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterObservation;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.reconcile.ClusterPlan.AskOperation;
+import com.bettercompute.application.reconcile.ClusterPlan.Call;
+import com.bettercompute.application.reconcile.ClusterPlan.Write;
+import com.bettercompute.application.reconcile.ClusterPlan.Save;
 import com.bettercompute.domain.catalog.BillingMode;
 import com.bettercompute.domain.catalog.Pool;
 import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.event.KubernetesEvent;
 import com.bettercompute.domain.usage.ClusterHours;
 import com.bettercompute.domain.usage.UsageRecord;
 import org.slf4j.Logger;
@@ -27,15 +30,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Optional;
 
 /**
- * One pass of the {@code kubernetes.clusters} reconciler over one cluster: load → observe the provider
- * → decide (pure, {@link ClusterDecider}) → save the intent → act (at most one provider call) → save
- * the outcome with the events and the cluster-hours it owes → say when to look again. No threads and
- * no sleeping here: the scheduler in bootstrap owns those, and the lease that keeps two replicas off
- * one cluster.
+ * One pass of the {@code kubernetes.clusters} reconciler over one cluster: load → observe the provider (one
+ * read of the cluster) → {@link ClusterDecider#decide} (pure) → run the {@link ClusterPlan} top to bottom:
+ * save, or ask how our last operation ended, or save the intent → make the one provider call → save the
+ * answer. Each save carries its events, the cluster-hours it owes and the time of the next look. No threads
+ * and no sleeping here: the scheduler in bootstrap owns those, and the lease that keeps two replicas off one
+ * cluster.
  *
  * <p>Crash safety: every provider call is idempotent on the deterministic provider-side name, and the
  * intent is saved before the call. A process killed at any moment leaves a row that the next pass
@@ -46,6 +49,34 @@ public final class ReconcileCluster {
     /** At most this many hours are billed in one pass; a cluster far behind catches up over several. */
     static final int MAX_HOURS_PER_PASS = 24 * 31;
 
+    /** How a pass ended, for the scheduler and its metrics. */
+    public enum Outcome {
+        /** Nothing to ask of the provider: the cluster is as wanted, or the provider is still working. */
+        SAVED,
+        /** The provider accepted the pass's call. */
+        ACCEPTED,
+        /** The provider refused the pass's call (passing trouble or a refusal). */
+        REFUSED,
+        /** The provider could not be observed. */
+        UNOBSERVED,
+        /** Another writer changed the row first; the pass saved nothing after that and runs again at once. */
+        CONFLICT,
+        /** The cluster is deleted (or unknown): no more passes. */
+        FINISHED,
+        /** The pass threw (a bug, or the database failed): told by the scheduler, never returned by a pass. */
+        FAILED
+    }
+
+    /**
+     * What a pass did: its outcome, when to look again (null: never), and how many provider calls it made
+     * (calls of the port; a delete also reads the cluster once more inside the adapter).
+     */
+    public record Pass(Outcome outcome, Duration next, int providerCalls) {
+        public Optional<Duration> nextLook() {
+            return Optional.ofNullable(next);
+        }
+    }
+
     private final Transactions tx;
     private final ClusterRepository clusters;
     private final CatalogRepository catalog;
@@ -54,7 +85,6 @@ public final class ReconcileCluster {
     private final UsageLedger usage;
     private final ClusterProviders providers;
     private final ClusterDecider decider;
-    private final Cadence cadence;
     private final Clock clock;
 
     public ReconcileCluster(Transactions tx, ClusterRepository clusters, CatalogRepository catalog, AccessRepository access,
@@ -66,25 +96,21 @@ public final class ReconcileCluster {
         this.outbox = outbox;
         this.usage = usage;
         this.providers = providers;
-        this.cadence = cadence;
         this.decider = new ClusterDecider(cadence);
         this.clock = clock;
     }
 
-    /** Runs one pass. Returns when to look at the cluster again; empty once it is deleted (or unknown). */
-    public Optional<Duration> reconcile(String clusterId) {
+    /** Runs one pass over the cluster. */
+    public Pass reconcile(String clusterId) {
         Optional<Cluster> found = clusters.find(clusterId);
         if (found.isEmpty() || found.get().state() == ClusterState.DELETED) {
-            return Optional.empty();
+            return new Pass(Outcome.FINISHED, null, 0);
         }
         Cluster c = found.get();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         Optional<ProviderAccount> account = catalog.account(c.providerAccountId());
         if (account.isEmpty()) {
-            ClusterDecision lost = new ClusterDecision(c.toBuilder().state(ClusterState.ERROR)
-                    .message("The cluster's provider account " + c.providerAccountId() + " is no longer in the catalog.").build(),
-                    new ProviderAction.None(), c.state() == ClusterState.ERROR ? List.of() : List.of(ClusterEvents.ERROR), cadence.settled());
-            return save(c, lost, now) ? Optional.of(cadence.settled()) : Optional.of(Duration.ZERO);
+            return run(c, decider.accountGone(c, now), null, null, now, 0);
         }
         ClusterProvider provider = providers.forAccount(account.get());
         ClusterLocator at = ProviderSpecs.locator(c, account.get());
@@ -92,74 +118,63 @@ public final class ReconcileCluster {
         try {
             observation = provider.observe(at);
         } catch (ProviderException e) {
-            // The provider cannot be seen now: decide nothing, look again soon.
             log.warn("cluster {}: observing {} failed ({}): {}", c.id(), at, e.kind(), e.getMessage());
-            ClusterDecision wait = new ClusterDecision(c, new ProviderAction.None(), List.of(), cadence.converging());
-            return save(c, wait, now) ? Optional.of(cadence.converging()) : Optional.of(Duration.ZERO);
+            Pass pass = run(c, decider.unobservable(c, now), provider, at, now, 1);
+            return pass.outcome() == Outcome.CONFLICT ? pass : new Pass(Outcome.UNOBSERVED, pass.next(), pass.providerCalls());
         }
-        ClusterDecision decided = decider.decide(c, observation, at, now);
-        if (!decided.acts()) {
-            return save(c, decided, now) ? Optional.ofNullable(decided.requeue()) : Optional.of(Duration.ZERO);
+        return run(c, decider.decide(c, observation, at, now), provider, at, now, 1);
+    }
+
+    /** Runs the plan; {@code calls} provider calls were made before it. */
+    private Pass run(Cluster stored, ClusterPlan plan, ClusterProvider provider, ClusterLocator at, Instant now, int calls) {
+        if (plan instanceof AskOperation ask) {
+            calls++;
+            try {
+                plan = ask.then(provider.operation(at, ask.operation()));
+            } catch (ProviderException e) {
+                log.warn("cluster {}: asking for operation {} failed ({}): {}", stored.id(), ask.operation(), e.kind(), e.getMessage());
+                plan = decider.unobservable(stored, now);
+            }
         }
+        if (plan instanceof Save save) {
+            return saved(stored, save.outcome(), Outcome.SAVED, calls, now);
+        }
+        Call call = (Call) plan;
         // The intent first: if we die during the call, the next pass knows what was being asked.
-        Cluster intent = ClusterDecider.revised(c, withNext(decided.next(), now, cadence.converging()), now);
-        if (!saveRow(c, intent, decided.events(), now)) {
-            return Optional.of(Duration.ZERO);
+        if (!save(stored, call.intent(), now)) {
+            return new Pass(Outcome.CONFLICT, Duration.ZERO, calls);
         }
-        ClusterDecision outcome;
+        Write answer;
+        Outcome how;
         try {
-            act(provider, at, decided.action());
-            outcome = decider.accepted(new ClusterDecision(intent, decided.action(), List.of(), decided.requeue()), now);
+            answer = call.accepted(call.action().call(provider, at));
+            how = Outcome.ACCEPTED;
         } catch (ProviderException e) {
-            log.info("cluster {}: the provider refused {} ({}): {}", c.id(), decided.action().label(), e.kind(), e.getMessage());
-            outcome = decider.refused(new ClusterDecision(intent, decided.action(), List.of(), decided.requeue()), e, now);
+            log.info("cluster {}: the provider refused {} ({}): {}", stored.id(), call.action().label(), e.kind(), e.getMessage());
+            answer = call.refused(e);
+            how = Outcome.REFUSED;
         }
-        return save(intent, outcome, now) ? Optional.ofNullable(outcome.requeue()) : Optional.of(Duration.ZERO);
+        return saved(call.intent().row(), answer, how, calls + 1, now);
     }
 
-    private static void act(ClusterProvider provider, ClusterLocator at, ProviderAction action) {
-        if (action instanceof ProviderAction.CreateCluster a) {
-            provider.createCluster(a.spec());
-        } else if (action instanceof ProviderAction.ChangeCluster a) {
-            provider.updateCluster(at, a.change());
-        } else if (action instanceof ProviderAction.DeleteCluster) {
-            provider.deleteCluster(at);
-        } else if (action instanceof ProviderAction.CreateNodePool a) {
-            provider.createNodePool(at, a.spec());
-        } else if (action instanceof ProviderAction.DeleteNodePool a) {
-            provider.deleteNodePool(at, a.name());
-        } else if (action instanceof ProviderAction.ResizeNodePool a) {
-            provider.resizeNodePool(at, a.name(), a.nodeCount());
-        } else if (action instanceof ProviderAction.SetAutoscaling a) {
-            provider.setNodePoolAutoscaling(at, a.name(), a.autoscaling());
-        } else if (action instanceof ProviderAction.SetLabelsAndTaints a) {
-            provider.updateNodePoolLabelsAndTaints(at, a.name(), a.labels(), a.taints());
+    private Pass saved(Cluster before, Write write, Outcome how, int calls, Instant now) {
+        if (!save(before, write, now)) {
+            return new Pass(Outcome.CONFLICT, Duration.ZERO, calls);
         }
-    }
-
-    private boolean save(Cluster before, ClusterDecision decision, Instant now) {
-        Cluster next = ClusterDecider.revised(before, withNext(decision.next(), now, decision.requeue()), now);
-        return saveRow(before, next, decision.events(), now);
-    }
-
-    private static Cluster withNext(Cluster c, Instant now, Duration requeue) {
-        return c.toBuilder().progress(c.progress().withNextAttemptAt(requeue == null ? null : now.plus(requeue))).build();
+        return new Pass(write.next() == null ? Outcome.FINISHED : how, write.next(), calls);
     }
 
     /**
-     * Saves the row (if nobody changed it since {@code before}), its events (the decision's cluster events, then
-     * those of its node pools' moves), its billing: one transaction.
+     * Saves the row (if nobody changed it since {@code before}), its events and its billing: one transaction.
      */
-    private boolean saveRow(Cluster before, Cluster next, List<String> events, Instant now) {
+    private boolean save(Cluster before, Write write, Instant now) {
+        Cluster next = write.row();
         return tx.inTransaction(() -> {
             if (!clusters.update(next, before.version())) {
                 return false;
             }
-            for (String type : events) {
-                outbox.append(ClusterEvents.of(type, next, now));
-            }
-            for (var event : NodePoolEvents.transitions(before, next, now)) {
-                outbox.append(event);
+            for (KubernetesEvent event : write.events()) {
+                outbox.append(event.stored());
             }
             if (next.state() == ClusterState.DELETED) {
                 access.removeOwner(next.id());

@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.bettercompute.application.provider.ProviderException.Kind;
+import com.bettercompute.domain.cluster.Accelerators;
+import com.bettercompute.domain.cluster.Autoscaling;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.ReleaseChannel;
+import com.bettercompute.domain.cluster.Taint;
+import com.bettercompute.domain.cluster.TaintEffect;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -40,12 +47,12 @@ public abstract class ClusterProviderContract {
     }
 
     private static ClusterSpec standard(String clusterId, String location) {
-        return new ClusterSpec(new ClusterLocator(PROJECT, location, ProviderNames.clusterName(clusterId)), clusterId, Mode.STANDARD,
+        return new ClusterSpec(new ClusterLocator(PROJECT, location, ProviderNames.clusterName(clusterId)), clusterId, ClusterMode.STANDARD,
                 ReleaseChannel.REGULAR, null, List.of(), false, null, null);
     }
 
     private static ClusterSpec autopilot(String clusterId) {
-        return new ClusterSpec(new ClusterLocator(PROJECT, REGION, ProviderNames.clusterName(clusterId)), clusterId, Mode.AUTOPILOT,
+        return new ClusterSpec(new ClusterLocator(PROJECT, REGION, ProviderNames.clusterName(clusterId)), clusterId, ClusterMode.AUTOPILOT,
                 null, null, List.of(), true, null, null);
     }
 
@@ -59,8 +66,8 @@ public abstract class ClusterProviderContract {
     }
 
     private static final NodePoolSpec GPU_POOL = new NodePoolSpec("gpu", "a3-highgpu-8g", 2, null, 200, "pd-ssd", true,
-            new Accelerator("nvidia-h100-80gb", 8), List.of("us-central1-a"), Map.of("team", "ml"),
-            List.of(new Taint("nvidia.com/gpu", "present", Taint.Effect.NO_SCHEDULE)));
+            new Accelerators("nvidia-h100-80gb", 8), List.of("us-central1-a"), Map.of("team", "ml"),
+            List.of(new Taint("nvidia.com/gpu", "present", TaintEffect.NoSchedule)));
 
     @Test
     void aMissingClusterIsAbsentNotAnError() {
@@ -72,30 +79,36 @@ public abstract class ClusterProviderContract {
     void aStandardClusterIsBuiltInSteps() {
         String id = newClusterId();
         ClusterSpec spec = standard(id, ZONE);
-        provider().createCluster(spec);
+        String creating = provider().createCluster(spec);
 
         ClusterObservation provisioning = provider().observe(spec.at());
         assertThat(provisioning.exists()).isTrue();
         assertThat(provisioning.clusterId()).isEqualTo(id);
         assertThat(provisioning.status()).isEqualTo(ClusterStatus.PROVISIONING);
-        assertThat(provisioning.operationRunning()).isTrue();
+        assertThat(provisioning.busy()).isTrue();
+        assertThat(creating).isNotBlank();
+        assertThat(provider().operation(spec.at(), creating)).isEqualTo(OperationStatus.RUNNING);
         assertThat(provisioning.nodePool(ClusterProvider.INITIAL_NODE_POOL)).isPresent();
 
         letOperationsFinish();
         ClusterObservation running = provider().observe(spec.at());
         assertThat(running.settled()).isTrue();
-        assertThat(running.mode()).isEqualTo(Mode.STANDARD);
+        assertThat(running.mode()).isEqualTo(ClusterMode.STANDARD);
         assertThat(running.endpoint()).isNotBlank();
         assertThat(new String(Base64.getDecoder().decode(running.caCertificate()), StandardCharsets.US_ASCII))
                 .startsWith("-----BEGIN CERTIFICATE-----");
         assertThat(running.masterVersion()).isNotBlank();
         assertThat(running.nodeVersion()).isNotBlank();
         assertThat(running.releaseChannel()).isEqualTo(ReleaseChannel.REGULAR);
-        assertThat(running.operationError()).isNull();
+        assertThat(provider().operation(spec.at(), creating)).isEqualTo(OperationStatus.SUCCEEDED);
 
-        provider().createNodePool(spec.at(), GPU_POOL);
-        assertThat(provider().observe(spec.at()).nodePool("gpu").orElseThrow().status()).isEqualTo(NodePoolStatus.PROVISIONING);
+        String addingPool = provider().createNodePool(spec.at(), GPU_POOL);
+        ClusterObservation adding = provider().observe(spec.at());
+        assertThat(adding.nodePool("gpu").orElseThrow().status()).isEqualTo(NodePoolStatus.PROVISIONING);
+        assertThat(adding.busy()).isTrue();
+        assertThat(provider().operation(spec.at(), addingPool)).isEqualTo(OperationStatus.RUNNING);
         letOperationsFinish();
+        assertThat(provider().operation(spec.at(), addingPool)).isEqualTo(OperationStatus.SUCCEEDED);
         NodePoolObservation gpu = provider().observe(spec.at()).nodePool("gpu").orElseThrow();
         assertThat(gpu.status()).isEqualTo(NodePoolStatus.RUNNING);
         assertThat(gpu.version()).isEqualTo(running.masterVersion());
@@ -105,10 +118,10 @@ public abstract class ClusterProviderContract {
         assertThat(gpu.diskGiB()).isEqualTo(200);
         assertThat(gpu.diskType()).isEqualTo("pd-ssd");
         assertThat(gpu.spot()).isTrue();
-        assertThat(gpu.accelerator()).isEqualTo(new Accelerator("nvidia-h100-80gb", 8));
+        assertThat(gpu.accelerator()).isEqualTo(new Accelerators("nvidia-h100-80gb", 8));
         assertThat(gpu.zones()).containsExactly("us-central1-a");
         assertThat(gpu.labels()).containsEntry("team", "ml");
-        assertThat(gpu.taints()).containsExactly(new Taint("nvidia.com/gpu", "present", Taint.Effect.NO_SCHEDULE));
+        assertThat(gpu.taints()).containsExactly(new Taint("nvidia.com/gpu", "present", TaintEffect.NoSchedule));
 
         provider().deleteNodePool(spec.at(), ClusterProvider.INITIAL_NODE_POOL);
         letOperationsFinish();
@@ -121,9 +134,9 @@ public abstract class ClusterProviderContract {
     void creatingOurClusterAgainAdoptsIt() {
         ClusterSpec spec = standard(newClusterId(), ZONE);
         provider().createCluster(spec);
-        assertThatCode(() -> provider().createCluster(spec)).doesNotThrowAnyException();
+        assertThat(provider().createCluster(spec)).as("an adopted cluster starts no operation").isNull();
         letOperationsFinish();
-        assertThatCode(() -> provider().createCluster(spec)).doesNotThrowAnyException();
+        assertThat(provider().createCluster(spec)).isNull();
         assertThat(provider().observe(spec.at()).settled()).isTrue();
     }
 
@@ -148,11 +161,11 @@ public abstract class ClusterProviderContract {
         letOperationsFinish();
         ClusterObservation running = provider().observe(spec.at());
         assertThat(running.settled()).isTrue();
-        assertThat(running.mode()).isEqualTo(Mode.AUTOPILOT);
+        assertThat(running.mode()).isEqualTo(ClusterMode.AUTOPILOT);
         assertThat(running.releaseChannel()).isEqualTo(ReleaseChannel.REGULAR);
         assertThat(running.privateNodes()).isTrue();
         assertThat(running.nodeVersion()).isNotBlank();
-        assertThatThrownBy(() -> provider().createNodePool(spec.at(), NodePoolSpec.of("extra", "e2-standard-4", 1)))
+        assertThatThrownBy(() -> provider().createNodePool(spec.at(), new NodePoolSpec("extra", "e2-standard-4", 1, null, 100, "pd-balanced", false, null, List.of(), Map.of(), List.of())))
                 .isInstanceOf(ProviderException.class);
     }
 
@@ -162,7 +175,7 @@ public abstract class ClusterProviderContract {
         String stableDefault = config.channels().get(ReleaseChannel.STABLE).defaultVersion();
         String minor = stableDefault.substring(0, stableDefault.indexOf('.', stableDefault.indexOf('.') + 1));
         String id = newClusterId();
-        ClusterSpec spec = new ClusterSpec(new ClusterLocator(PROJECT, REGION, ProviderNames.clusterName(id)), id, Mode.STANDARD,
+        ClusterSpec spec = new ClusterSpec(new ClusterLocator(PROJECT, REGION, ProviderNames.clusterName(id)), id, ClusterMode.STANDARD,
                 ReleaseChannel.STABLE, minor, List.of("10.0.0.0/8", "192.168.1.0/24"), true, null, null);
         provider().createCluster(spec);
         letOperationsFinish();
@@ -176,7 +189,7 @@ public abstract class ClusterProviderContract {
     @Test
     void aVersionNotOfferedIsRefused() {
         String id = newClusterId();
-        ClusterSpec spec = new ClusterSpec(new ClusterLocator(PROJECT, ZONE, ProviderNames.clusterName(id)), id, Mode.STANDARD,
+        ClusterSpec spec = new ClusterSpec(new ClusterLocator(PROJECT, ZONE, ProviderNames.clusterName(id)), id, ClusterMode.STANDARD,
                 ReleaseChannel.REGULAR, "1.10", List.of(), false, null, null);
         assertThatThrownBy(() -> provider().createCluster(spec))
                 .isInstanceOfSatisfying(ProviderException.class, e -> {
@@ -192,7 +205,7 @@ public abstract class ClusterProviderContract {
         String oldest = regular.get(regular.size() - 1);
         String newest = regular.get(0);
         String id = newClusterId();
-        ClusterSpec spec = new ClusterSpec(new ClusterLocator(PROJECT, ZONE, ProviderNames.clusterName(id)), id, Mode.STANDARD,
+        ClusterSpec spec = new ClusterSpec(new ClusterLocator(PROJECT, ZONE, ProviderNames.clusterName(id)), id, ClusterMode.STANDARD,
                 ReleaseChannel.REGULAR, oldest, List.of(), false, null, null);
         provider().createCluster(spec);
         letOperationsFinish();
@@ -201,7 +214,7 @@ public abstract class ClusterProviderContract {
         provider().updateCluster(spec.at(), new ClusterChange.MasterVersion(newest));
         ClusterObservation upgrading = provider().observe(spec.at());
         assertThat(upgrading.status()).isEqualTo(ClusterStatus.RECONCILING);
-        assertThat(upgrading.operationRunning()).isTrue();
+        assertThat(upgrading.busy()).isTrue();
         letOperationsFinish();
         ClusterObservation upgraded = provider().observe(spec.at());
         assertThat(upgraded.masterVersion()).isEqualTo(newest);
@@ -265,7 +278,7 @@ public abstract class ClusterProviderContract {
     void aPoolsLabelsAndTaintsChangeInPlace() {
         ClusterLocator at = runningStandard();
         String pool = ClusterProvider.INITIAL_NODE_POOL;
-        List<Taint> taints = List.of(new Taint("gpu", "true", Taint.Effect.NO_SCHEDULE), new Taint("dedicated", null, Taint.Effect.NO_EXECUTE));
+        List<Taint> taints = List.of(new Taint("gpu", "true", TaintEffect.NoSchedule), new Taint("dedicated", null, TaintEffect.NoExecute));
         provider().updateNodePoolLabelsAndTaints(at, pool, Map.of("team", "ml", "tier", "gold"), taints);
         letOperationsFinish();
         NodePoolObservation seen = provider().observe(at).nodePool(pool).orElseThrow();
@@ -315,12 +328,32 @@ public abstract class ClusterProviderContract {
         letOperationsFinish();
         ClusterObservation failed = provider().observe(spec.at());
         assertThat(failed.status()).isEqualTo(ClusterStatus.ERROR);
-        assertThat(failed.operationRunning()).isFalse();
-        assertThat(failed.operationError()).contains("Insufficient regional quota");
+        assertThat(failed.busy()).isFalse();
         assertThat(failed.statusMessage()).contains("Insufficient regional quota");
+        assertThat(provider().operation(spec.at(), null).error())
+                .as("a lost operation name: the cluster's latest operation, found in the list").contains("Insufficient regional quota");
         provider().deleteCluster(spec.at());
         letOperationsFinish();
         assertThat(provider().observe(spec.at()).exists()).isFalse();
+    }
+
+    @Test
+    void anOperationIsAskedForByTheNameItsCallReturned() {
+        ClusterLocator at = runningStandard();
+        failNextOperation("The node pool could not be resized: quota.");
+        String resizing = provider().resizeNodePool(at, ClusterProvider.INITIAL_NODE_POOL, 4);
+        assertThat(provider().operation(at, resizing)).isEqualTo(OperationStatus.RUNNING);
+        assertThat(provider().operation(at, null)).as("listed: one is running").isEqualTo(OperationStatus.RUNNING);
+        letOperationsFinish();
+        OperationStatus failed = provider().operation(at, resizing);
+        assertThat(failed.done()).isTrue();
+        assertThat(failed.error()).contains("could not be resized");
+        assertThat(provider().observe(at).nodePool(ClusterProvider.INITIAL_NODE_POOL).orElseThrow().nodeCount()).isEqualTo(1);
+
+        String resized = provider().resizeNodePool(at, ClusterProvider.INITIAL_NODE_POOL, 2);
+        letOperationsFinish();
+        assertThat(provider().operation(at, resized)).isEqualTo(OperationStatus.SUCCEEDED);
+        assertThat(provider().operation(at, null)).as("listed: the latest succeeded").isEqualTo(OperationStatus.SUCCEEDED);
     }
 
     @Test

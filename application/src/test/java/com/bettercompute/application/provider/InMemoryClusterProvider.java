@@ -1,6 +1,11 @@
 package com.bettercompute.application.provider;
 
 import com.bettercompute.application.provider.ProviderException.Kind;
+import com.bettercompute.domain.cluster.Autoscaling;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.ReleaseChannel;
+import com.bettercompute.domain.cluster.Taint;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,8 +20,9 @@ import java.util.function.Consumer;
 /**
  * An in-memory {@link ClusterProvider} that keeps the port's contract (see
  * {@code ClusterProviderContract}): operations take {@code operationDuration} on the injected
- * clock, one at a time per cluster; versions come from a fixed server config. Also offers the
- * faults the reconciler's tests need. Thread-safe.
+ * clock, one at a time per cluster, each with a name that {@link #operation} answers for; versions
+ * come from a fixed server config. Also offers the faults the reconciler's tests need, and counts
+ * the calls it serves by method. Thread-safe.
  */
 public final class InMemoryClusterProvider implements ClusterProvider {
 
@@ -42,7 +48,9 @@ public final class InMemoryClusterProvider implements ClusterProvider {
     private final Map<String, FakeCluster> clusters = new LinkedHashMap<>();
     private final Deque<String> failingOperations = new ArrayDeque<>();
     private final Deque<ProviderException> failingCalls = new ArrayDeque<>();
-    private int calls;
+    private final Map<String, Integer> calls = new LinkedHashMap<>();
+    private final Map<String, FakeOperation> operations = new LinkedHashMap<>();
+    private int sequence;
 
     public InMemoryClusterProvider(Clock clock, Duration operationDuration, ServerConfig serverConfig) {
         this.clock = clock;
@@ -65,10 +73,28 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         String message;
     }
 
+    /** An operation: running until {@code doneAt}, then done, with {@code error} if it failed. */
+    private static final class FakeOperation {
+        final String clusterKey;
+        final Instant doneAt;
+        final Runnable onDone;
+        final Consumer<String> onFail;
+        final String failure;
+        boolean done;
+
+        FakeOperation(String clusterKey, Instant doneAt, Runnable onDone, Consumer<String> onFail, String failure) {
+            this.clusterKey = clusterKey;
+            this.doneAt = doneAt;
+            this.onDone = onDone;
+            this.onFail = onFail;
+            this.failure = failure;
+        }
+    }
+
     private static final class FakeCluster {
         final ClusterLocator at;
         String clusterId;
-        Mode mode;
+        ClusterMode mode;
         ReleaseChannel channel;
         ClusterStatus status = ClusterStatus.PROVISIONING;
         String statusMessage;
@@ -76,11 +102,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         List<String> authorized = List.of();
         boolean privateNodes;
         final Map<String, FakePool> pools = new LinkedHashMap<>();
-        Instant operationDoneAt;
-        Runnable onDone;
-        Consumer<String> onFail;
-        String operationFailure;
-        String lastError;
+        FakeOperation running;
 
         FakeCluster(ClusterLocator at) {
             this.at = at;
@@ -102,7 +124,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
     /** Puts a cluster that is not ours (no label) under this name, running. */
     public synchronized void putForeignCluster(ClusterLocator at) {
         FakeCluster cluster = new FakeCluster(at);
-        cluster.mode = Mode.STANDARD;
+        cluster.mode = ClusterMode.STANDARD;
         cluster.channel = ReleaseChannel.REGULAR;
         cluster.status = ClusterStatus.RUNNING;
         cluster.masterVersion = serverConfig.defaultVersion();
@@ -123,13 +145,23 @@ public final class InMemoryClusterProvider implements ClusterProvider {
 
     /** How many calls the port has served. */
     public synchronized int calls() {
-        return calls;
+        return calls.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** How many calls of each method the port has served, by method name. */
+    public synchronized Map<String, Integer> callsByMethod() {
+        return Map.copyOf(calls);
+    }
+
+    /** Forgets every operation, as GKE does with old ones. */
+    public synchronized void forgetOperations() {
+        operations.values().removeIf(o -> o.done);
     }
 
     // ---------------------------------------------------------------- plumbing
 
-    private void enter() {
-        calls++;
+    private void enter(String method) {
+        calls.merge(method, 1, Integer::sum);
         ProviderException failure = failingCalls.poll();
         if (failure != null) {
             throw failure;
@@ -140,32 +172,29 @@ public final class InMemoryClusterProvider implements ClusterProvider {
     private void settle() {
         Instant now = clock.instant();
         for (FakeCluster cluster : List.copyOf(clusters.values())) {
-            if (cluster.operationDoneAt != null && !cluster.operationDoneAt.isAfter(now)) {
-                Runnable done = cluster.onDone;
-                Consumer<String> fail = cluster.onFail;
-                String failure2 = cluster.operationFailure;
-                cluster.operationDoneAt = null;
-                cluster.onDone = null;
-                cluster.onFail = null;
-                cluster.operationFailure = null;
-                cluster.lastError = failure2;
-                if (failure2 == null) {
-                    done.run();
+            FakeOperation op = cluster.running;
+            if (op != null && !op.doneAt.isAfter(now)) {
+                cluster.running = null;
+                op.done = true;
+                if (op.failure == null) {
+                    op.onDone.run();
                 } else {
-                    fail.accept(failure2);
+                    op.onFail.accept(op.failure);
                 }
             }
         }
     }
 
-    private void start(FakeCluster cluster, Runnable onDone, Consumer<String> onFail) {
-        cluster.operationDoneAt = clock.instant().plus(operationDuration);
-        cluster.onDone = onDone;
-        cluster.onFail = onFail;
-        cluster.operationFailure = failingOperations.poll();
+    private String start(FakeCluster cluster, Runnable onDone, Consumer<String> onFail) {
+        String name = "operation-" + (++sequence);
+        FakeOperation op = new FakeOperation(cluster.at.toString(), clock.instant().plus(operationDuration), onDone, onFail,
+                failingOperations.poll());
+        cluster.running = op;
+        operations.put(name, op);
         if (operationDuration.isZero()) {
             settle();
         }
+        return name;
     }
 
     private FakeCluster find(ClusterLocator at) {
@@ -177,7 +206,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
     }
 
     private static void requireIdle(FakeCluster cluster) {
-        if (cluster.operationDoneAt != null) {
+        if (cluster.running != null) {
             throw new ProviderException(Kind.FAILED_PRECONDITION, "Cluster is running incompatible operation.");
         }
         if (cluster.status != ClusterStatus.RUNNING) {
@@ -225,7 +254,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
 
     @Override
     public synchronized ClusterObservation observe(ClusterLocator at) {
-        enter();
+        enter("observe");
         FakeCluster c = clusters.get(at.toString());
         if (c == null) {
             return ClusterObservation.absent();
@@ -235,7 +264,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         for (FakePool p : c.pools.values()) {
             NodePoolSpec s = p.spec;
             pools.add(new NodePoolObservation(s.name(), p.status, p.version, p.nodeCount, p.autoscaling, s.machineType(),
-                    s.diskGiB() == null ? 100 : s.diskGiB(), s.diskType() == null ? "pd-balanced" : s.diskType(), s.spot(), s.accelerator(),
+                    s.diskGiB(), s.diskType(), s.spot(), s.accelerators(),
                     s.zones().isEmpty() ? List.of(at.location()) : s.zones(), p.labels == null ? s.labels() : p.labels,
                     p.taints == null ? s.taints() : p.taints, p.message));
             if (compareVersions(p.version, nodeVersion) < 0) {
@@ -243,22 +272,41 @@ public final class InMemoryClusterProvider implements ClusterProvider {
             }
         }
         return new ClusterObservation(true, c.clusterId, c.status, c.statusMessage, c.mode, "34.118.0." + (clusters.size() + 1), CA,
-                c.masterVersion, nodeVersion, c.channel, c.authorized, c.privateNodes, pools, c.operationDoneAt != null, c.lastError);
+                c.masterVersion, nodeVersion, c.channel, c.authorized, c.privateNodes, pools);
     }
 
     @Override
-    public synchronized void createCluster(ClusterSpec spec) {
-        enter();
+    public synchronized OperationStatus operation(ClusterLocator at, String name) {
+        enter(name == null ? "listOperations" : "operation");
+        FakeOperation op = null;
+        if (name == null) {
+            for (FakeOperation candidate : operations.values()) {
+                if (candidate.clusterKey.equals(at.toString())) {
+                    op = candidate;
+                }
+            }
+        } else {
+            op = operations.get(name);
+        }
+        if (op == null) {
+            return OperationStatus.SUCCEEDED;
+        }
+        return !op.done ? OperationStatus.RUNNING : op.failure == null ? OperationStatus.SUCCEEDED : OperationStatus.failed(op.failure);
+    }
+
+    @Override
+    public synchronized String createCluster(ClusterSpec spec) {
+        enter("createCluster");
         FakeCluster existing = clusters.get(spec.at().toString());
         if (existing != null) {
             if (!spec.clusterId().equals(existing.clusterId)) {
                 throw new ProviderException(Kind.FOREIGN, "A cluster named " + spec.at() + " exists but is not ours.");
             }
-            return;
+            return null;
         }
-        ReleaseChannel channel = spec.mode() == Mode.AUTOPILOT && spec.releaseChannel() == null ? ReleaseChannel.REGULAR : spec.releaseChannel();
+        ReleaseChannel channel = spec.mode() == ClusterMode.AUTOPILOT && spec.releaseChannel() == null ? ReleaseChannel.REGULAR : spec.releaseChannel();
         String version = resolve(spec.version(), channel);
-        if (spec.mode() == Mode.AUTOPILOT && spec.at().location().matches(".*-[a-z]$")) {
+        if (spec.mode() == ClusterMode.AUTOPILOT && spec.at().location().matches(".*-[a-z]$")) {
             throw new ProviderException(Kind.INVALID, "Autopilot clusters must be regional clusters.");
         }
         FakeCluster c = new FakeCluster(spec.at());
@@ -268,26 +316,30 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         c.masterVersion = version;
         c.authorized = spec.authorizedNetworks();
         c.privateNodes = spec.privateNodes();
-        if (spec.mode() == Mode.STANDARD) {
+        if (spec.mode() == ClusterMode.STANDARD) {
             FakePool initial = new FakePool();
-            initial.spec = NodePoolSpec.of(INITIAL_NODE_POOL, "e2-small", 1);
+            initial.spec = new NodePoolSpec(INITIAL_NODE_POOL, "e2-small", 1, null, 30, "pd-standard", false, null, List.of(), Map.of(), List.of());
             initial.version = version;
             initial.nodeCount = 1;
             c.pools.put(INITIAL_NODE_POOL, initial);
         }
         clusters.put(spec.at().toString(), c);
-        start(c, () -> {
+        return start(c, () -> {
             c.status = ClusterStatus.RUNNING;
             c.pools.values().forEach(p -> p.status = NodePoolStatus.RUNNING);
         }, message -> {
             c.status = ClusterStatus.ERROR;
             c.statusMessage = message;
+            c.pools.values().forEach(p -> {
+                p.status = NodePoolStatus.ERROR;
+                p.message = message;
+            });
         });
     }
 
     @Override
-    public synchronized void updateCluster(ClusterLocator at, ClusterChange change) {
-        enter();
+    public synchronized String updateCluster(ClusterLocator at, ClusterChange change) {
+        enter("updateCluster");
         FakeCluster c = find(at);
         requireIdle(c);
         Runnable apply;
@@ -305,18 +357,18 @@ public final class InMemoryClusterProvider implements ClusterProvider {
             throw new IllegalArgumentException(String.valueOf(change));
         }
         c.status = ClusterStatus.RECONCILING;
-        start(c, () -> {
+        return start(c, () -> {
             apply.run();
             c.status = ClusterStatus.RUNNING;
         }, message -> c.status = ClusterStatus.RUNNING);
     }
 
     @Override
-    public synchronized void deleteCluster(ClusterLocator at) {
-        enter();
+    public synchronized String deleteCluster(ClusterLocator at) {
+        enter("deleteCluster");
         FakeCluster c = clusters.get(at.toString());
         if (c == null || c.status == ClusterStatus.STOPPING) {
-            return;
+            return null;
         }
         if (c.clusterId == null) {
             throw new ProviderException(Kind.FOREIGN, "A cluster named " + at + " exists but is not ours.");
@@ -324,17 +376,17 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         ClusterStatus before = c.status;
         c.status = ClusterStatus.STOPPING;
         c.pools.values().forEach(p -> p.status = NodePoolStatus.STOPPING);
-        start(c, () -> clusters.remove(at.toString(), c), message -> c.status = before == ClusterStatus.ERROR ? before : ClusterStatus.RUNNING);
+        return start(c, () -> clusters.remove(at.toString(), c), message -> c.status = before == ClusterStatus.ERROR ? before : ClusterStatus.RUNNING);
     }
 
     @Override
-    public synchronized void createNodePool(ClusterLocator at, NodePoolSpec spec) {
-        enter();
+    public synchronized String createNodePool(ClusterLocator at, NodePoolSpec spec) {
+        enter("createNodePool");
         FakeCluster c = find(at);
         if (c.pools.containsKey(spec.name())) {
-            return;
+            return null;
         }
-        if (c.mode == Mode.AUTOPILOT) {
+        if (c.mode == ClusterMode.AUTOPILOT) {
             throw new ProviderException(Kind.INVALID, "Node pools cannot be created on an Autopilot cluster.");
         }
         requireIdle(c);
@@ -344,7 +396,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         p.nodeCount = spec.nodeCount();
         p.autoscaling = spec.autoscaling();
         c.pools.put(spec.name(), p);
-        start(c, () -> p.status = NodePoolStatus.RUNNING, message -> {
+        return start(c, () -> p.status = NodePoolStatus.RUNNING, message -> {
             p.status = NodePoolStatus.ERROR;
             p.message = message;
         });
@@ -359,42 +411,42 @@ public final class InMemoryClusterProvider implements ClusterProvider {
     }
 
     @Override
-    public synchronized void resizeNodePool(ClusterLocator at, String pool, int nodeCount) {
-        enter();
+    public synchronized String resizeNodePool(ClusterLocator at, String pool, int nodeCount) {
+        enter("resizeNodePool");
         FakeCluster c = find(at);
         FakePool p = pool(c, pool);
         requireIdle(c);
         p.status = NodePoolStatus.RECONCILING;
-        start(c, () -> {
+        return start(c, () -> {
             p.nodeCount = nodeCount;
             p.status = NodePoolStatus.RUNNING;
         }, message -> p.status = NodePoolStatus.RUNNING);
     }
 
     @Override
-    public synchronized void setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling) {
-        enter();
+    public synchronized String setNodePoolAutoscaling(ClusterLocator at, String pool, Autoscaling autoscaling) {
+        enter("setNodePoolAutoscaling");
         FakeCluster c = find(at);
         FakePool p = pool(c, pool);
         requireIdle(c);
         p.status = NodePoolStatus.RECONCILING;
-        start(c, () -> {
+        return start(c, () -> {
             p.autoscaling = autoscaling;
             p.status = NodePoolStatus.RUNNING;
         }, message -> p.status = NodePoolStatus.RUNNING);
     }
 
     @Override
-    public synchronized void updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, java.util.Map<String, String> labels,
+    public synchronized String updateNodePoolLabelsAndTaints(ClusterLocator at, String pool, java.util.Map<String, String> labels,
                                                            List<Taint> taints) {
-        enter();
+        enter("updateNodePoolLabelsAndTaints");
         FakeCluster c = find(at);
         FakePool p = pool(c, pool);
         requireIdle(c);
         p.status = NodePoolStatus.RECONCILING;
         java.util.Map<String, String> newLabels = java.util.Map.copyOf(labels);
         List<Taint> newTaints = List.copyOf(taints);
-        start(c, () -> {
+        return start(c, () -> {
             p.labels = newLabels;
             p.taints = newTaints;
             p.status = NodePoolStatus.RUNNING;
@@ -402,22 +454,22 @@ public final class InMemoryClusterProvider implements ClusterProvider {
     }
 
     @Override
-    public synchronized void deleteNodePool(ClusterLocator at, String pool) {
-        enter();
+    public synchronized String deleteNodePool(ClusterLocator at, String pool) {
+        enter("deleteNodePool");
         FakeCluster c = clusters.get(at.toString());
         if (c == null || !c.pools.containsKey(pool) || c.pools.get(pool).status == NodePoolStatus.STOPPING) {
-            return;
+            return null;
         }
         requireIdle(c);
         FakePool p = c.pools.get(pool);
         NodePoolStatus before = p.status;
         p.status = NodePoolStatus.STOPPING;
-        start(c, () -> c.pools.remove(pool, p), message -> p.status = before);
+        return start(c, () -> c.pools.remove(pool, p), message -> p.status = before);
     }
 
     @Override
     public synchronized ServerConfig serverConfig(String project, String location) {
-        enter();
+        enter("serverConfig");
         return serverConfig;
     }
 

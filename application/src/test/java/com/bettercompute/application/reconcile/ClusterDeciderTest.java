@@ -1,16 +1,15 @@
 package com.bettercompute.application.reconcile;
 
-import com.bettercompute.application.cluster.ClusterEvents;
 import com.bettercompute.application.provider.ClusterChange;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterObservation;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.application.provider.ClusterStatus;
-import com.bettercompute.application.provider.Mode;
 import com.bettercompute.application.provider.NodePoolObservation;
 import com.bettercompute.application.provider.NodePoolStatus;
+import com.bettercompute.application.provider.OperationStatus;
 import com.bettercompute.application.provider.ProviderException;
-import com.bettercompute.application.provider.ReleaseChannel;
+import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.ClusterState;
@@ -35,6 +34,10 @@ class ClusterDeciderTest {
     static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
     static final Cadence CADENCE = Cadence.DEFAULT;
     static final ClusterDecider DECIDER = new ClusterDecider(CADENCE);
+
+    static Decided decide(Cluster c, com.bettercompute.application.provider.ClusterObservation obs, ClusterLocator at, Instant now) {
+        return new Decided(DECIDER.decide(c, obs, at, now));
+    }
     static final String ID = Ids.clusterId("acme", "user:a", "k");
     static final ClusterLocator AT = new ClusterLocator("platform-prod", "us-central1-a", Ids.providerName(ID));
     static final String V1 = "1.33.4-gke.100";
@@ -47,7 +50,7 @@ class ClusterDeciderTest {
                     List.of(), Map.of(), List.of()), state == ClusterState.READY ? ClusterState.READY : ClusterState.PENDING, null, 1, NOW, NOW));
         }
         return new Cluster(ID, "acme", null, "pool_x", "acct", "train", null, mode, "us-central1-a", "us-central1", LocationType.ZONAL,
-                com.bettercompute.domain.cluster.ReleaseChannel.REGULAR, null, null, null, null, List.of(), false, null, null, state, null,
+                ReleaseChannel.REGULAR, null, null, null, null, List.of(), false, null, null, state, null,
                 Ids.providerName(ID), "user:a", "fp", 1, NOW, NOW, null, null, nps, Cluster.Progress.NONE);
     }
 
@@ -61,39 +64,45 @@ class ClusterDeciderTest {
 
     static Cluster intent(Cluster c, String label) {
         Cluster.Progress p = c.progress();
-        return c.toBuilder().progress(new Cluster.Progress(p.deleteRequestedAt(), p.providerAcceptedAt(), label, p.failures(), null, null)).build();
+        return c.toBuilder().progress(new Cluster.Progress(p.deleteRequestedAt(), p.providerAcceptedAt(), label, p.failures(), null, null,
+                "operation-1")).build();
+    }
+
+    /** The intent was saved, and the process died before the provider's answer was: no operation name. */
+    static Cluster intentWithoutAnswer(Cluster c, String label) {
+        return c.toBuilder().progress(c.progress().intending(label)).build();
     }
 
     static Cluster deleteRequested(Cluster c) {
         return c.toBuilder().state(ClusterState.DELETING).progress(c.progress().withDeleteRequestedAt(NOW.minusSeconds(5))).build();
     }
 
-    static ClusterObservation running(Mode mode, List<String> pools) {
+    static ClusterObservation running(ClusterMode mode, List<String> pools) {
         return observation(mode, ClusterStatus.RUNNING, V1, pools, false, null);
     }
 
-    static ClusterObservation observation(Mode mode, ClusterStatus status, String version, List<String> pools, boolean busy, String opError) {
+    static ClusterObservation observation(ClusterMode mode, ClusterStatus status, String version, List<String> pools, boolean busy, String opError) {
         List<NodePoolObservation> nps = new ArrayList<>();
         for (String p : pools) {
             nps.add(new NodePoolObservation(p, NodePoolStatus.RUNNING, version, 2, null, "a3-highgpu-8g", 100, "pd-balanced", false, null,
                     List.of(), Map.of(), List.of(), null));
         }
         return new ClusterObservation(true, ID, status, null, mode, "10.0.0.1", "Q0E=", version, version, ReleaseChannel.REGULAR,
-                List.of(), false, nps, busy, opError);
+                List.of(), false, nps);
     }
 
     @Test
     void a_pending_cluster_missing_at_the_provider_is_created_and_the_intent_recorded() {
-        ClusterDecision d = DECIDER.decide(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu"), ClusterObservation.absent(), AT, NOW);
+        Decided d = decide(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu"), ClusterObservation.absent(), AT, NOW);
         assertThat(d.action()).isInstanceOfSatisfying(ProviderAction.CreateCluster.class, a -> {
             assertThat(a.spec().at()).isEqualTo(AT);
             assertThat(a.spec().clusterId()).isEqualTo(ID);
-            assertThat(a.spec().mode()).isEqualTo(Mode.STANDARD);
+            assertThat(a.spec().mode()).isEqualTo(ClusterMode.STANDARD);
         });
         assertThat(d.next().state()).isEqualTo(ClusterState.PENDING);
         assertThat(d.next().progress().pendingAction()).isEqualTo("create-cluster");
         assertThat(d.requeue()).isEqualTo(CADENCE.converging());
-        ClusterDecision after = DECIDER.accepted(d, NOW);
+        Decided after = d.accepted();
         assertThat(after.next().state()).isEqualTo(ClusterState.PROVISIONING);
         assertThat(after.next().progress().providerAcceptedAt()).isEqualTo(NOW);
     }
@@ -101,7 +110,7 @@ class ClusterDeciderTest {
     @Test
     void a_cluster_still_provisioning_is_waited_for() {
         Cluster c = accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu"));
-        ClusterDecision d = DECIDER.decide(c, observation(Mode.STANDARD, ClusterStatus.PROVISIONING, V1, List.of(ClusterProvider.INITIAL_NODE_POOL), true, null), AT, NOW);
+        Decided d = decide(c, observation(ClusterMode.STANDARD, ClusterStatus.PROVISIONING, V1, List.of(ClusterProvider.INITIAL_NODE_POOL), true, null), AT, NOW);
         assertThat(d.acts()).isFalse();
         assertThat(d.next().state()).isEqualTo(ClusterState.PROVISIONING);
         assertThat(d.next().kubernetesVersion()).isEqualTo(V1);
@@ -111,7 +120,7 @@ class ClusterDeciderTest {
     @Test
     void a_created_cluster_found_after_a_crash_is_adopted_not_created_again() {
         Cluster c = cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu");
-        ClusterDecision d = DECIDER.decide(c, observation(Mode.STANDARD, ClusterStatus.PROVISIONING, V1, List.of(), true, null), AT, NOW);
+        Decided d = decide(c, observation(ClusterMode.STANDARD, ClusterStatus.PROVISIONING, V1, List.of(), true, null), AT, NOW);
         assertThat(d.acts()).isFalse();
         assertThat(d.next().state()).isEqualTo(ClusterState.PROVISIONING);
         assertThat(d.next().progress().providerAcceptedAt()).isEqualTo(NOW);
@@ -120,12 +129,12 @@ class ClusterDeciderTest {
     @Test
     void standard_node_pools_are_created_one_at_a_time_once_the_control_plane_runs_then_the_temporary_pool_goes() {
         Cluster c = accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu", "cpu"));
-        ClusterDecision first = DECIDER.decide(c, running(Mode.STANDARD, List.of(ClusterProvider.INITIAL_NODE_POOL)), AT, NOW);
+        Decided first = decide(c, running(ClusterMode.STANDARD, List.of(ClusterProvider.INITIAL_NODE_POOL)), AT, NOW);
         assertThat(first.action()).isInstanceOfSatisfying(ProviderAction.CreateNodePool.class, a -> assertThat(a.spec().name()).isEqualTo("gpu"));
-        assertThat(DECIDER.accepted(first, NOW).next().nodePools().get(0).state()).isEqualTo(ClusterState.PROVISIONING);
-        ClusterDecision second = DECIDER.decide(c, running(Mode.STANDARD, List.of(ClusterProvider.INITIAL_NODE_POOL, "gpu")), AT, NOW);
+        assertThat(first.accepted().next().nodePools().get(0).state()).isEqualTo(ClusterState.PROVISIONING);
+        Decided second = decide(c, running(ClusterMode.STANDARD, List.of(ClusterProvider.INITIAL_NODE_POOL, "gpu")), AT, NOW);
         assertThat(second.action()).isInstanceOfSatisfying(ProviderAction.CreateNodePool.class, a -> assertThat(a.spec().name()).isEqualTo("cpu"));
-        ClusterDecision third = DECIDER.decide(c, running(Mode.STANDARD, List.of(ClusterProvider.INITIAL_NODE_POOL, "gpu", "cpu")), AT, NOW);
+        Decided third = decide(c, running(ClusterMode.STANDARD, List.of(ClusterProvider.INITIAL_NODE_POOL, "gpu", "cpu")), AT, NOW);
         assertThat(third.action()).isEqualTo(new ProviderAction.DeleteNodePool(ClusterProvider.INITIAL_NODE_POOL));
         assertThat(third.next().state()).isEqualTo(ClusterState.PROVISIONING);
     }
@@ -134,13 +143,13 @@ class ClusterDeciderTest {
     void a_pool_the_provider_is_still_deleting_is_waited_for_not_taken_for_a_failure() {
         Cluster c = intent(accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu")),
                 "delete-node-pool " + ClusterProvider.INITIAL_NODE_POOL);
-        ClusterObservation obs = new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, Mode.STANDARD, "10.0.0.1", null, V1, V1,
+        ClusterObservation obs = new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, ClusterMode.STANDARD, "10.0.0.1", null, V1, V1,
                 ReleaseChannel.REGULAR, List.of(), false, List.of(
                 new NodePoolObservation(ClusterProvider.INITIAL_NODE_POOL, NodePoolStatus.STOPPING, V1, 1, null, "e2-small", 30,
                         "pd-standard", false, null, List.of(), Map.of(), List.of(), null),
                 new NodePoolObservation("gpu", NodePoolStatus.RUNNING, V1, 2, null, "a3-highgpu-8g", 100,
-                        "pd-balanced", false, null, List.of(), Map.of(), List.of(), null)), false, null);
-        ClusterDecision d = DECIDER.decide(c, obs, AT, NOW);
+                        "pd-balanced", false, null, List.of(), Map.of(), List.of(), null)));
+        Decided d = decide(c, obs, AT, NOW);
         assertThat(d.acts()).isFalse();
         assertThat(d.next().state()).isEqualTo(ClusterState.PROVISIONING);
         assertThat(d.events()).isEmpty();
@@ -149,15 +158,15 @@ class ClusterDeciderTest {
     @Test
     void ready_the_first_time_publishes_ready_once() {
         Cluster c = accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu"));
-        ClusterDecision d = DECIDER.decide(c, running(Mode.STANDARD, List.of("gpu")), AT, NOW);
+        Decided d = decide(c, running(ClusterMode.STANDARD, List.of("gpu")), AT, NOW);
         assertThat(d.acts()).isFalse();
         assertThat(d.next().state()).isEqualTo(ClusterState.READY);
         assertThat(d.next().readyAt()).isEqualTo(NOW);
         assertThat(d.next().endpoint()).isEqualTo("10.0.0.1");
         assertThat(d.next().nodePools()).extracting(NodePool::state).containsOnly(ClusterState.READY);
-        assertThat(d.events()).containsExactly(ClusterEvents.READY);
+        assertThat(d.events()).containsExactly("kubernetes.cluster.ready");
         assertThat(d.requeue()).isEqualTo(CADENCE.settled());
-        ClusterDecision again = DECIDER.decide(d.next(), running(Mode.STANDARD, List.of("gpu")), AT, NOW.plusSeconds(300));
+        Decided again = decide(d.next(), running(ClusterMode.STANDARD, List.of("gpu")), AT, NOW.plusSeconds(300));
         assertThat(again.events()).isEmpty();
         assertThat(ClusterDecider.visible(d.next(), again.next())).isFalse();
     }
@@ -165,9 +174,9 @@ class ClusterDeciderTest {
     @Test
     void an_autopilot_cluster_has_no_pools_to_make() {
         Cluster c = accepted(cluster(ClusterMode.AUTOPILOT, ClusterState.PROVISIONING));
-        ClusterDecision d = DECIDER.decide(c, running(Mode.AUTOPILOT, List.of()), AT, NOW);
+        Decided d = decide(c, running(ClusterMode.AUTOPILOT, List.of()), AT, NOW);
         assertThat(d.next().state()).isEqualTo(ClusterState.READY);
-        assertThat(d.events()).containsExactly(ClusterEvents.READY);
+        assertThat(d.events()).containsExactly("kubernetes.cluster.ready");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -183,7 +192,7 @@ class ClusterDeciderTest {
             case "channel" -> b.releaseChannel(com.bettercompute.domain.cluster.ReleaseChannel.valueOf(value));
             default -> b.authorizedNetworks(List.of(value));
         }
-        ClusterDecision d = DECIDER.decide(b.build(), running(Mode.AUTOPILOT, List.of()), AT, NOW);
+        Decided d = decide(b.build(), running(ClusterMode.AUTOPILOT, List.of()), AT, NOW);
         assertThat(d.action().label()).isEqualTo(label);
         assertThat(d.action()).isInstanceOf(ProviderAction.ChangeCluster.class);
         assertThat(d.next().state()).isEqualTo(ClusterState.UPDATING);
@@ -192,24 +201,36 @@ class ClusterDeciderTest {
     @Test
     void ready_again_after_a_change_publishes_updated() {
         Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder().requestedVersion("1.33").build();
-        ClusterDecision d = DECIDER.decide(c, running(Mode.AUTOPILOT, List.of()), AT, NOW);
+        Decided d = decide(c, running(ClusterMode.AUTOPILOT, List.of()), AT, NOW);
         assertThat(d.next().state()).isEqualTo(ClusterState.READY);
-        assertThat(d.events()).containsExactly(ClusterEvents.UPDATED);
+        assertThat(d.events()).containsExactly("kubernetes.cluster.updated");
     }
 
     @Test
     void a_version_moved_by_the_provider_is_seen_on_refresh_and_published_as_updated() {
         Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.READY), ClusterState.READY);
-        ClusterDecision d = DECIDER.decide(c, observation(Mode.AUTOPILOT, ClusterStatus.RUNNING, V2, List.of(), false, null), AT, NOW);
+        Decided d = decide(c, observation(ClusterMode.AUTOPILOT, ClusterStatus.RUNNING, V2, List.of(), false, null), AT, NOW);
         assertThat(d.next().kubernetesVersion()).isEqualTo(V2);
         assertThat(d.next().state()).isEqualTo(ClusterState.READY);
-        assertThat(d.events()).containsExactly(ClusterEvents.UPDATED);
+        assertThat(d.events()).containsExactly("kubernetes.cluster.updated");
+    }
+
+    @Test
+    void an_intent_whose_answer_was_lost_in_a_crash_is_asked_again_once_nothing_runs() {
+        Cluster c = intentWithoutAnswer(wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder()
+                .requestedVersion("1.34").build(), "set-version 1.34");
+        Decided asked = decide(c, running(ClusterMode.AUTOPILOT, List.of()), AT, NOW);
+        assertThat(((ClusterPlan.AskOperation) asked.plan()).operation()).as("no name: the provider lists the cluster's").isNull();
+        assertThat(asked.then(OperationStatus.RUNNING).acts()).isFalse();
+        Decided again = asked.then(OperationStatus.failed("an older operation's error"));
+        assertThat(again.action().label()).as("calls are idempotent: ask again").isEqualTo("set-version 1.34");
+        assertThat(again.next().state()).isEqualTo(ClusterState.UPDATING);
     }
 
     @Test
     void a_provider_upgrade_in_flight_shows_updating() {
         Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.READY), ClusterState.READY);
-        ClusterDecision d = DECIDER.decide(c, observation(Mode.AUTOPILOT, ClusterStatus.RECONCILING, V1, List.of(), true, null), AT, NOW);
+        Decided d = decide(c, observation(ClusterMode.AUTOPILOT, ClusterStatus.RECONCILING, V1, List.of(), true, null), AT, NOW);
         assertThat(d.next().state()).isEqualTo(ClusterState.UPDATING);
         assertThat(d.acts()).isFalse();
     }
@@ -218,40 +239,42 @@ class ClusterDeciderTest {
     void a_change_the_provider_finished_without_applying_is_an_error_with_its_message_and_is_retried_from_error() {
         Cluster c = intent(wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder()
                 .requestedVersion("1.31").build(), "set-version 1.31");
-        ClusterDecision d = DECIDER.decide(c, observation(Mode.AUTOPILOT, ClusterStatus.RUNNING, V1, List.of(), false,
-                "Master cannot be downgraded"), AT, NOW);
+        Decided asked = decide(c, observation(ClusterMode.AUTOPILOT, ClusterStatus.RUNNING, V1, List.of(), false, null), AT, NOW);
+        assertThat(asked.asksOperation()).as("the difference is still there: how did our operation end?").isTrue();
+        assertThat(asked.then(OperationStatus.RUNNING).next().state()).as("not yet landed").isEqualTo(ClusterState.UPDATING);
+        Decided d = asked.then(OperationStatus.failed("Master cannot be downgraded"));
         assertThat(d.acts()).isFalse();
         assertThat(d.next().state()).isEqualTo(ClusterState.ERROR);
         assertThat(d.next().message()).isEqualTo("Master cannot be downgraded");
-        assertThat(d.events()).containsExactly(ClusterEvents.ERROR);
+        assertThat(d.events()).containsExactly("kubernetes.cluster.error");
         assertThat(d.requeue()).isEqualTo(CADENCE.settled());
-        ClusterDecision retry = DECIDER.decide(d.next(), running(Mode.AUTOPILOT, List.of()), AT, NOW.plus(CADENCE.settled()));
+        Decided retry = decide(d.next(), running(ClusterMode.AUTOPILOT, List.of()), AT, NOW.plus(CADENCE.settled()));
         assertThat(retry.action().label()).isEqualTo("set-version 1.31");
         // the error shows until the provider accepts the retry
         assertThat(retry.next().state()).isEqualTo(ClusterState.ERROR);
         assertThat(ClusterDecider.visible(d.next(), retry.next())).isFalse();
-        ClusterDecision refusedAgain = DECIDER.refused(retry, new ProviderException(ProviderException.Kind.INVALID, "Master cannot be downgraded"), NOW);
+        Decided refusedAgain = retry.refused(new ProviderException(ProviderException.Kind.INVALID, "Master cannot be downgraded"));
         assertThat(refusedAgain.events()).isEmpty();
         assertThat(ClusterDecider.visible(d.next(), refusedAgain.next())).isFalse();
-        assertThat(DECIDER.accepted(retry, NOW).next().state()).isEqualTo(ClusterState.UPDATING);
+        assertThat(retry.accepted().next().state()).isEqualTo(ClusterState.UPDATING);
     }
 
     @Test
     void a_refused_change_shows_error_with_the_providers_message() {
         Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder().requestedVersion("1.99").build();
-        ClusterDecision d = DECIDER.decide(c, running(Mode.AUTOPILOT, List.of()), AT, NOW);
-        ClusterDecision refused = DECIDER.refused(d, new ProviderException(ProviderException.Kind.INVALID, "Version 1.99 is not supported."), NOW);
+        Decided d = decide(c, running(ClusterMode.AUTOPILOT, List.of()), AT, NOW);
+        Decided refused = d.refused(new ProviderException(ProviderException.Kind.INVALID, "Version 1.99 is not supported."));
         assertThat(refused.next().state()).isEqualTo(ClusterState.ERROR);
         assertThat(refused.next().message()).isEqualTo("Version 1.99 is not supported.");
         assertThat(refused.next().progress().pendingAction()).isNull();
-        assertThat(refused.events()).containsExactly(ClusterEvents.ERROR);
+        assertThat(refused.events()).containsExactly("kubernetes.cluster.error");
     }
 
     @Test
     void passing_trouble_at_the_provider_is_retried_soon_without_an_error() {
         Cluster c = cluster(ClusterMode.AUTOPILOT, ClusterState.PENDING);
-        ClusterDecision d = DECIDER.decide(c, ClusterObservation.absent(), AT, NOW);
-        ClusterDecision refused = DECIDER.refused(d, new ProviderException(ProviderException.Kind.UNAVAILABLE, "try later"), NOW);
+        Decided d = decide(c, ClusterObservation.absent(), AT, NOW);
+        Decided refused = d.refused(new ProviderException(ProviderException.Kind.UNAVAILABLE, "try later"));
         assertThat(refused.next().state()).isEqualTo(ClusterState.PENDING);
         assertThat(refused.events()).isEmpty();
         assertThat(refused.requeue()).isEqualTo(CADENCE.converging());
@@ -260,18 +283,18 @@ class ClusterDeciderTest {
     @Test
     void a_cluster_deleted_behind_our_back_is_an_error_and_never_recreated() {
         Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.READY), ClusterState.READY);
-        ClusterDecision d = DECIDER.decide(c, ClusterObservation.absent(), AT, NOW);
+        Decided d = decide(c, ClusterObservation.absent(), AT, NOW);
         assertThat(d.acts()).isFalse();
         assertThat(d.next().state()).isEqualTo(ClusterState.ERROR);
         assertThat(d.next().message()).contains("deleted at the provider");
-        assertThat(DECIDER.decide(d.next(), ClusterObservation.absent(), AT, NOW.plusSeconds(300)).acts()).isFalse();
+        assertThat(decide(d.next(), ClusterObservation.absent(), AT, NOW.plusSeconds(300)).acts()).isFalse();
     }
 
     @Test
     void a_cluster_of_our_name_that_is_not_ours_is_left_alone() {
-        ClusterObservation foreign = new ClusterObservation(true, null, ClusterStatus.RUNNING, null, Mode.STANDARD, "1.2.3.4", null, V1, V1,
-                null, List.of(), false, List.of(), false, null);
-        ClusterDecision d = DECIDER.decide(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu"), foreign, AT, NOW);
+        ClusterObservation foreign = new ClusterObservation(true, null, ClusterStatus.RUNNING, null, ClusterMode.STANDARD, "1.2.3.4", null, V1, V1,
+                null, List.of(), false, List.of());
+        Decided d = decide(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu"), foreign, AT, NOW);
         assertThat(d.acts()).isFalse();
         assertThat(d.next().state()).isEqualTo(ClusterState.ERROR);
         assertThat(d.next().message()).contains("not created by better-compute");
@@ -280,24 +303,24 @@ class ClusterDeciderTest {
     @Test
     void a_requested_delete_deletes_waits_and_ends_deleted() {
         Cluster c = deleteRequested(wasReady(cluster(ClusterMode.STANDARD, ClusterState.READY, "gpu"), ClusterState.READY));
-        ClusterDecision d = DECIDER.decide(c, running(Mode.STANDARD, List.of("gpu")), AT, NOW);
+        Decided d = decide(c, running(ClusterMode.STANDARD, List.of("gpu")), AT, NOW);
         assertThat(d.action()).isInstanceOf(ProviderAction.DeleteCluster.class);
         assertThat(d.next().state()).isEqualTo(ClusterState.DELETING);
-        Cluster asked = DECIDER.accepted(d, NOW).next();
-        ClusterDecision stopping = DECIDER.decide(asked, observation(Mode.STANDARD, ClusterStatus.STOPPING, V1, List.of("gpu"), true, null), AT, NOW);
+        Cluster asked = d.accepted().next();
+        Decided stopping = decide(asked, observation(ClusterMode.STANDARD, ClusterStatus.STOPPING, V1, List.of("gpu"), true, null), AT, NOW);
         assertThat(stopping.acts()).isFalse();
         assertThat(stopping.next().state()).isEqualTo(ClusterState.DELETING);
-        ClusterDecision gone = DECIDER.decide(asked, ClusterObservation.absent(), AT, NOW);
+        Decided gone = decide(asked, ClusterObservation.absent(), AT, NOW);
         assertThat(gone.next().state()).isEqualTo(ClusterState.DELETED);
         assertThat(gone.next().deletedAt()).isEqualTo(NOW);
         assertThat(gone.next().nodePools()).extracting(NodePool::state).containsOnly(ClusterState.DELETED);
-        assertThat(gone.events()).containsExactly(ClusterEvents.DELETED);
+        assertThat(gone.events()).containsExactly("kubernetes.cluster.deleted");
         assertThat(gone.requeue()).isNull();
     }
 
     @Test
     void a_delete_of_a_cluster_never_created_at_the_provider_ends_deleted_at_once() {
-        ClusterDecision d = DECIDER.decide(deleteRequested(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu")), ClusterObservation.absent(), AT, NOW);
+        Decided d = decide(deleteRequested(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu")), ClusterObservation.absent(), AT, NOW);
         assertThat(d.acts()).isFalse();
         assertThat(d.next().state()).isEqualTo(ClusterState.DELETED);
     }
@@ -308,8 +331,8 @@ class ClusterDeciderTest {
         Cluster c = deleteRequested(wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.READY), ClusterState.READY));
         Cluster.Progress p = c.progress();
         c = c.toBuilder().progress(new Cluster.Progress(p.deleteRequestedAt(), p.providerAcceptedAt(), null, failures - 1, null, null)).build();
-        ClusterDecision d = DECIDER.decide(c, running(Mode.AUTOPILOT, List.of()), AT, NOW);
-        ClusterDecision refused = DECIDER.refused(d, new ProviderException(ProviderException.Kind.PERMISSION_DENIED, "deletion protection is on"), NOW);
+        Decided d = decide(c, running(ClusterMode.AUTOPILOT, List.of()), AT, NOW);
+        Decided refused = d.refused(new ProviderException(ProviderException.Kind.PERMISSION_DENIED, "deletion protection is on"));
         assertThat(refused.next().state()).isEqualTo(ClusterState.ERROR);
         assertThat(refused.next().message()).isEqualTo("deletion protection is on");
         assertThat(refused.next().deleteRequested()).isTrue();
@@ -319,10 +342,10 @@ class ClusterDeciderTest {
     @Test
     void a_node_pool_in_error_at_the_provider_makes_the_cluster_an_error() {
         Cluster c = accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu"));
-        ClusterObservation obs = new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, Mode.STANDARD, "10.0.0.1", null, V1, V1,
+        ClusterObservation obs = new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, ClusterMode.STANDARD, "10.0.0.1", null, V1, V1,
                 ReleaseChannel.REGULAR, List.of(), false, List.of(new NodePoolObservation("gpu", NodePoolStatus.ERROR, V1, 2, null, "a3", 100,
-                "pd-balanced", false, null, List.of(), Map.of(), List.of(), "GPU quota exhausted")), false, null);
-        ClusterDecision d = DECIDER.decide(c, obs, AT, NOW);
+                "pd-balanced", false, null, List.of(), Map.of(), List.of(), "GPU quota exhausted")));
+        Decided d = decide(c, obs, AT, NOW);
         assertThat(d.next().state()).isEqualTo(ClusterState.ERROR);
         assertThat(d.next().message()).isEqualTo("Node pool gpu: GPU quota exhausted");
     }
@@ -360,7 +383,7 @@ class ClusterDeciderTest {
     @Test
     void a_change_of_version_is_a_master_version_change() {
         Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder().requestedVersion("1.34").build();
-        assertThat(ClusterDecider.firstDifference(c, running(Mode.AUTOPILOT, List.of())))
+        assertThat(ClusterDecider.firstDifference(c, running(ClusterMode.AUTOPILOT, List.of())))
                 .isEqualTo(new ProviderAction.ChangeCluster(new ClusterChange.MasterVersion("1.34")));
     }
 }

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterSpec;
-import com.bettercompute.application.provider.Mode;
+import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.application.provider.ProviderNames;
-import com.bettercompute.application.provider.ReleaseChannel;
+import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.application.fakes.MutableClock;
 import com.bettercompute.adapters.k8s.Fabric8TenantClusterClient;
 import com.bettercompute.application.port.ClusterConnection;
@@ -30,7 +30,7 @@ class GkeProviderSetupTest {
     void theDefaultIsAnEmbeddedSimulatorReachedOverGrpc() {
         try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ofSeconds(20), clock)) {
             assertThat(setup.simulator()).isPresent();
-            setup.provider().createCluster(new ClusterSpec(AT, ID, Mode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
+            setup.provider().createCluster(new ClusterSpec(AT, ID, ClusterMode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
             clock.advance(Duration.ofSeconds(20));
             assertThat(setup.provider().observe(AT).settled()).isTrue();
             assertThat(setup.simulator().orElseThrow().clusters()).containsExactly("projects/demo/locations/us-central1-a/clusters/" + AT.name());
@@ -42,7 +42,7 @@ class GkeProviderSetupTest {
         ClusterObservation before;
         try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ofSeconds(20), clock, state);
                 Fabric8TenantClusterClient kubernetes = new Fabric8TenantClusterClient(30_000)) {
-            setup.provider().createCluster(new ClusterSpec(AT, ID, Mode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
+            setup.provider().createCluster(new ClusterSpec(AT, ID, ClusterMode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
             clock.advance(Duration.ofSeconds(20));
             before = setup.provider().observe(AT);
             kubernetes.ensureServiceAccount(new ClusterConnection("https://" + before.endpoint(), before.caCertificate(),
@@ -77,7 +77,7 @@ class GkeProviderSetupTest {
         try (GkeSimulator standalone = GkeSimulator.start(clock, Duration.ZERO, 0, 0);
                 GkeProviderSetup setup = GkeProviderSetup.from("simulator", standalone.grpcTarget(), Duration.ofSeconds(20), clock)) {
             assertThat(setup.simulator()).isEmpty();
-            setup.provider().createCluster(new ClusterSpec(AT, ID, Mode.STANDARD, null, null, List.of(), false, null, null));
+            setup.provider().createCluster(new ClusterSpec(AT, ID, ClusterMode.STANDARD, null, null, List.of(), false, null, null));
             assertThat(standalone.clusters()).hasSize(1);
         }
     }

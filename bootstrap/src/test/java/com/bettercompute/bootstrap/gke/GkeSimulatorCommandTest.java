@@ -8,7 +8,7 @@ import com.bettercompute.adapters.gke.GkeClusterProviders;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterSpec;
-import com.bettercompute.application.provider.Mode;
+import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.application.provider.ProviderNames;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -60,7 +60,7 @@ class GkeSimulatorCommandTest {
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         try (GkeSimulator first = GkeSimulatorCommand.start(args, quiet);
                 GkeClusterProvider provider = GkeClusterProviders.grpc(first.grpcTarget())) {
-            provider.createCluster(new ClusterSpec(AT, ID, Mode.STANDARD, null, null, List.of(), false, null, null));
+            provider.createCluster(new ClusterSpec(AT, ID, ClusterMode.STANDARD, null, null, List.of(), false, null, null));
         }
         try (GkeSimulator second = GkeSimulatorCommand.start(args, quiet)) {
             assertThat(second.clusters()).containsExactly("projects/demo/locations/us-central1-a/clusters/" + AT.name());

@@ -60,17 +60,52 @@ public record Cluster(
      * @param failures           consecutive failed attempts, for the back-off
      * @param nextAttemptAt      when the reconciler looks at the cluster next; null: as soon as it can
      * @param caCertificate      the cluster CA the provider reported (base64 PEM); public, not a secret
+     * @param operation          the provider's name of the operation that {@code pendingAction} started, saved once the
+     *                           provider accepted the call; null while unknown (not accepted yet, or a crash came between
+     *                           the call and saving its answer)
      */
     public record Progress(Instant deleteRequestedAt, Instant providerAcceptedAt, String pendingAction, int failures,
-                           Instant nextAttemptAt, String caCertificate) {
-        public static final Progress NONE = new Progress(null, null, null, 0, null, null);
+                           Instant nextAttemptAt, String caCertificate, String operation) {
+        public static final Progress NONE = new Progress(null, null, null, 0, null, null, null);
+
+        /** Without an operation name (rows written before operations were remembered). */
+        public Progress(Instant deleteRequestedAt, Instant providerAcceptedAt, String pendingAction, int failures,
+                        Instant nextAttemptAt, String caCertificate) {
+            this(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate, null);
+        }
 
         public Progress withNextAttemptAt(Instant at) {
-            return new Progress(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, at, caCertificate);
+            return new Progress(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, at, caCertificate, operation);
         }
 
         public Progress withDeleteRequestedAt(Instant at) {
-            return new Progress(at, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate);
+            return new Progress(at, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate, operation);
+        }
+
+        /** The provider was seen to have the cluster: billing starts now unless it started before. */
+        public Progress seenAtProvider(Instant now, String ca) {
+            return new Progress(deleteRequestedAt, providerAcceptedAt == null ? now : providerAcceptedAt, pendingAction, failures,
+                    nextAttemptAt, ca == null ? caCertificate : ca, operation);
+        }
+
+        /** A call is about to be made: its label is the intent, and no operation of it is known yet. */
+        public Progress intending(String action) {
+            return new Progress(deleteRequestedAt, providerAcceptedAt, action, failures, nextAttemptAt, caCertificate, null);
+        }
+
+        /** The provider accepted the intended call and started {@code op} (null: nothing to wait for). */
+        public Progress started(String op) {
+            return new Progress(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate, op);
+        }
+
+        /** The provider refused the intended call: nothing is pending, one more failure counts for the back-off. */
+        public Progress failedAttempt() {
+            return new Progress(deleteRequestedAt, providerAcceptedAt, null, failures + 1, nextAttemptAt, caCertificate, null);
+        }
+
+        /** Everything asked is in place: nothing pending, no failures. */
+        public Progress settled() {
+            return new Progress(deleteRequestedAt, providerAcceptedAt, null, 0, nextAttemptAt, caCertificate, null);
         }
     }
 
@@ -86,6 +121,93 @@ public record Cluster(
     /** A cluster being deleted or already deleted accepts no change. */
     public boolean goingAway() {
         return state == ClusterState.DELETING || state == ClusterState.DELETED || deleteRequested();
+    }
+
+    // ------------------------------------------------------------------ the state machine
+    // Every change of state is one of these named transitions; none bumps the revision by itself
+    // except those of the API calls (the tenant's requests), which always do.
+
+    /**
+     * The tenant changed what it asks (a version, channel, networks, a node pool): a new revision, looked at
+     * at once; a {@code ready} or failed cluster goes {@code updating} when the change is for the provider.
+     * One not at the provider yet keeps its state: it will be created with the new values.
+     */
+    public Cluster changeRequested(boolean changesProvider, Instant now) {
+        Builder b = toBuilder().version(version + 1).updatedAt(now).progress(progress.withNextAttemptAt(null));
+        if (changesProvider && (state == ClusterState.READY || state == ClusterState.ERROR)) {
+            b.state(ClusterState.UPDATING).message(null);
+        }
+        return b.build();
+    }
+
+    /**
+     * The tenant asked to delete: the cluster and its pools go {@code deleting}, a new revision, looked at at once.
+     * Asked again after the provider refused, it keeps the first request's time (it is the same deletion).
+     */
+    public Cluster startDeleting(Instant now) {
+        List<NodePool> pools = nodePools.stream()
+                .map(p -> p.state() == ClusterState.DELETED ? p : p.withState(ClusterState.DELETING, null, now)).toList();
+        Progress p = (deleteRequested() ? progress : progress.withDeleteRequestedAt(now)).withNextAttemptAt(null);
+        return toBuilder().state(ClusterState.DELETING).message(null).nodePools(pools).progress(p)
+                .version(version + 1).updatedAt(now).build();
+    }
+
+    /** The provider is working on it: {@code provisioning} until it was first ready, {@code updating} after. */
+    public Cluster converging() {
+        return toBuilder().state(readyAt == null ? ClusterState.PROVISIONING : ClusterState.UPDATING).message(null).build();
+    }
+
+    /** The provider failed or refused, or the cluster cannot be reconciled: {@code error} with why. */
+    public Cluster failed(String why) {
+        return toBuilder().state(ClusterState.ERROR).message(why).build();
+    }
+
+    /** The provider is deleting it (a retried delete it accepted, or one it was already doing). */
+    public Cluster deleting() {
+        return toBuilder().state(ClusterState.DELETING).message(null).build();
+    }
+
+    /** The control plane and every live pool are as asked: {@code ready}; the first time also sets {@code readyAt}. */
+    public Cluster becameReady(Instant now) {
+        List<NodePool> pools = nodePools.stream()
+                .map(p -> p.state() == ClusterState.READY || !p.live() ? p : p.withState(ClusterState.READY, null, now)).toList();
+        return toBuilder().state(ClusterState.READY).message(null).readyAt(readyAt == null ? now : readyAt).nodePools(pools)
+                .progress(progress.settled()).build();
+    }
+
+    /** Gone at the provider: {@code deleted}, with every pool; kept for the record, never looked at again. */
+    public Cluster deleted(Instant now) {
+        List<NodePool> pools = nodePools.stream()
+                .map(p -> p.state() == ClusterState.DELETED ? p : p.withState(ClusterState.DELETED, null, now)).toList();
+        Progress p = new Progress(progress.deleteRequestedAt(), progress.providerAcceptedAt(), null, 0, null,
+                progress.caCertificate(), null);
+        return toBuilder().state(ClusterState.DELETED).message(null).nodePools(pools).deletedAt(now).progress(p).build();
+    }
+
+    /** The live pool of that name moved to {@code newState} (a no-op when it is there already with that message). */
+    public Cluster withPoolState(String poolName, ClusterState newState, String why, Instant now) {
+        return toBuilder().nodePools(nodePools.stream()
+                .map(p -> p.live() && p.spec().name().equals(poolName)
+                        && (p.state() != newState || !java.util.Objects.equals(p.message(), why))
+                        ? p.withState(newState, why, now) : p)
+                .toList()).build();
+    }
+
+    /**
+     * {@code pool} put in place of the pool of the same id (or added last), as the tenant changed it: the
+     * cluster's {@link #changeRequested} follows.
+     */
+    public Cluster withPoolChanged(NodePool pool, boolean changesProvider, Instant now) {
+        List<NodePool> pools = new java.util.ArrayList<>();
+        boolean replaced = false;
+        for (NodePool p : nodePools) {
+            replaced |= p.id().equals(pool.id());
+            pools.add(p.id().equals(pool.id()) ? pool : p);
+        }
+        if (!replaced) {
+            pools.add(pool);
+        }
+        return toBuilder().nodePools(pools).build().changeRequested(changesProvider, now);
     }
 
     public Builder toBuilder() {
