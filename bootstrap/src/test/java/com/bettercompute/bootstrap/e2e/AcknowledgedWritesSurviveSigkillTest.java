@@ -32,9 +32,9 @@ class AcknowledgedWritesSurviveSigkillTest {
                 workDir, System.out).run();
         System.out.println("SIGKILL loop on " + (db == null ? "the embedded default" : db) + ": " + r.summary());
 
-        assertThat(r.creates()).as("the load acknowledged creates").isGreaterThan(cycles);
-        assertThat(r.updates()).as("the load acknowledged updates").isGreaterThan(cycles);
-        assertThat(r.deletes()).as("the load acknowledged deletes").isPositive();
+        // each cycle waits for a first acknowledged write before it kills: a run that acknowledged fewer
+        // writes than it had cycles killed idle servers and proved nothing
+        assertThat(r.creates() + r.updates() + r.deletes()).as("writes acknowledged before the kills").isGreaterThanOrEqualTo(cycles);
         assertThat(r.losses()).as("acknowledged writes missing after a restart").isEmpty();
     }
 }
