@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every write the API acknowledged survives SIGKILL, on the embedded default: {@link SigkillLoop} with
  * 4 client threads creating, updating and deleting clusters, the server killed at a random moment
- * 0.2–1.5 s into each cycle (its PostgreSQL with it every other time), 44 cycles. A loss in 1 cycle of
+ * 50–1200 ms after the cycle's first acknowledged write (its PostgreSQL with it every other time), 44 cycles. A loss in 1 cycle of
  * 10 (what H2 2.5.252 showed) passes 44 cycles unseen with probability 0.9^44 ≈ 1 %.
  *
  * <p>The long measurement, from the repository root (cycles, threads and database as properties;
