@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every write the API acknowledged survives SIGKILL, on the embedded default: {@link SigkillLoop} with
  * 4 client threads creating, updating and deleting clusters, the server killed at a random moment
- * 0.2–1.5 s into each cycle (its PostgreSQL with it every other time), 44 cycles. A loss in 1 cycle of
+ * 50–1200 ms after the cycle's first acknowledged write (its PostgreSQL with it every other time), 44 cycles. A loss in 1 cycle of
  * 10 (what H2 2.5.252 showed) passes 44 cycles unseen with probability 0.9^44 ≈ 1 %.
  *
  * <p>The long measurement, from the repository root (cycles, threads and database as properties;
@@ -32,9 +32,9 @@ class AcknowledgedWritesSurviveSigkillTest {
                 workDir, System.out).run();
         System.out.println("SIGKILL loop on " + (db == null ? "the embedded default" : db) + ": " + r.summary());
 
-        assertThat(r.creates()).as("the load acknowledged creates").isGreaterThan(cycles);
-        assertThat(r.updates()).as("the load acknowledged updates").isGreaterThan(cycles);
-        assertThat(r.deletes()).as("the load acknowledged deletes").isPositive();
+        // each cycle waits for a first acknowledged write before it kills: a run that acknowledged fewer
+        // writes than it had cycles killed idle servers and proved nothing
+        assertThat(r.creates() + r.updates() + r.deletes()).as("writes acknowledged before the kills").isGreaterThanOrEqualTo(cycles);
         assertThat(r.losses()).as("acknowledged writes missing after a restart").isEmpty();
     }
 }
