@@ -29,14 +29,14 @@ final class OperatedServer implements AutoCloseable {
         this.baseUrl = baseUrl;
     }
 
-    /** Starts {@code main} with these options and waits (up to 120 s: a loaded machine starts slowly) until it listens. */
+    /** Starts {@code main} with these options and waits (up to 240 s: a machine loaded by other builds starts slowly) until it listens. */
     static OperatedServer start(Path output, String... options) throws IOException, InterruptedException {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", classpath, "com.bettercompute.bootstrap.Main"));
         command.addAll(List.of(options));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
         while (System.nanoTime() < deadline && process.isAlive()) {
             Matcher m = LISTENING.matcher(Files.readString(output, StandardCharsets.UTF_8));
             if (m.find()) {
@@ -44,7 +44,7 @@ final class OperatedServer implements AutoCloseable {
             }
             Thread.sleep(100);
         }
-        String state = process.isAlive() ? "still starting after 120 s" : "exited with " + process.exitValue();
+        String state = process.isAlive() ? "still starting after 240 s" : "exited with " + process.exitValue();
         process.destroyForcibly();
         throw new AssertionError("the server did not start (" + state + "):\n" + Files.readString(output, StandardCharsets.UTF_8));
     }
