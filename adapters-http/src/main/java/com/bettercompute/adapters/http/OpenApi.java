@@ -21,6 +21,8 @@ final class OpenApi {
     static final String PATH = "/api/openapi.json";
     private static final String JSON = "application/json";
     private static final Map<String, Integer> ERRORS = errors();
+    /** Where a schema notes its record while the document is written, to refuse two records of one name; removed after. */
+    private static final String OWNER = "owner";
 
     private OpenApi() {}
 
@@ -53,6 +55,7 @@ final class OpenApi {
             paths.put(route.path(), item);
         }
         schema(ErrorMapper.ErrorBody.class, false, schemas);
+        schemas.values().forEach(s -> s.remove(OWNER));
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("openapi", "3.1.0");
         doc.put("info", map("title", "better-compute API", "version", "1",
@@ -100,6 +103,7 @@ final class OpenApi {
         if (known == null) {
             Map<String, Object> s = new LinkedHashMap<>();
             schemas.put(name, s);
+            s.put(OWNER, record);
             s.put("type", "object");
             Map<String, Object> properties = new LinkedHashMap<>();
             List<String> required = new ArrayList<>();
@@ -116,9 +120,8 @@ final class OpenApi {
             if (request) {
                 s.put("additionalProperties", false);
             }
-            s.put("x-java-record", record.getName());
-        } else if (!record.getName().equals(known.get("x-java-record"))) {
-            throw new IllegalStateException("two records are named " + name + ": " + record.getName() + " and " + known.get("x-java-record"));
+        } else if (!known.get(OWNER).equals(record)) {
+            throw new IllegalStateException("two records are named " + name + ": " + record.getName() + " and " + known.get(OWNER));
         }
         return map("$ref", "#/components/schemas/" + name);
     }

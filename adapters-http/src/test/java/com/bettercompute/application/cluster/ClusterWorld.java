@@ -115,7 +115,7 @@ public final class ClusterWorld {
     }
 
     /** A valid standard create body; {@code changes} replace or (with a null value) remove fields. */
-    static Map<String, Object> standard(String name, Object... changes) {
+    public static Map<String, Object> standard(String name, Object... changes) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("tenantId", "acme");
         body.put("poolId", POOL);
@@ -128,7 +128,7 @@ public final class ClusterWorld {
     }
 
     /** The body with {@code changes} (field, value pairs) put in, or removed where the value is null. */
-    static Map<String, Object> changed(Map<String, Object> body, Object... changes) {
+    public static Map<String, Object> changed(Map<String, Object> body, Object... changes) {
         for (int i = 0; i < changes.length; i += 2) {
             if (changes[i + 1] == null) {
                 body.remove((String) changes[i]);
@@ -148,7 +148,7 @@ public final class ClusterWorld {
         return body;
     }
 
-    static Map<String, Object> nodePool(String name, Object... changes) {
+    public static Map<String, Object> nodePool(String name, Object... changes) {
         Map<String, Object> pool = new LinkedHashMap<>();
         pool.put("name", name);
         pool.put("machineType", "a3-highgpu-8g");
