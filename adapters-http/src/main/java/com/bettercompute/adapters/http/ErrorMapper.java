@@ -4,7 +4,6 @@ import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** The one place that maps error codes to HTTP statuses and writes the error body of {@code API.md}. */
@@ -23,21 +22,23 @@ final class ErrorMapper {
         STATUS.put(ErrorCode.INTERNAL, 500);
     }
 
+    /** {@code {"error": {"code", "message", "details"}}}: the body of every refusal. */
+    record ErrorBody(Error error) {}
+
+    /** {@code details} of {@code INVALID_INPUT} is {@code {"fields": [{"field", "problem"}]}}; other codes add their own keys. */
+    record Error(String code, String message, Map<String, Object> details) {}
+
     private ErrorMapper() {}
 
     static int status(ErrorCode code) {
         return STATUS.get(code);
     }
 
-    static Map<String, Object> body(DomainException e) {
+    static ErrorBody body(DomainException e) {
         return body(e.code(), e.getMessage(), e.details());
     }
 
-    static Map<String, Object> body(ErrorCode code, String message, Map<String, Object> details) {
-        Map<String, Object> error = new LinkedHashMap<>();
-        error.put("code", code.name());
-        error.put("message", message);
-        error.put("details", details);
-        return Map.of("error", error);
+    static ErrorBody body(ErrorCode code, String message, Map<String, Object> details) {
+        return new ErrorBody(new Error(code.name(), message, details));
     }
 }

@@ -66,10 +66,17 @@ final class OperatorRoutes {
      * server accepted the call (the access line): only then are they known to be a tenant and a cluster, and
      * not whatever a client put there, which may be a token.
      */
-    static void accepted(Object body) {
-        if (body instanceof Map<?, ?> fields) {
-            put(MDC_TENANT, fields.get("tenantId"));
-            put(MDC_CLUSTER, fields.get("clusterId"));
+    static void accepted(Object command) {
+        if (command instanceof Record record) {
+            for (java.lang.reflect.RecordComponent c : record.getClass().getRecordComponents()) {
+                if (c.getName().equals("tenantId") || c.getName().equals("clusterId")) {
+                    try {
+                        put(c.getName().equals("tenantId") ? MDC_TENANT : MDC_CLUSTER, c.getAccessor().invoke(record));
+                    } catch (ReflectiveOperationException e) {
+                        // a command without readable ids logs without them
+                    }
+                }
+            }
         }
     }
 

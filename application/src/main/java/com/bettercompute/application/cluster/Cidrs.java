@@ -4,13 +4,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** IPv4 CIDR blocks as {@code authorizedNetworks} takes them: {@code a.b.c.d/n}. */
-final class Cidrs {
+public final class Cidrs {
     private static final Pattern CIDR = Pattern.compile("^(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})\\.(\\d{1,3})/(\\d{1,2})$");
 
     private Cidrs() {}
 
     /** Why the text is not an IPv4 CIDR block, or null when it is one. */
-    static String problem(String text) {
+    public static String problem(String text) {
         Matcher m = CIDR.matcher(text);
         if (!m.matches()) {
             return "must be an IPv4 CIDR block such as 203.0.113.0/24";

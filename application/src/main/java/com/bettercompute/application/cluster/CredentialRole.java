@@ -15,7 +15,7 @@ public enum CredentialRole {
     /** Everything: Kubernetes' built-in {@code cluster-admin}; needs delete on the cluster. */
     ADMIN("cluster-admin", Action.DELETE);
 
-    static final Map<String, CredentialRole> BY_WIRE;
+    public static final Map<String, CredentialRole> BY_WIRE;
 
     static {
         Map<String, CredentialRole> byWire = new LinkedHashMap<>();

@@ -10,6 +10,9 @@ import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.catalog.LoadCatalog;
 import com.bettercompute.application.cluster.CreateCluster;
 import com.bettercompute.application.cluster.CreateClusterCommand;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.application.port.ClusterFilter;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.reconcile.Cadence;
@@ -81,7 +84,7 @@ public final class ReconcileRun {
             Caller caller = new Authenticate(db.access()).byToken("reconcile-run-token");
             CreateCluster create = new CreateCluster(db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(), authorizer, clock);
             for (int i = 0; i < n; i++) {
-                create.create(caller, CreateClusterCommand.from(body("c" + i)));
+                create.create(caller, command("c" + i));
             }
             ReconcileCluster converging = new ReconcileCluster(db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(),
                     db.usage(), account -> provider, Cadence.of(Duration.ofSeconds(1), Duration.ofSeconds(3600)), clock);
@@ -212,16 +215,11 @@ public final class ReconcileRun {
         return diff;
     }
 
-    static Map<String, Object> body(String name) {
-        Map<String, Object> b = new LinkedHashMap<>();
-        b.put("tenantId", "run");
-        b.put("poolId", "pool_01hzx8k3v4w5y6z7a8b9c0d1e2");
-        b.put("name", name);
-        b.put("mode", "standard");
-        b.put("location", "us-central1-a");
-        b.put("nodePools", List.of(Map.of("name", "gpu", "machineType", "a3-highgpu-8g", "nodeCount", 1)));
-        b.put("idempotencyKey", name);
-        return b;
+    static CreateClusterCommand command(String name) {
+        return new CreateClusterCommand("run", null, "pool_01hzx8k3v4w5y6z7a8b9c0d1e2", name, ClusterMode.STANDARD, "us-central1-a",
+                ReleaseChannel.REGULAR, null, null, List.of(), false, null,
+                List.of(new NodePoolSpec("gpu", "a3-highgpu-8g", 1, null, NodePoolSpec.DEFAULT_DISK_GIB, NodePoolSpec.DEFAULT_DISK_TYPE,
+                        false, null, List.of(), Map.of(), List.of())), name);
     }
 
     static String catalog(int n) {

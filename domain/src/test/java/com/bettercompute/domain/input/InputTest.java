@@ -1,65 +1,38 @@
 package com.bettercompute.domain.input;
 
 import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class InputTest {
-    @Test
-    void a_body_that_is_not_an_object_is_one_problem() {
-        for (Object body : new Object[]{List.of(), "x", 1, true, null}) {
-            Input in = Input.of(body);
-            assertThat(in.problems()).containsExactly(new FieldProblem("", "the body must be a JSON object"));
-        }
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource({"plain, true", "'', true", "a\u0000b, false", "\uD800, false", "x\uDC00y, false", "\uDE80\uD83D, false", "\uD83D\uDE80, true"})
+    void text_is_storable_without_nul_or_unpaired_surrogates(String text, boolean storable) {
+        assertThat(Input.isText(text)).isEqualTo(storable);
     }
 
     @Test
-    void integers_are_json_integers_in_range() {
-        Input in = Input.of(Map.of("a", 5, "b", new BigDecimal("5.0"), "c", new BigInteger("99999999999999999999"), "d", "5", "e", 7L));
-        assertThat(in.integer("a", true, 0, 10)).isEqualTo(5);
-        assertThat(in.integer("b", true, 0, 10)).isNull();
-        assertThat(in.integer("c", true, 0, 10)).isNull();
-        assertThat(in.integer("d", true, 0, 10)).isNull();
-        assertThat(in.integer("e", true, 0, 6)).isNull();
-        assertThat(in.problems()).extracting(FieldProblem::field).containsExactly("b", "c", "d", "e");
+    void a_long_key_is_shown_cut_short_with_its_length() {
+        assertThat(Input.shown("k".repeat(100))).isEqualTo("k".repeat(100));
+        assertThat(Input.shown("k".repeat(40_000))).isEqualTo("k".repeat(100) + "…(40000 characters)");
+        // never cut between the halves of a pair
+        assertThat(Input.shown("k".repeat(99) + "\uD83D\uDE80" + "k".repeat(10))).isEqualTo("k".repeat(99) + "…(111 characters)");
     }
 
     @Test
-    void nested_problems_carry_their_path_and_unknown_fields_are_named() {
-        Input in = Input.of(Map.of("pools", List.of(Map.of("n", "ok"), Map.of("n", 3, "x", 1))));
-        List<Input> pools = in.objects("pools", 5);
-        for (Input p : pools) {
-            p.string("n", true, 10, Pattern.compile("[a-z]+"));
-            p.finish();
-        }
-        in.finish();
-        assertThat(in.problems()).extracting(FieldProblem::field).containsExactly("pools[1].n", "pools[1].x");
-        assertThatThrownBy(in::throwIfInvalid).isInstanceOfSatisfying(DomainException.class,
-                e -> assertThat(e.details()).containsKey("fields"));
-    }
-
-    @Test
-    void nulls_inside_lists_are_wrong_types_and_a_null_field_is_absent() {
-        Input in = Input.of(new java.util.HashMap<>(Map.of("zones", Arrays.asList("a", null))));
-        assertThat(in.strings("zones", 5, 10, null)).isNull();
-        assertThat(in.string("missing", false, 10, null)).isNull();
-        assertThat(in.problems()).extracting(FieldProblem::field).containsExactly("zones[1]");
-    }
-
-    @Test
-    void a_long_string_is_refused_without_echoing_it() {
-        String huge = "s".repeat(100_000);
-        Input in = Input.of(Map.of("name", huge));
-        in.string("name", true, 40, null);
-        assertThat(in.problems()).singleElement().satisfies(p -> assertThat(p.problem()).doesNotContain(huge.substring(0, 50)));
+    void invalid_names_every_field_and_the_first_in_the_message() {
+        DomainException e = Input.invalid(List.of(new FieldProblem("name", "is required"), new FieldProblem("mode", "must be one of a, b")));
+        assertThat(e.code()).isEqualTo(ErrorCode.INVALID_INPUT);
+        assertThat(e.getMessage()).isEqualTo("Invalid input: name is required (and 1 more).");
+        assertThat(e.details()).isEqualTo(Map.of("fields", List.of(
+                Map.of("field", "name", "problem", "is required"), Map.of("field", "mode", "problem", "must be one of a, b"))));
+        assertThat(Input.invalid("", "the body must be a JSON object").getMessage()).isEqualTo("Invalid input: the body must be a JSON object.");
     }
 }

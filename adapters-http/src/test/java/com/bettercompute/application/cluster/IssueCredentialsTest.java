@@ -1,5 +1,6 @@
 package com.bettercompute.application.cluster;
 
+import com.bettercompute.adapters.http.Bodies;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.fakes.InMemoryTenantClusterClient;
 import com.bettercompute.application.provider.InMemoryClusterProvider;
@@ -55,10 +56,10 @@ class IssueCredentialsTest {
         Caller caller = caller(who);
         Map<String, Object> body = body(c, "role", role);
         if (outcome.equals("ok")) {
-            IssueCredentials.Credentials cred = issue.issue(caller, CredentialsCommand.from(body));
+            IssueCredentials.Credentials cred = issue.issue(caller, Bodies.credentials(body));
             assertThat(cred.role().wire()).isEqualTo(role);
         } else {
-            assertThatThrownBy(() -> issue.issue(caller, CredentialsCommand.from(body)))
+            assertThatThrownBy(() -> issue.issue(caller, Bodies.credentials(body)))
                     .hasFieldOrPropertyWithValue("code", ErrorCode.valueOf(outcome));
             assertThat(k8s.minted()).isEmpty();
             assertThat(credentialEvents()).isEmpty();
@@ -68,23 +69,23 @@ class IssueCredentialsTest {
     @Test
     void bob_outside_his_conditions_gets_nothing() {
         Cluster c = ready(w.create(w.alice, standard("std")));
-        assertThatThrownBy(() -> issue.issue(w.bob, CredentialsCommand.from(body(c))))
+        assertThatThrownBy(() -> issue.issue(w.bob, Bodies.credentials(body(c))))
                 .hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
     }
 
     @Test
     void access_denied_comes_before_not_found() {
         Cluster c = ready(w.create(w.alice, standard("std")));
-        assertThatThrownBy(() -> issue.issue(w.carol, CredentialsCommand.from(body(c))))
+        assertThatThrownBy(() -> issue.issue(w.carol, Bodies.credentials(body(c))))
                 .hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
         Map<String, Object> globex = body(c, "tenantId", "globex");
-        assertThatThrownBy(() -> issue.issue(w.carol, CredentialsCommand.from(globex)))
+        assertThatThrownBy(() -> issue.issue(w.carol, Bodies.credentials(globex)))
                 .hasFieldOrPropertyWithValue("code", ErrorCode.NOT_FOUND);
         Map<String, Object> unknown = body(c, "clusterId", "kcl_00000000000000000000000000");
         // bob's binding has conditions: he may not learn that the id is unknown
-        assertThatThrownBy(() -> issue.issue(w.bob, CredentialsCommand.from(unknown)))
+        assertThatThrownBy(() -> issue.issue(w.bob, Bodies.credentials(unknown)))
                 .hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
-        assertThatThrownBy(() -> issue.issue(w.alice, CredentialsCommand.from(unknown)))
+        assertThatThrownBy(() -> issue.issue(w.alice, Bodies.credentials(unknown)))
                 .hasFieldOrPropertyWithValue("code", ErrorCode.NOT_FOUND);
     }
 
@@ -106,9 +107,9 @@ class IssueCredentialsTest {
                 .progress(new Cluster.Progress(null, null, null, 0, null, CA)).version(c.version() + 1).build();
         assertThat(w.ports.clusters().update(changed, c.version())).isTrue();
         if (outcome.equals("ok")) {
-            assertThat(issue.issue(w.alice, CredentialsCommand.from(body(c))).kubeconfig()).isNotBlank();
+            assertThat(issue.issue(w.alice, Bodies.credentials(body(c))).kubeconfig()).isNotBlank();
         } else {
-            assertThatThrownBy(() -> issue.issue(w.alice, CredentialsCommand.from(body(c))))
+            assertThatThrownBy(() -> issue.issue(w.alice, Bodies.credentials(body(c))))
                     .hasFieldOrPropertyWithValue("code", ErrorCode.valueOf(outcome));
         }
     }
@@ -128,10 +129,10 @@ class IssueCredentialsTest {
         Object value = ttl.startsWith("\"") ? ttl.substring(1, ttl.length() - 1) : ttl.contains(".") ? (Object) Double.valueOf(ttl) : (Object) Integer.valueOf(ttl);
         Map<String, Object> body = body(c, "ttlSeconds", value);
         if (outcome.equals("INVALID_INPUT")) {
-            assertThatThrownBy(() -> issue.issue(w.alice, CredentialsCommand.from(body)))
+            assertThatThrownBy(() -> issue.issue(w.alice, Bodies.credentials(body)))
                     .hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
         } else {
-            IssueCredentials.Credentials cred = issue.issue(w.alice, CredentialsCommand.from(body));
+            IssueCredentials.Credentials cred = issue.issue(w.alice, Bodies.credentials(body));
             assertThat(k8s.minted().get(0).askedSeconds()).isEqualTo(Long.parseLong(outcome));
             assertThat(cred.expiresAt()).isEqualTo(w.ports.clock().instant().plusSeconds(Long.parseLong(outcome)));
         }
@@ -140,11 +141,11 @@ class IssueCredentialsTest {
     @Test
     void ttl_defaults_to_the_modules_setting_and_the_setting_is_bounded() {
         Cluster c = ready(w.create(w.alice, standard("std")));
-        issue.issue(w.alice, CredentialsCommand.from(body(c)));
+        issue.issue(w.alice, Bodies.credentials(body(c)));
         assertThat(k8s.minted().get(0).askedSeconds()).isEqualTo(3600);
         IssueCredentials shorter = new IssueCredentials(w.ports.transactions(), w.ports.clusters(), w.ports.catalog(),
                 w.ports.outbox(), w.authorizer, account -> provider, k8s, 900, w.ports.clock());
-        shorter.issue(w.alice, CredentialsCommand.from(body(c)));
+        shorter.issue(w.alice, Bodies.credentials(body(c)));
         assertThat(k8s.minted().get(1).askedSeconds()).isEqualTo(900);
         assertThatThrownBy(() -> new IssueCredentials(w.ports.transactions(), w.ports.clusters(), w.ports.catalog(),
                 w.ports.outbox(), w.authorizer, account -> provider, k8s, 599, w.ports.clock()))
@@ -154,11 +155,11 @@ class IssueCredentialsTest {
     @Test
     void unknown_fields_and_roles_are_invalid_input() {
         Cluster c = ready(w.create(w.alice, standard("std")));
-        assertThatThrownBy(() -> CredentialsCommand.from(body(c, "role", "owner")))
+        assertThatThrownBy(() -> Bodies.credentials(body(c, "role", "owner")))
                 .hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
-        assertThatThrownBy(() -> CredentialsCommand.from(body(c, "audience", "x")))
+        assertThatThrownBy(() -> Bodies.credentials(body(c, "audience", "x")))
                 .hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
-        assertThatThrownBy(() -> CredentialsCommand.from(Map.of("tenantId", "acme")))
+        assertThatThrownBy(() -> Bodies.credentials(Map.of("tenantId", "acme")))
                 .hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
     }
 
@@ -166,7 +167,7 @@ class IssueCredentialsTest {
     void expires_at_is_what_the_cluster_answered_not_what_was_asked() {
         Cluster c = ready(w.create(w.alice, standard("std")));
         k8s.maxTokenLifetime(Duration.ofMinutes(15));
-        IssueCredentials.Credentials cred = issue.issue(w.alice, CredentialsCommand.from(body(c, "ttlSeconds", 7200)));
+        IssueCredentials.Credentials cred = issue.issue(w.alice, Bodies.credentials(body(c, "ttlSeconds", 7200)));
         assertThat(cred.expiresAt()).isEqualTo(w.ports.clock().instant().plus(Duration.ofMinutes(15)));
         assertThat(lastEvent().data()).containsEntry("ttlSeconds", 7200)
                 .containsEntry("expiresAt", cred.expiresAt().toString());
@@ -176,9 +177,9 @@ class IssueCredentialsTest {
     void one_service_account_per_caller_and_role_bound_to_the_builtin_role() {
         Cluster c = ready(w.create(w.alice, standard("std")));
         for (String role : List.of("view", "edit", "admin", "view")) {
-            issue.issue(w.alice, CredentialsCommand.from(body(c, "role", role)));
+            issue.issue(w.alice, Bodies.credentials(body(c, "role", role)));
         }
-        issue.issue(w.dave, CredentialsCommand.from(body(c)));
+        issue.issue(w.dave, Bodies.credentials(body(c)));
         String alice = IssueCredentials.serviceAccount("user:alice@acme.example", CredentialRole.VIEW).replace("-view", "");
         assertThat(alice).matches("bc-u-[0-9a-f]{16}");
         Map<String, String> accounts = k8s.accounts("https://" + ENDPOINT);
@@ -196,7 +197,7 @@ class IssueCredentialsTest {
     @SuppressWarnings("unchecked")
     void the_kubeconfig_has_one_cluster_one_user_one_context_and_the_current_context() {
         Cluster c = ready(w.create(w.alice, standard("std")));
-        IssueCredentials.Credentials cred = issue.issue(w.alice, CredentialsCommand.from(body(c, "role", "edit")));
+        IssueCredentials.Credentials cred = issue.issue(w.alice, Bodies.credentials(body(c, "role", "edit")));
         Map<String, Object> config = (Map<String, Object>) new Load(LoadSettings.builder().build()).loadFromString(cred.kubeconfig());
         assertThat(config).containsEntry("apiVersion", "v1").containsEntry("kind", "Config");
         List<Map<String, Object>> clusters = (List<Map<String, Object>>) config.get("clusters");
@@ -227,7 +228,7 @@ class IssueCredentialsTest {
     @Test
     void the_event_names_role_subject_identity_ttl_and_expiry_but_never_the_token() {
         Cluster c = ready(w.create(w.alice, standard("std")));
-        IssueCredentials.Credentials cred = issue.issue(w.alice, CredentialsCommand.from(body(c, "role", "admin", "ttlSeconds", 1200)));
+        IssueCredentials.Credentials cred = issue.issue(w.alice, Bodies.credentials(body(c, "role", "admin", "ttlSeconds", 1200)));
         DomainEvent e = lastEvent();
         assertThat(e.type()).isEqualTo("kubernetes.cluster.credentials-issued");
         assertThat(e.subjectId()).isEqualTo(c.id());
@@ -244,7 +245,7 @@ class IssueCredentialsTest {
     void a_cluster_that_cannot_be_reached_is_an_error_without_event() {
         Cluster c = ready(w.create(w.alice, standard("std")));
         k8s.failNextCall(new ProviderException(ProviderException.Kind.UNAVAILABLE, "connection refused"));
-        assertThatThrownBy(() -> issue.issue(w.alice, CredentialsCommand.from(body(c))))
+        assertThatThrownBy(() -> issue.issue(w.alice, Bodies.credentials(body(c))))
                 .isInstanceOf(DomainException.class).hasFieldOrPropertyWithValue("code", ErrorCode.INTERNAL);
         assertThat(credentialEvents()).isEmpty();
     }

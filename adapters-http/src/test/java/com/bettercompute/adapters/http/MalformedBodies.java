@@ -1,4 +1,4 @@
-package com.bettercompute.bootstrap.e2e;
+package com.bettercompute.adapters.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
@@ -67,7 +67,7 @@ final class MalformedBodies {
         switch (method) {
             case "create" -> {
                 b.put("projectId", PROJECT);
-                b.put("poolId", RunningServer.POOL);
+                b.put("poolId", ApiWorld.POOL);
                 b.put("name", "fuzz");
                 b.put("mode", "standard");
                 b.put("location", "us-central1-a");
@@ -97,7 +97,7 @@ final class MalformedBodies {
                 b.put("idempotencyKey", "fuzz-key");
             }
             case "list" -> {
-                b.put("poolId", RunningServer.POOL);
+                b.put("poolId", ApiWorld.POOL);
                 b.put("projectId", PROJECT);
                 b.put("includeDeleted", true);
             }
@@ -372,7 +372,7 @@ final class MalformedBodies {
     private void add(String label, String method, byte[] body, String field) {
         // over the limit, the body is refused whole, before any field is read
         field = body.length > BODY_LIMIT ? null : field;
-        cases.add(new Case(method + ": " + label, "POST", path(method), body, RunningServer.ALICE, "application/json", BAD_INPUT, field));
+        cases.add(new Case(method + ": " + label, "POST", path(method), body, ApiWorld.ALICE, "application/json", BAD_INPUT, field));
     }
 
     /** A valid body with one to three fields broken (and maybe some fields changed to other valid values). */
@@ -612,7 +612,7 @@ final class MalformedBodies {
                 case 1 -> cases.add(c.withToken("not-a-token", Set.of(401)));
                 case 2 -> cases.add(c.withToken("x".repeat(5000), Set.of(401)));
                 // a viewer and another tenant's admin: the input is read before any decision
-                default -> cases.add(c.withToken(random.nextBoolean() ? RunningServer.DAVE : RunningServer.CAROL, c.statuses()));
+                default -> cases.add(c.withToken(random.nextBoolean() ? ApiWorld.DAVE : ApiWorld.CAROL, c.statuses()));
             }
         }
     }
@@ -659,17 +659,17 @@ final class MalformedBodies {
         for (Map.Entry<String, Set<Integer>> q : queries.entrySet()) {
             String query = q.getKey().startsWith("tenantId=") ? q.getKey() : q.getKey() + "&tenantId=acme";
             Set<Integer> ok = new java.util.HashSet<>(q.getValue());
-            cases.add(new Case("events ?" + shorten(query), "GET", "/api/events?" + query, new byte[0], RunningServer.ALICE, null, ok, null));
+            cases.add(new Case("events ?" + shorten(query), "GET", "/api/events?" + query, new byte[0], ApiWorld.ALICE, null, ok, null));
             Set<Integer> forOps = new java.util.HashSet<>(q.getValue());
             if (q.getKey().startsWith("tenantId=")) {
                 forOps.add(200); // an operator may read any tenant's events, even one that does not exist
             }
-            cases.add(new Case("events (operator) ?" + shorten(query), "GET", "/api/events?" + query, new byte[0], RunningServer.OPS, null, forOps, null));
+            cases.add(new Case("events (operator) ?" + shorten(query), "GET", "/api/events?" + query, new byte[0], ApiWorld.OPS, null, forOps, null));
         }
         cases.add(new Case("events with a body", "GET", "/api/events?limit=x", "{\"a\":".repeat(100).getBytes(StandardCharsets.UTF_8),
-                RunningServer.ALICE, null, bad, null));
+                ApiWorld.ALICE, null, bad, null));
         cases.add(new Case("events without a token", "GET", "/api/events?limit=x", new byte[0], null, null, Set.of(401), null));
-        cases.add(new Case("events by POST", "POST", "/api/events", "{}".getBytes(StandardCharsets.UTF_8), RunningServer.OPS, null, Set.of(404), null));
+        cases.add(new Case("events by POST", "POST", "/api/events", "{}".getBytes(StandardCharsets.UTF_8), ApiWorld.OPS, null, Set.of(404), null));
     }
 
     private static String shorten(String s) {

@@ -1,5 +1,6 @@
 package com.bettercompute.application.cluster;
 
+import com.bettercompute.adapters.http.Bodies;
 import com.bettercompute.application.access.Authenticate;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
@@ -33,36 +34,36 @@ import java.util.Map;
  * The use cases of the clusters API on in-memory ports, with a catalog of two tenants: {@code acme}
  * (offered the platform pool, with its own account too) and {@code globex}.
  */
-final class ClusterWorld {
-    static final String POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e2";
-    static final String OWN_POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e5";
-    static final String METAL_POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e6";
-    static final String FREE_POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e7";
-    static final String SUSPENDED_POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e8";
-    static final String GLOBEX_POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e9";
-    static final String PROJECT = "prj_01hzx8k3v4w5y6z7a8b9c0d1e3";
-    static final String NETWORK = "net_01hzx8k3v4w5y6z7a8b9c0d1e4";
-    static final String PENDING_NETWORK = "net_01hzx8k3v4w5y6z7a8b9c0d1ea";
-    static final String OWN_ACCOUNT_NETWORK = "net_01hzx8k3v4w5y6z7a8b9c0d1eb";
-    static final String GLOBEX_NETWORK = "net_01hzx8k3v4w5y6z7a8b9c0d1ec";
+public final class ClusterWorld {
+    public static final String POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e2";
+    public static final String OWN_POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e5";
+    public static final String METAL_POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e6";
+    public static final String FREE_POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e7";
+    public static final String SUSPENDED_POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e8";
+    public static final String GLOBEX_POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e9";
+    public static final String PROJECT = "prj_01hzx8k3v4w5y6z7a8b9c0d1e3";
+    public static final String NETWORK = "net_01hzx8k3v4w5y6z7a8b9c0d1e4";
+    public static final String PENDING_NETWORK = "net_01hzx8k3v4w5y6z7a8b9c0d1ea";
+    public static final String OWN_ACCOUNT_NETWORK = "net_01hzx8k3v4w5y6z7a8b9c0d1eb";
+    public static final String GLOBEX_NETWORK = "net_01hzx8k3v4w5y6z7a8b9c0d1ec";
 
-    final InMemoryPorts ports = InMemoryPorts.create();
-    final Authorizer authorizer = new Authorizer(ports.access());
-    final CreateCluster create = new CreateCluster(ports.transactions(), ports.clusters(), ports.catalog(), ports.access(),
+    public final InMemoryPorts ports = InMemoryPorts.create();
+    public final Authorizer authorizer = new Authorizer(ports.access());
+    public final CreateCluster create = new CreateCluster(ports.transactions(), ports.clusters(), ports.catalog(), ports.access(),
             ports.outbox(), authorizer, ports.clock());
-    final ListClusters list = new ListClusters(ports.clusters(), authorizer);
-    final GetCluster get = new GetCluster(ports.clusters(), authorizer);
-    final UpdateCluster update = new UpdateCluster(ports.transactions(), ports.clusters(), authorizer, ports.clock());
-    final DeleteCluster delete = new DeleteCluster(ports.transactions(), ports.clusters(), ports.outbox(), authorizer, ports.clock());
-    final Authenticate authenticate = new Authenticate(ports.access());
+    public final ListClusters list = new ListClusters(ports.clusters(), authorizer);
+    public final GetCluster get = new GetCluster(ports.clusters(), authorizer);
+    public final UpdateCluster update = new UpdateCluster(ports.transactions(), ports.clusters(), authorizer, ports.clock());
+    public final DeleteCluster delete = new DeleteCluster(ports.transactions(), ports.clusters(), ports.outbox(), authorizer, ports.clock());
+    public final Authenticate authenticate = new Authenticate(ports.access());
 
-    final Catalog catalog;
-    final Caller alice;
-    final Caller bob;
-    final Caller carol;
-    final Caller dave;
+    public final Catalog catalog;
+    public final Caller alice;
+    public final Caller bob;
+    public final Caller carol;
+    public final Caller dave;
 
-    ClusterWorld() {
+    public ClusterWorld() {
         this(10, List.of());
     }
 
@@ -72,7 +73,8 @@ final class ClusterWorld {
                 principal("user:bob@acme.example", new RoleBinding("user:bob@acme.example", "acme", null, Role.KUBERNETES_EDITOR,
                         Map.of("mode", List.of("autopilot"), "location", List.of("us-central1", "us-central1-a")))),
                 principal("user:carol@globex.example", new RoleBinding("user:carol@globex.example", "globex", null, Role.KUBERNETES_ADMIN, Map.of())),
-                principal("user:dave@acme.example", new RoleBinding("user:dave@acme.example", "acme", null, Role.KUBERNETES_VIEWER, Map.of())));
+                principal("user:dave@acme.example", new RoleBinding("user:dave@acme.example", "acme", null, Role.KUBERNETES_VIEWER, Map.of())),
+                new CatalogPrincipal("service:ops", Ids.sha256Hex("token-service:ops"), true, List.of()));
         catalog = new Catalog(
                 List.of(new Provider("gcp", true), new Provider("metal", false)),
                 List.of(new ProviderAccount("acct_platform", "gcp", "platform", "platform-prod",
@@ -119,7 +121,7 @@ final class ClusterWorld {
     }
 
     /** A valid standard create body; {@code changes} replace or (with a null value) remove fields. */
-    static Map<String, Object> standard(String name, Object... changes) {
+    public static Map<String, Object> standard(String name, Object... changes) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("tenantId", "acme");
         body.put("poolId", POOL);
@@ -132,7 +134,7 @@ final class ClusterWorld {
     }
 
     /** The body with {@code changes} (field, value pairs) put in, or removed where the value is null. */
-    static Map<String, Object> changed(Map<String, Object> body, Object... changes) {
+    public static Map<String, Object> changed(Map<String, Object> body, Object... changes) {
         for (int i = 0; i < changes.length; i += 2) {
             if (changes[i + 1] == null) {
                 body.remove((String) changes[i]);
@@ -152,7 +154,7 @@ final class ClusterWorld {
         return body;
     }
 
-    static Map<String, Object> nodePool(String name, Object... changes) {
+    public static Map<String, Object> nodePool(String name, Object... changes) {
         Map<String, Object> pool = new LinkedHashMap<>();
         pool.put("name", name);
         pool.put("machineType", "a3-highgpu-8g");
@@ -161,7 +163,7 @@ final class ClusterWorld {
     }
 
     Cluster create(Caller caller, Map<String, Object> body) {
-        return create.create(caller, CreateClusterCommand.from(body));
+        return create.create(caller, Bodies.createCluster(body));
     }
 
     Cluster get(Caller caller, String tenantId, String clusterId) {
@@ -173,11 +175,11 @@ final class ClusterWorld {
     }
 
     Cluster update(Caller caller, Map<String, Object> body) {
-        return update.update(caller, UpdateClusterCommand.from(body));
+        return update.update(caller, Bodies.updateCluster(body));
     }
 
     List<Cluster> list(Caller caller, Map<String, Object> body) {
-        return list.list(caller, ListClustersQuery.from(body));
+        return list.list(caller, Bodies.listClusters(body));
     }
 
     List<String> eventTypes() {

@@ -1,5 +1,6 @@
 package com.bettercompute.application.cluster;
 
+import com.bettercompute.adapters.http.Bodies;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.nodepool.CreateNodePool;
 import com.bettercompute.application.nodepool.CreateNodePoolCommand;
@@ -61,11 +62,11 @@ class NodePoolsApiTest {
     }
 
     NodePool add(Caller caller, Map<String, Object> body) {
-        return create.create(caller, CreateNodePoolCommand.from(body));
+        return create.create(caller, Bodies.createNodePool(body));
     }
 
     NodePool change(Map<String, Object> body) {
-        return update.update(w.alice, UpdateNodePoolCommand.from(body));
+        return update.update(w.alice, Bodies.updateNodePool(body));
     }
 
     Cluster cluster(String id) {
@@ -222,7 +223,7 @@ class NodePoolsApiTest {
         String gpu = c.nodePools().get(0).id();
 
         assertThat(list.list(w.dave, new ListNodePoolsQuery("acme", c.id(), false))).extracting(NodePool::id).containsExactly(gpu, b.id());
-        assertThat(list.list(w.dave, ListNodePoolsQuery.from(Map.of("tenantId", "acme", "clusterId", c.id(), "includeDeleted", true))))
+        assertThat(list.list(w.dave, Bodies.listNodePools(Map.of("tenantId", "acme", "clusterId", c.id(), "includeDeleted", true))))
                 .extracting(NodePool::id).containsExactly(gpu, a.id(), b.id());
         assertThatThrownBy(() -> list.list(w.carol, new ListNodePoolsQuery("acme", c.id(), false)))
                 .hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
@@ -270,7 +271,7 @@ class NodePoolsApiTest {
         assertThatThrownBy(() -> change(ref)).hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
         assertThatThrownBy(() -> change(with(ref, "machineType", "n2-standard-4"))).hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
         assertThatThrownBy(() -> change(with(ref, "nodeCount", 1001))).hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_INPUT);
-        assertThatThrownBy(() -> update.update(w.dave, UpdateNodePoolCommand.from(with(ref, "nodeCount", 1))))
+        assertThatThrownBy(() -> update.update(w.dave, Bodies.updateNodePool(with(ref, "nodeCount", 1))))
                 .hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
         delete.delete(w.alice, new NodePoolRef("acme", c.id(), cpu.id()));
         assertThatThrownBy(() -> change(with(ref, "nodeCount", 1))).hasFieldOrPropertyWithValue("code", ErrorCode.INVALID_STATE);

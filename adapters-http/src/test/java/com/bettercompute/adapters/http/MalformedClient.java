@@ -1,4 +1,4 @@
-package com.bettercompute.bootstrap.e2e;
+package com.bettercompute.adapters.http;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

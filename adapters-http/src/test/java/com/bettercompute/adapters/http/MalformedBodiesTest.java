@@ -1,4 +1,4 @@
-package com.bettercompute.bootstrap.e2e;
+package com.bettercompute.adapters.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,8 +18,9 @@ import java.util.TreeMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Thousands of generated malformed requests ({@link MalformedBodies}, seeded) to every method of the clusters
- * API and to {@code GET /api/events}, on one server on H2: none may produce a 500; every response carries
+ * Over ten thousand generated malformed requests ({@link MalformedBodies}, seeded) to every method of the
+ * clusters API and to {@code GET /api/events}, on the HTTP adapter over the use cases on in-memory fakes
+ * ({@link ApiWorld}): none may produce a 500; every response carries
  * {@code X-Request-Id} and the one error body; each status is the one {@code API.md}'s table gives its code,
  * and the one the case expects (400 for bad input with a valid token, 401 without one); a broken field is
  * named in {@code details.fields}; and no refused call leaves a cluster or an event behind.
@@ -30,15 +31,17 @@ class MalformedBodiesTest {
     static final long SEED = Long.getLong("malformed.seed", 20261130L);
     static final Map<String, Integer> TABLE = Map.of("INVALID_INPUT", 400, "UNAUTHENTICATED", 401, "ACCESS_DENIED", 403,
             "NOT_FOUND", 404, "CONFLICT", 409, "INVALID_STATE", 409, "UNSUPPORTED", 422, "QUOTA_EXCEEDED", 429);
+    /** Field mutations per method (twice as many for create): over 10,000 cases in all. */
+    static final int MUTATIONS = 1300;
     static final ObjectMapper JSON = new ObjectMapper();
 
-    RunningServer server;
+    ApiWorld server;
     MalformedClient client;
 
     @BeforeAll
     void start() {
-        server = RunningServer.start(RunningServer.h2());
-        client = new MalformedClient(Integer.parseInt(server.baseUrl().substring(server.baseUrl().lastIndexOf(':') + 1)));
+        server = ApiWorld.start();
+        client = new MalformedClient(server.port);
     }
 
     @AfterAll
@@ -48,8 +51,8 @@ class MalformedBodiesTest {
 
     @Test
     void no_malformed_request_gets_a_500_or_a_status_off_the_table_or_creates_anything() {
-        List<MalformedBodies.Case> cases = MalformedBodies.generate(SEED, 380);
-        assertThat(cases).hasSizeGreaterThan(3000);
+        List<MalformedBodies.Case> cases = MalformedBodies.generate(SEED, MUTATIONS);
+        assertThat(cases).hasSizeGreaterThan(10_000);
 
         List<String> failures = new ArrayList<>();
         Map<String, Integer> statuses = new TreeMap<>();
@@ -66,14 +69,14 @@ class MalformedBodiesTest {
                 failures.size(), cases.size(), statuses).isEmpty();
 
         // nothing was created or published by any of them
-        assertThat(server.call("list", RunningServer.ALICE, Map.of("tenantId", "acme", "includeDeleted", true)).json().get("items")).isEmpty();
-        assertThat(server.call("list", RunningServer.CAROL, Map.of("tenantId", "globex", "includeDeleted", true)).json().get("items")).isEmpty();
-        assertThat(server.get("/api/events?limit=1000", RunningServer.OPS).json().get("items")).isEmpty();
+        assertThat(server.call("list", ApiWorld.ALICE, Map.of("tenantId", "acme", "includeDeleted", true)).json().get("items")).isEmpty();
+        assertThat(server.call("list", ApiWorld.CAROL, Map.of("tenantId", "globex", "includeDeleted", true)).json().get("items")).isEmpty();
+        assertThat(server.get("/api/events?limit=1000", ApiWorld.OPS).json().get("items")).isEmpty();
     }
 
     @Test
     void the_generated_cases_cover_every_method_and_each_kind_of_malformation() {
-        List<MalformedBodies.Case> cases = MalformedBodies.generate(SEED, 380);
+        List<MalformedBodies.Case> cases = MalformedBodies.generate(SEED, MUTATIONS);
         for (String method : MalformedBodies.METHODS) {
             assertThat(cases).filteredOn(c -> c.path().endsWith("/" + method)).hasSizeGreaterThan(300);
         }
@@ -105,7 +108,7 @@ class MalformedBodiesTest {
             for (String text : List.of("a\u0000b", "\uD800", "x\uDC00y", "\uDE80\uD83D")) {
                 Map<String, Object> body = MalformedBodies.validBody(method);
                 body.put("description", text);
-                MalformedClient.Response r = client.send("POST", "/api/compute/kubernetesClusters/" + method, RunningServer.ALICE,
+                MalformedClient.Response r = client.send("POST", "/api/compute/kubernetesClusters/" + method, ApiWorld.ALICE,
                         "application/json", MalformedBodies.escaped(body));
                 assertThat(r.status()).as(method + " " + printable(text)).isEqualTo(400);
                 assertThat(r.text()).contains("\"field\":\"description\"", "without NUL characters or unpaired surrogates");
@@ -114,7 +117,7 @@ class MalformedBodiesTest {
         // a pair is one character, and welcome
         Map<String, Object> body = MalformedBodies.validBody("update");
         body.put("description", "\uD83D\uDE80");
-        assertThat(client.send("POST", "/api/compute/kubernetesClusters/update", RunningServer.ALICE, "application/json",
+        assertThat(client.send("POST", "/api/compute/kubernetesClusters/update", ApiWorld.ALICE, "application/json",
                 MalformedBodies.escaped(body)).status()).isEqualTo(404);
     }
 
@@ -125,7 +128,7 @@ class MalformedBodiesTest {
         @SuppressWarnings("unchecked")
         Map<String, Object> pool = ((List<Map<String, Object>>) body.get("nodePools")).get(0);
         pool.put("labels", Map.of("x".repeat(30_000), "v"));
-        MalformedClient.Response r = client.send("POST", "/api/compute/kubernetesClusters/create", RunningServer.ALICE,
+        MalformedClient.Response r = client.send("POST", "/api/compute/kubernetesClusters/create", ApiWorld.ALICE,
                 "application/json", MalformedBodies.escaped(body));
         assertThat(r.status()).isEqualTo(400);
         assertThat(r.body().length).isLessThan(4096);
@@ -137,14 +140,14 @@ class MalformedBodiesTest {
     void a_chunked_body_is_held_to_the_same_limit_as_one_with_a_length() {
         Map<String, Object> body = MalformedBodies.validBody("create");
         body.put("description", "d".repeat(3 * 1024 * 1024));
-        MalformedClient.Response big = client.sendChunked("/api/compute/kubernetesClusters/create", RunningServer.ALICE,
+        MalformedClient.Response big = client.sendChunked("/api/compute/kubernetesClusters/create", ApiWorld.ALICE,
                 MalformedBodies.escaped(body));
         assertThat(check(new MalformedBodies.Case("chunked 3 MiB", "POST", "", new byte[0], null, null, Set.of(400), null), big)).isNull();
         assertThat(big.text()).contains("at most 1048576 bytes");
 
         Map<String, Object> small = MalformedBodies.validBody("get");
         small.put("clusterId", "kcl_" + "0".repeat(26));
-        MalformedClient.Response ok = client.sendChunked("/api/compute/kubernetesClusters/get", RunningServer.ALICE,
+        MalformedClient.Response ok = client.sendChunked("/api/compute/kubernetesClusters/get", ApiWorld.ALICE,
                 MalformedBodies.escaped(small));
         assertThat(ok.status()).as(ok.text()).isEqualTo(404);
     }
@@ -154,12 +157,12 @@ class MalformedBodiesTest {
         for (String query : List.of("limit=4294967297", "limit=%EF%BC%91", "after=%zz", "limit=%", "after=1&after=2",
                 "tenantId=acme&tenantId=globex", "limt=5", "after=%C0%AF")) {
             MalformedClient.Response r = client.send("GET", "/api/events?" + query + (query.contains("tenantId") ? "" : "&tenantId=acme"),
-                    RunningServer.OPS, null, new byte[0]);
+                    ApiWorld.OPS, null, new byte[0]);
             assertThat(r.status()).as(query).isEqualTo(400);
             assertThat(r.text()).contains("INVALID_INPUT");
         }
-        assertThat(client.send("GET", "/api/events?after=0&limit=1000&tenantId=acme", RunningServer.OPS, null, new byte[0]).status()).isEqualTo(200);
-        assertThat(client.send("GET", "/api/events?after=0&&limit=10&", RunningServer.OPS, null, new byte[0]).status()).isEqualTo(200);
+        assertThat(client.send("GET", "/api/events?after=0&limit=1000&tenantId=acme", ApiWorld.OPS, null, new byte[0]).status()).isEqualTo(200);
+        assertThat(client.send("GET", "/api/events?after=0&&limit=10&", ApiWorld.OPS, null, new byte[0]).status()).isEqualTo(200);
     }
 
     /** What is wrong with the response to the case, or null. */

@@ -1,0 +1,30 @@
+package com.bettercompute.adapters.http;
+
+import com.bettercompute.adapters.http.Views.ClusterList;
+import com.bettercompute.adapters.http.Views.ClusterView;
+import com.bettercompute.adapters.http.Views.CredentialsView;
+import com.bettercompute.adapters.http.Views.VersionsView;
+
+/** {@code POST /api/compute/kubernetesClusters/<method>}: the clusters spec's methods. */
+final class ClusterRoutes {
+    static final String BASE = "/api/compute/kubernetesClusters/";
+
+    private ClusterRoutes() {}
+
+    static void install(Router router, ApiUseCases uc) {
+        router.post(BASE + "create", "Create a cluster (idempotent by idempotencyKey)", ClusterRequests.CreateCluster.class,
+                ClusterView.class, (caller, command) -> ClusterView.of(uc.createCluster().create(caller, command)));
+        router.post(BASE + "list", "List a tenant's clusters", ClusterRequests.ListClusters.class,
+                ClusterList.class, (caller, query) -> ClusterList.of(uc.listClusters().list(caller, query)));
+        router.post(BASE + "get", "Read one cluster", ClusterRequests.OneCluster.class,
+                ClusterView.class, (caller, ref) -> ClusterView.of(uc.getCluster().get(caller, ref)));
+        router.post(BASE + "update", "Change a cluster's version, channel, networks or description", ClusterRequests.UpdateCluster.class,
+                ClusterView.class, (caller, command) -> ClusterView.of(uc.updateCluster().update(caller, command)));
+        router.post(BASE + "delete", "Delete a cluster", ClusterRequests.OneCluster.class,
+                ClusterView.class, (caller, ref) -> ClusterView.of(uc.deleteCluster().delete(caller, ref)));
+        router.post(BASE + "versions", "The Kubernetes versions a pool offers at a location", ClusterRequests.Versions.class,
+                VersionsView.class, (caller, query) -> VersionsView.of(uc.listVersions().versions(caller, query)));
+        router.post(BASE + "credentials", "Issue a kubeconfig for a cluster", ClusterRequests.Credentials.class,
+                CredentialsView.class, (caller, command) -> CredentialsView.of(uc.issueCredentials().issue(caller, command)));
+    }
+}

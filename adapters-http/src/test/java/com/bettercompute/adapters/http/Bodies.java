@@ -1,0 +1,50 @@
+package com.bettercompute.adapters.http;
+
+import com.bettercompute.application.cluster.CreateClusterCommand;
+import com.bettercompute.application.cluster.CredentialsCommand;
+import com.bettercompute.application.cluster.ListClustersQuery;
+import com.bettercompute.application.cluster.UpdateClusterCommand;
+import com.bettercompute.application.nodepool.CreateNodePoolCommand;
+import com.bettercompute.application.nodepool.ListNodePoolsQuery;
+import com.bettercompute.application.nodepool.UpdateNodePoolCommand;
+
+/**
+ * A body written as JDK values (maps, lists, strings, numbers) turned into its method's command the way the
+ * API does it: written as JSON, bound into the method's request record and checked. For the use-case tests
+ * that speak the API's bodies.
+ */
+public final class Bodies {
+    private Bodies() {}
+
+    public static byte[] json(Object body) {
+        return Json.write(body);
+    }
+
+    public static CreateClusterCommand createCluster(Object body) {
+        return Json.command(json(body), ClusterRequests.CreateCluster.class);
+    }
+
+    public static UpdateClusterCommand updateCluster(Object body) {
+        return Json.command(json(body), ClusterRequests.UpdateCluster.class);
+    }
+
+    public static ListClustersQuery listClusters(Object body) {
+        return Json.command(json(body), ClusterRequests.ListClusters.class);
+    }
+
+    public static CredentialsCommand credentials(Object body) {
+        return Json.command(json(body), ClusterRequests.Credentials.class);
+    }
+
+    public static CreateNodePoolCommand createNodePool(Object body) {
+        return Json.command(json(body), NodePoolRequests.CreateNodePool.class);
+    }
+
+    public static UpdateNodePoolCommand updateNodePool(Object body) {
+        return Json.command(json(body), NodePoolRequests.UpdateNodePool.class);
+    }
+
+    public static ListNodePoolsQuery listNodePools(Object body) {
+        return Json.command(json(body), NodePoolRequests.ListNodePools.class);
+    }
+}

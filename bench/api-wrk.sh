@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The API against a bare Javalin endpoint, measured with wrk in one run (docs/performance.md).
+#   bench/api-wrk.sh [--db JDBC_URL] [--seconds 10] [--connections 32] [--threads 2]
+# Builds the jar (SKIP_BUILD=1 to reuse it), starts ApiBench (the bare endpoint and the server, reconciler off,
+# on a fresh H2 file or on --db), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
+# tenant; prints req/s, p99 and the ratio of each to the bare endpoint. Needs wrk (apt-get install -y wrk).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DB=""; SECONDS_EACH=10; CONNECTIONS=32; THREADS=2
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --db) DB="$2"; shift 2 ;;
+    --seconds) SECONDS_EACH="$2"; shift 2 ;;
+    --connections) CONNECTIONS="$2"; shift 2 ;;
+    --threads) THREADS="$2"; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+JAR=bootstrap/target/better-compute.jar
+if [ "${SKIP_BUILD:-0}" != "1" ] || [ ! -f "$JAR" ]; then
+  mvn -B -q package -DskipTests -pl bootstrap -am
+fi
+OUT=$(mktemp -d)
+FIFO="$OUT/stdin"; mkfifo "$FIFO"
+java ${JAVA_OPTS:-} -cp "$JAR" com.bettercompute.bootstrap.load.ApiBench ${DB:+--db "$DB"} < "$FIFO" > "$OUT/bench.log" 2>&1 &
+PID=$!
+exec 3> "$FIFO"   # ApiBench serves until this closes
+trap 'exec 3>&-; wait $PID 2>/dev/null || true; rm -rf "$OUT"' EXIT
+for _ in $(seq 1 120); do
+  grep -q '^ready ' "$OUT/bench.log" && break
+  kill -0 $PID 2>/dev/null || { cat "$OUT/bench.log"; exit 1; }
+  sleep 1
+done
+READY=$(grep '^ready ' "$OUT/bench.log") || { cat "$OUT/bench.log"; exit 1; }
+BARE=$(sed -E 's/.*bare=([0-9]+).*/\1/' <<<"$READY")
+API=$(sed -E 's/.*api=([0-9]+).*/\1/' <<<"$READY")
+CLUSTER=$(sed -E 's/.*cluster=([a-z0-9_]+).*/\1/' <<<"$READY")
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: ${DB:-embedded H2}"
+
+run() { # name url lua [env...]
+  local name=$1 url=$2 lua=$3; shift 3
+  env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "bench/$lua" "$url" > "$OUT/$name.txt" 2>&1
+  local rps p99 non2xx
+  rps=$(awk '/^Requests\/sec:/ {print $2}' "$OUT/$name.txt")
+  p99=$(awk '$1=="99%" {print $2}' "$OUT/$name.txt")
+  non2xx=$(awk -F= '/^non2xx=/ {print $2}' "$OUT/$name.txt")
+  echo "$name $rps $p99 ${non2xx:-?}"
+}
+BARE_BODY='{"tenantId":"load0"}'
+GET_BODY="{\"tenantId\":\"load0\",\"clusterId\":\"$CLUSTER\"}"
+{
+  run bare "http://127.0.0.1:$BARE/bare" post.lua BODY="$BARE_BODY"
+  run get "http://127.0.0.1:$API/api/compute/kubernetesClusters/get" post.lua BODY="$GET_BODY"
+  run create-7-tenants "http://127.0.0.1:$API/api/compute/kubernetesClusters/create" create.lua TENANTS=7
+  run create-1-tenant "http://127.0.0.1:$API/api/compute/kubernetesClusters/create" create.lua TENANTS=1
+} > "$OUT/results.txt"
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+awk 'NR==1 {floor=$2}
+     {printf "| %-18s | %10.0f | %8s | %6.3f | %s |\n", $1, $2, $3, $2/floor, ($4=="0" ? "all 2xx" : $4 " not 2xx")}' "$OUT/results.txt" |
+  { echo "| call               |      req/s |      p99 |  ratio | answers |"; echo "|---|---:|---:|---:|---|"; cat; }

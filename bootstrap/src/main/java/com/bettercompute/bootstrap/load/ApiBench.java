@@ -1,0 +1,134 @@
+package com.bettercompute.bootstrap.load;
+
+import com.bettercompute.bootstrap.Server;
+import com.bettercompute.bootstrap.ServerConfig;
+import io.javalin.Javalin;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The two targets {@code bench/api-wrk.sh} drives with {@code wrk}, in one process: a bare Javalin endpoint
+ * ({@code POST /bare}: reads the body, answers {@code {"ok":true}}) — the floor — and the real server as
+ * {@code java -jar} wires it, reconciler off, on a fresh H2 file in a temporary directory (or on the
+ * PostgreSQL of {@code --db}), with a catalog of {@value #TENANTS} tenants ({@code load0}…) each allowed
+ * {@value #MAX_CLUSTERS} clusters and an admin token {@value #TOKEN}. Prints one line
+ * {@code ready bare=<port> api=<port> cluster=<id>} (a cluster of {@code load0} for {@code get}), then serves
+ * until stdin closes. Loopback only.
+ */
+public final class ApiBench {
+    static final String TOKEN = "api-bench-token";
+    static final String POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e2";
+    static final int TENANTS = 7;
+    /** The catalog reader's bound on a tenant's maxClusters. */
+    static final int MAX_CLUSTERS = 100_000;
+    private static final Pattern ID = Pattern.compile("\"id\":\"(kcl_[0-9a-z]+)\"");
+
+    private ApiBench() {}
+
+    public static void main(String[] args) throws Exception {
+        String db = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--db") && i + 1 < args.length) {
+                db = args[++i];
+            }
+        }
+        Path dir = Files.createTempDirectory("api-bench");
+        Path catalog = dir.resolve("catalog.yaml");
+        Files.writeString(catalog, catalog(), StandardCharsets.UTF_8);
+        if (db == null) {
+            db = "jdbc:h2:file:" + dir.resolve("db").toAbsolutePath();
+        }
+        Javalin bare = Javalin.create(c -> {
+            c.startup.showJavalinBanner = false;
+            c.routes.post("/bare", ctx -> {
+                ctx.bodyAsBytes();
+                ctx.contentType("application/json").result("{\"ok\":true}");
+            });
+        }).start("127.0.0.1", 0);
+        try {
+            Server server = Server.start(ServerConfig.defaults().withPort(0).withDb(db).withCatalog(catalog).withoutReconciler(),
+                    Clock.systemUTC());
+            try {
+                String cluster = createOne(server.port());
+                System.out.println("ready bare=" + bare.port() + " api=" + server.port() + " cluster=" + cluster);
+                System.out.flush();
+                // serve until the script closes stdin
+                while (System.in.read() >= 0) {
+                    Thread.onSpinWait();
+                }
+            } finally {
+                server.close();
+            }
+        } finally {
+            bare.stop();
+            deleteTree(dir);
+        }
+    }
+
+    private static String createOne(int port) throws IOException, InterruptedException {
+        String body = "{\"tenantId\":\"load0\",\"poolId\":\"" + POOL + "\",\"name\":\"the-one\",\"mode\":\"standard\","
+                + "\"location\":\"us-central1-a\",\"idempotencyKey\":\"the-one\",\"nodePools\":[{\"name\":\"gpu\","
+                + "\"machineType\":\"a3-highgpu-8g\",\"nodeCount\":2,\"accelerators\":{\"type\":\"nvidia-h100-80gb\",\"count\":8}}]}";
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + port + "/api/compute/kubernetesClusters/create"))
+                .header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Matcher m = ID.matcher(r.body());
+        if (r.statusCode() != 200 || !m.find()) {
+            throw new IllegalStateException("the first create failed: " + r.statusCode() + " " + r.body());
+        }
+        return m.group(1);
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** One provider, account and pool offered to every tenant, {@value #TENANTS} tenants, and their admin. */
+    static String catalog() {
+        StringBuilder offers = new StringBuilder();
+        StringBuilder tenants = new StringBuilder();
+        StringBuilder bindings = new StringBuilder();
+        for (int i = 0; i < TENANTS; i++) {
+            offers.append("      - {tenant: load").append(i).append(", state: active}\n");
+            tenants.append("  - id: load").append(i).append("\n    maxClusters: ").append(MAX_CLUSTERS).append('\n');
+            bindings.append("      - {tenant: load").append(i).append(", role: kubernetes-admin}\n");
+        }
+        return """
+                providers:
+                  - id: gcp
+                    managedKubernetes: true
+                accounts:
+                  - id: acct_load
+                    provider: gcp
+                    owner: platform
+                    cloudProject: api-bench
+                    zones: [us-central1-a, us-central1-b]
+                pools:
+                  - id: %s
+                    account: acct_load
+                    kind: provider
+                    billingMode: metered
+                    offers:
+                %stenants:
+                %sprincipals:
+                  - id: service:api-bench
+                    token: %s
+                    bindings:
+                %s""".formatted(POOL, offers, tenants, TOKEN, bindings);
+    }
+}
