@@ -43,9 +43,9 @@ final class Router {
         routes.post(path, ctx -> {
             Caller caller = authentication.caller(ctx);
             C command = Json.command(ctx.bodyAsBytes(), body);
-            O answer = call.apply(caller, command);
+            O result = call.apply(caller, command);
             OperatorRoutes.accepted(command);
-            Responses.json(ctx, 200, answer);
+            Responses.json(ctx, 200, result);
         });
     }
 

@@ -1,5 +1,6 @@
 package com.bettercompute.adapters.http;
 
+import com.bettercompute.application.cluster.ReadableClusters;
 import com.bettercompute.application.cluster.ClusterWorld;
 import com.bettercompute.application.cluster.IssueCredentials;
 import com.bettercompute.application.cluster.ListVersions;
@@ -48,8 +49,8 @@ final class ApiWorld implements AutoCloseable {
         InMemoryClusterProvider provider = new InMemoryClusterProvider(p.clock(), Duration.ZERO);
         ApiUseCases useCases = new ApiUseCases(world.authenticate, world.create, world.list, world.get, world.update, world.delete,
                 new ListVersions(p.catalog(), world.authorizer, account -> provider),
-                new ReadEvents(p.outbox(), world.authorizer),
-                new ReadUsage(p.usage(), world.authorizer),
+                new ReadEvents(p.outbox(), new ReadableClusters(p.clusters(), world.authorizer)),
+                new ReadUsage(p.usage(), new ReadableClusters(p.clusters(), world.authorizer)),
                 new IssueCredentials(p.transactions(), p.clusters(), p.catalog(), p.outbox(), world.authorizer,
                         account -> provider, new InMemoryTenantClusterClient(p.clock()), 3600, p.clock()));
         NodePoolUseCases nodePools = new NodePoolUseCases(

@@ -1,6 +1,7 @@
 package com.bettercompute.bootstrap.load;
 
 import com.bettercompute.bootstrap.Server;
+import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.bootstrap.ServerConfig;
 import io.javalin.Javalin;
 
@@ -56,7 +57,9 @@ public final class ApiBench {
             });
         }).start("127.0.0.1", 0);
         try {
-            Server server = Server.start(ServerConfig.defaults().withPort(0).withDb(db).withCatalog(catalog).withoutReconciler(),
+            Server server = Server.start(ServerConfig.defaults().withPort(0).withDb(db).withCatalog(catalog).withoutReconciler()
+                            // wrk is one client per tenant: measure the server, not the per-principal limits
+                            .withRequestLimits(new RequestLimits.Settings(100_000, 100_000_000, java.time.Duration.ofSeconds(10))),
                     Clock.systemUTC());
             try {
                 String cluster = createOne(server.port());
