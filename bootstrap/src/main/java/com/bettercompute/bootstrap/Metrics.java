@@ -1,5 +1,7 @@
 package com.bettercompute.bootstrap;
 
+import com.bettercompute.application.reconcile.ReconcileCluster;
+
 import com.bettercompute.adapters.http.Operations;
 import com.bettercompute.adapters.persistence.Database;
 import io.micrometer.core.instrument.Counter;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -61,8 +64,8 @@ final class Metrics implements AutoCloseable {
                 .register(registry);
         grants = Counter.builder("bc.market.grants").description("nodes granted by market ticks").register(registry);
         reclaims = Counter.builder("bc.market.reclaims").description("nodes reclaimed by market ticks").register(registry);
-        for (String outcome : new String[]{"done", "failed"}) {
-            passTimer(outcome);
+        for (ReconcileCluster.Outcome outcome : ReconcileCluster.Outcome.values()) {
+            passTimer(outcome.name().toLowerCase(Locale.ROOT));
         }
     }
 
