@@ -45,10 +45,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * acknowledged delete gone).
  *
  * <p>The server runs with its working directory in a temp directory and no {@code --data-dir}, so the
- * simulator's state is in its default place. The database is the test PostgreSQL, so that what is
- * checked is the provider's part: on the H2 default a kill can lose a create the API acknowledged
- * (issue 10, part 1), which this test then reports as lost. {@code -Dprovider-crash.db=default} runs on
- * the server's default database too (no {@code --db}).
+ * simulator's state is in its default place, and no {@code --db}, so the database is the embedded default
+ * too (a PostgreSQL the server starts under {@code ./data/postgres}, which a kill leaves running and the
+ * next start stops and restarts). {@code -Dprovider-crash.db=test-postgres} runs the database on the test
+ * PostgreSQL instead.
  */
 class ProviderSurvivesCrashTest {
     static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
@@ -84,6 +84,10 @@ class ProviderSurvivesCrashTest {
         killer.shutdownNow();
         if (process != null) {
             process.destroyForcibly();
+            process.onExit().join();
+        }
+        if (work != null) {
+            ServerProcess.stopEmbeddedPostgres(work);
         }
         Files.deleteIfExists(LOG);
         for (int i = 0; i < starts; i++) {
@@ -250,7 +254,7 @@ class ProviderSurvivesCrashTest {
     @Test
     void killed_at_random_moments_the_provider_keeps_every_acknowledged_cluster_once_and_nothing_else() throws Exception {
         Path catalog = RunningServer.catalogFile();
-        String database = "default".equals(System.getProperty("provider-crash.db")) ? null : RunningServer.postgres();
+        String database = "test-postgres".equals(System.getProperty("provider-crash.db")) ? RunningServer.postgres() : null;
         Random random = new Random(Long.getLong("provider-crash.seed", 7));
         for (int cycle = 0; cycle < CYCLES; cycle++) {
             startServer(catalog, database);

@@ -219,10 +219,18 @@ class RequestLimitsEndToEndTest {
     private void waitForInFlight(int n) {
         // the server takes the places when it has read the headers; a request of the same principal after
         // both are in shows it, and is itself refused only once they are in
-        for (int attempt = 0; attempt < 200; attempt++) {
+        // bounded in time, not in probes: on a busy machine the slow requests' headers take a while to be read
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
             RunningServer.Reply probe = server.call("get", RunningServer.ALICE, BODY);
             if (probe.status() == 429) {
                 return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting for the slow requests", e);
             }
         }
         throw new AssertionError(n + " requests never held their places");
