@@ -2,7 +2,6 @@ package com.bettercompute.domain.market;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -14,99 +13,119 @@ import java.util.Map;
  * balance is exact at every tick while the ledger gets one entry per grant and period. A tenant is
  * never charged past its credits: the accrual that reaches zero is cut there, and the tick reclaims
  * the tenant's nodes at once.
+ *
+ * <p>The same walk over the grants sums what each tenant's live grants cost over the balance horizon
+ * ({@link #runningCost}). The walk runs on epoch nanoseconds and longs: it visits every grant of the
+ * market each tick, and allocates only the ledger entries it closes.
  */
 final class Billing {
     private final MarketTimings timings;
+    private final long periodNanos;
     private final List<Charge> charges;
+    private final long[] runningCost;
+    private long nowNanos;
 
-    Billing(MarketTimings timings, int expectedCharges) {
+    Billing(MarketTimings timings, int expectedCharges, int tenantCount) {
         this.timings = timings;
+        this.periodNanos = timings.billingPeriod().toNanos();
         this.charges = new ArrayList<>(expectedCharges);
+        this.runningCost = new long[tenantCount];
     }
 
     List<Charge> charges() {
         return charges;
     }
 
-    /** Bills every grant up to {@code now} (or its end), dropping the ended ones once billed. */
+    /**
+     * What every tenant's billing nodes cost over the balance horizon, by tenant slot, as of the
+     * last {@link #bill}: every live grant, a gang's and an idle one in its grace alike, at the rate
+     * it bills at now (a node not ready yet at its locked rate, which it will bill at).
+     */
+    long[] runningCost() {
+        return runningCost;
+    }
+
+    /**
+     * Bills every grant up to {@code now} (or its end), dropping the ended ones once billed, and
+     * adds every live grant to {@link #runningCost}.
+     */
     void bill(Map<String, NodeGrant> grants, Instant now) {
+        nowNanos = EpochNanos.of(now);
         Iterator<NodeGrant> it = grants.values().iterator();
         while (it.hasNext()) {
             NodeGrant g = it.next();
-            boolean ended = g.endsAt != null && !g.endsAt.isAfter(now);
-            if (g.billedUntil != null) {
-                Instant to = ended ? g.endsAt : now;
-                if (to.isAfter(g.billedUntil)) {
-                    billUpTo(g, to);
-                }
+            if (g.endsAt == null) {
+                billUpTo(g, nowNanos);
+                runningCost[g.cluster.tenant.slot] += costOverHorizon(g);
+                continue;
             }
-            if (ended) {
+            long endsAt = EpochNanos.of(g.endsAt);
+            billUpTo(g, Math.min(endsAt, nowNanos));
+            if (endsAt <= nowNanos) {
                 close(g);
                 it.remove();
             }
         }
     }
 
-    private void billUpTo(NodeGrant g, Instant to) {
-        if (g.currentLockedInForce() && g.billedUntil.isBefore(g.protectedUntil)) {
-            accrue(g, to.isBefore(g.protectedUntil) ? to : g.protectedUntil, g.lockedRate.micros(), true);
+    /** A live grant the tick ended after {@link #bill} (an idle node of a tenant that ran out). */
+    void endedAfterBilling(NodeGrant g) {
+        runningCost[g.cluster.tenant.slot] -= costOverHorizon(g);
+    }
+
+    private long costOverHorizon(NodeGrant g) {
+        boolean locked = g.currentLockedInForce() && nowNanos < g.protectedUntilNanos;
+        long rate = locked ? g.lockedRate.micros() : g.currentMarketRate();
+        return BalanceCheckPolicy.costOver(timings.balanceHorizon(), rate, g.gpus);
+    }
+
+    private void billUpTo(NodeGrant g, long to) {
+        if (g.billedUntil == EpochNanos.NONE || to <= g.billedUntil) {
+            return;
         }
-        if (to.isAfter(g.billedUntil)) {
+        if (g.currentLockedInForce() && g.billedUntil < g.protectedUntilNanos) {
+            accrue(g, Math.min(to, g.protectedUntilNanos), g.lockedRate.micros(), true);
+        }
+        if (to > g.billedUntil) {
             accrue(g, to, g.currentMarketRate(), false);
         }
     }
 
     /** Accrues [billedUntil, to) at one rate into the grant's open entry. */
-    private void accrue(NodeGrant g, Instant to, long rate, boolean locked) {
-        if (g.entryFrom != null && (g.entryRate != rate || g.entryLocked != locked)) {
+    private void accrue(NodeGrant g, long to, long rate, boolean locked) {
+        if (g.entryFrom != EpochNanos.NONE && (g.entryRate != rate || g.entryLocked != locked)) {
             close(g);
         }
-        if (g.entryFrom == null) {
+        if (g.entryFrom == EpochNanos.NONE) {
             g.entryFrom = g.billedUntil;
             g.entryRate = rate;
             g.entryLocked = locked;
             g.entryAccrued = 0;
         }
-        BillingPolicy.Accrual accrual = BillingPolicy.accrue(rate, g.gpus, g.billedUntil, to, g.carry);
+        long nanos = to - g.billedUntil;
+        long micros = BillingPolicy.micros(rate, g.gpus, nanos, g.carry);
         Tenant tenant = g.cluster.tenant;
-        long charge = Math.min(accrual.micros(), Math.max(0, tenant.balanceMicros()));
+        long charge = Math.min(micros, Math.max(0, tenant.balanceMicros()));
         tenant.charged += charge;
         g.entryAccrued += charge;
-        g.carry = accrual.carry();
+        g.carry = BillingPolicy.carry(rate, g.gpus, nanos, g.carry);
         g.billedUntil = to;
-        if (!to.isBefore(g.entryFrom.plus(timings.billingPeriod()))) {
+        if (to - g.entryFrom >= periodNanos) {
             close(g);
         }
     }
 
     /** Closes a grant's open ledger entry, if any, into a charge. */
     void close(NodeGrant g) {
-        if (g.entryFrom == null) {
+        if (g.entryFrom == EpochNanos.NONE) {
             return;
         }
-        if (g.billedUntil.isAfter(g.entryFrom)) {
-            charges.add(new Charge(g.id, g.entryFrom, g.billedUntil, g.cluster.tenant.id, g.cluster.id, g.node.pool,
-                    g.node.id, Money.ofMicros(g.entryRate), g.gpus, Money.ofMicros(g.entryAccrued), g.entryLocked));
+        if (g.billedUntil > g.entryFrom) {
+            charges.add(new Charge(g.id, EpochNanos.instant(g.entryFrom), EpochNanos.instant(g.billedUntil),
+                    g.cluster.tenant.id, g.cluster.id, g.node.pool, g.node.id, Money.ofMicros(g.entryRate), g.gpus,
+                    Money.ofMicros(g.entryAccrued), g.entryLocked));
         }
-        g.entryFrom = null;
+        g.entryFrom = EpochNanos.NONE;
         g.entryAccrued = 0;
-    }
-
-    /**
-     * What every tenant's billing nodes cost over the balance horizon, by tenant slot: every live
-     * grant, a gang's and an idle one in its grace alike, at the rate it bills at now (a node not
-     * ready yet at its locked rate, which it will bill at).
-     */
-    long[] runningCost(Collection<NodeGrant> grants, int tenantCount, Instant now) {
-        long[] cost = new long[tenantCount];
-        for (NodeGrant g : grants) {
-            if (g.endsAt != null) {
-                continue;
-            }
-            boolean locked = g.currentLockedInForce() && (g.protectedUntil == null || now.isBefore(g.protectedUntil));
-            long rate = locked ? g.lockedRate.micros() : g.currentMarketRate();
-            cost[g.cluster.tenant.slot] += BalanceCheckPolicy.costOver(timings.balanceHorizon(), rate, g.gpus);
-        }
-        return cost;
     }
 }

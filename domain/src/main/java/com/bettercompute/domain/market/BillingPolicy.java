@@ -38,16 +38,38 @@ public final class BillingPolicy {
         if (nanos <= 0) {
             return new Accrual(0, carry);
         }
-        try {
-            long units = Math.addExact(Math.multiplyExact(Math.multiplyExact(microsPerGpuHour, (long) gpus), nanos),
-                    carry);
-            return new Accrual(units / UNITS_PER_MICRO, units % UNITS_PER_MICRO);
-        } catch (ArithmeticException beyondLong) {
-            BigInteger[] qr = BigInteger.valueOf(microsPerGpuHour).multiply(BigInteger.valueOf(gpus))
-                    .multiply(BigInteger.valueOf(nanos)).add(BigInteger.valueOf(carry))
-                    .divideAndRemainder(BigInteger.valueOf(UNITS_PER_MICRO));
-            return new Accrual(qr[0].longValueExact(), qr[1].longValueExact());
-        }
+        return new Accrual(micros(microsPerGpuHour, gpus, nanos, carry), carry(microsPerGpuHour, gpus, nanos, carry));
+    }
+
+    /**
+     * The whole micro-dollars of {@link #accrue} over {@code nanos} (positive): the tick's form, on
+     * primitives, so billing every grant of a market allocates nothing.
+     */
+    public static long micros(long microsPerGpuHour, int gpus, long nanos, long carry) {
+        long units = unitsOrMinusOne(microsPerGpuHour, gpus, nanos, carry);
+        return units >= 0 ? units / UNITS_PER_MICRO : exact(microsPerGpuHour, gpus, nanos, carry)[0].longValueExact();
+    }
+
+    /** The carry of {@link #accrue} over {@code nanos} (positive), below {@link #UNITS_PER_MICRO}. */
+    public static long carry(long microsPerGpuHour, int gpus, long nanos, long carry) {
+        long units = unitsOrMinusOne(microsPerGpuHour, gpus, nanos, carry);
+        return units >= 0 ? units % UNITS_PER_MICRO : exact(microsPerGpuHour, gpus, nanos, carry)[1].longValueExact();
+    }
+
+    /** rate × GPUs × nanoseconds + carry when it fits a long (the common case), else -1. */
+    private static long unitsOrMinusOne(long microsPerGpuHour, int gpus, long nanos, long carry) {
+        long perNano = microsPerGpuHour * gpus;
+        long units = perNano * nanos;
+        boolean fits = Math.multiplyHigh(microsPerGpuHour, gpus) == 0 && perNano >= 0
+                && Math.multiplyHigh(perNano, nanos) == 0 && units >= 0 && units <= Long.MAX_VALUE - carry;
+        return fits ? units + carry : -1;
+    }
+
+    /** The same beyond a long (the highest prices over long intervals): quotient and remainder. */
+    private static BigInteger[] exact(long microsPerGpuHour, int gpus, long nanos, long carry) {
+        return BigInteger.valueOf(microsPerGpuHour).multiply(BigInteger.valueOf(gpus))
+                .multiply(BigInteger.valueOf(nanos)).add(BigInteger.valueOf(carry))
+                .divideAndRemainder(BigInteger.valueOf(UNITS_PER_MICRO));
     }
 
     /** Micro-dollars for {@code gpus} GPUs at {@code microsPerGpuHour} over [from, to), cut once. */

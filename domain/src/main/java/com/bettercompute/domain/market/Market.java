@@ -227,17 +227,16 @@ public final class Market {
             return List.of();
         }
         g.readyAt = at;
-        g.billedUntil = at;
-        if (g.protectedUntil == null) {
-            g.holdUntil = at.plus(timings.minimumHold());
-            g.protectedUntil = at.plus(timings.protection());
+        g.billedUntil = EpochNanos.of(at);
+        if (g.protectedUntil() == null) {
+            g.anchor(at.plus(timings.minimumHold()), at.plus(timings.protection()));
         }
         MarketRequest r = g.request;
         if (r == null) {
             return List.of();
         }
         if (r.protectedUntil == null) {
-            r.window(g.protectedUntil);
+            r.window(g.protectedUntil());
         }
         List<MarketEvent> events = new ArrayList<>();
         if (r.phase == RequestPhase.ADMITTED) {
@@ -272,9 +271,9 @@ public final class Market {
             detachFromRequest(g);
             endGrant(g, at, null, false);
             node.lostGrant = g;
-            if (ReplacementPolicy.owed(at, g.protectedUntil)) {
+            if (ReplacementPolicy.owed(at, g.protectedUntil())) {
                 g.cluster.claims.computeIfAbsent(node.pool, p -> new ArrayDeque<>()).add(new ReplacementClaim(
-                        g.cluster.id, node.pool, g.lockedRate, g.holdUntil, g.protectedUntil, nodeId));
+                        g.cluster.id, node.pool, g.lockedRate, g.holdUntil(), g.protectedUntil(), nodeId));
             }
         }
     }
@@ -302,15 +301,14 @@ public final class Market {
             claims.removeIf(c -> c.failedNodeId().equals(nodeId));
         }
         NodeGrant g = new NodeGrant("g" + (++grantSequence), node, lost.cluster, b.pool.gpusPerNode(),
-                lost.lockedRate, at, lost.holdUntil, lost.protectedUntil, false);
+                lost.lockedRate, at, lost.holdUntil(), lost.protectedUntil(), false);
         g.marketRate = lost.marketRate;
         g.lockedInForce = lost.lockedInForce;
         // the node is back in the cluster it left: ready as it returns
         g.readyAt = at;
-        g.billedUntil = at;
-        if (g.protectedUntil == null) {
-            g.holdUntil = at.plus(timings.minimumHold());
-            g.protectedUntil = at.plus(timings.protection());
+        g.billedUntil = EpochNanos.of(at);
+        if (g.protectedUntil() == null) {
+            g.anchor(at.plus(timings.minimumHold()), at.plus(timings.protection()));
         }
         node.grant = g;
         grants.put(g.id, g);
@@ -331,7 +329,7 @@ public final class Market {
         }
         List<MarketEvent> events = new ArrayList<>(betweenTicks);
         betweenTicks.clear();
-        Billing bills = new Billing(timings, grants.size() / 8 + 16);
+        Billing bills = new Billing(timings, grants.size() / 8 + 16, tenants.size());
         billing = bills;
         List<PoolTick> feed = new ArrayList<>(pools.size());
         List<PoolFailure> failures = new ArrayList<>();
@@ -339,9 +337,9 @@ public final class Market {
             expireNotices(now, events);
             releaseIdle(now, events);
             bills.bill(grants, now);
-            releaseIdleOfRunOutTenants(now, events);
+            releaseIdleOfRunOutTenants(now, events, bills);
             releaseDrained(now);
-            long[] runningCost = bills.runningCost(grants.values(), tenants.size(), now);
+            long[] runningCost = bills.runningCost();
             for (TenantCluster c : clusters.values()) {
                 queues.admit(c, now, events);
                 if (!c.blockWaiting.isEmpty()) {
@@ -388,7 +386,7 @@ public final class Market {
         Iterator<NodeGrant> it = idleGrants.iterator();
         while (it.hasNext()) {
             NodeGrant g = it.next();
-            Instant releaseAt = IdleGracePolicy.releaseAt(g.holdUntil, g.idleSince, timings);
+            Instant releaseAt = IdleGracePolicy.releaseAt(g.holdUntil(), g.idleSince, timings);
             if (!now.isBefore(releaseAt)) {
                 it.remove();
                 removeFromIdleQueue(g);
@@ -398,7 +396,7 @@ public final class Market {
     }
 
     /** A tenant whose balance ran out keeps no idle node: it would bill what the tenant does not have. */
-    private void releaseIdleOfRunOutTenants(Instant now, List<MarketEvent> events) {
+    private void releaseIdleOfRunOutTenants(Instant now, List<MarketEvent> events, Billing bills) {
         Iterator<NodeGrant> it = idleGrants.iterator();
         while (it.hasNext()) {
             NodeGrant g = it.next();
@@ -406,6 +404,7 @@ public final class Market {
                 it.remove();
                 removeFromIdleQueue(g);
                 endGrant(g, now, events, false);
+                bills.endedAfterBilling(g);
             }
         }
     }
@@ -443,7 +442,7 @@ public final class Market {
                     b.idle.remove(r.cluster);
                 }
                 old.endsAt = now;
-                if (billing != null && now.equals(old.billedUntil)) {
+                if (billing != null && EpochNanos.of(now) == old.billedUntil) {
                     billing.close(old);
                 }
                 old.node.grant = null;
@@ -478,7 +477,7 @@ public final class Market {
                 : new NodeGrant("g" + (++grantSequence), node, r.cluster, b.pool.gpusPerNode(), r.lockedRate, now,
                         null, null, false);
         if (first) {
-            r.window(g.protectedUntil);
+            r.window(g.protectedUntil());
             r.marketRate = Math.min(g.lockedRate.micros(), limit);
             r.lockedInForce = true;
             r.startLimit = limit;
@@ -489,7 +488,7 @@ public final class Market {
         grants.put(g.id, g);
         b.granted++;
         events.add(new MarketEvent.NodeGranted(now, r.id, r.jobId, r.cluster.id, b.pool.id(), node.id, g.id,
-                g.lockedRate, g.protectedUntil, g.replacement));
+                g.lockedRate, g.protectedUntil(), g.replacement));
     }
 
     /**
@@ -636,7 +635,7 @@ public final class Market {
      */
     private void endGrant(NodeGrant g, Instant at, List<MarketEvent> events, boolean podsRunning) {
         g.endsAt = at;
-        if (billing != null && at.equals(g.billedUntil)) {
+        if (billing != null && EpochNanos.of(at) == g.billedUntil) {
             billing.close(g);
         }
         Node node = g.node;

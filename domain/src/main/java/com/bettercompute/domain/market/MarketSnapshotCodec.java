@@ -68,9 +68,10 @@ final class MarketSnapshotCodec {
 
     private static MarketSnapshot.GrantState grantState(NodeGrant g) {
         return new MarketSnapshot.GrantState(g.id, g.node.id, g.node.pool, g.cluster.id, g.gpus, g.lockedRate,
-                g.grantedAt, g.readyAt, g.holdUntil, g.protectedUntil, g.replacement,
-                g.request == null ? null : g.request.id, g.idleSince, g.marketRate, g.lockedInForce, g.billedUntil,
-                g.endsAt, g.entryFrom, g.entryRate, g.entryLocked, g.entryAccrued, g.carry);
+                g.grantedAt, g.readyAt, g.holdUntil(), g.protectedUntil(), g.replacement,
+                g.request == null ? null : g.request.id, g.idleSince, g.marketRate, g.lockedInForce,
+                EpochNanos.instant(g.billedUntil), g.endsAt, EpochNanos.instant(g.entryFrom), g.entryRate,
+                g.entryLocked, g.entryAccrued, g.carry);
     }
 
     static Market decode(MarketSnapshot s) {
@@ -205,9 +206,9 @@ final class MarketSnapshotCodec {
         g.idleSince = gs.idleSince();
         g.marketRate = gs.marketRate();
         g.lockedInForce = gs.lockedInForce();
-        g.billedUntil = gs.billedUntil();
+        g.billedUntil = EpochNanos.of(gs.billedUntil());
         g.endsAt = gs.endsAt();
-        g.entryFrom = gs.entryFrom();
+        g.entryFrom = EpochNanos.of(gs.entryFrom());
         g.entryRate = gs.entryRate();
         g.entryLocked = gs.entryLocked();
         g.entryAccrued = gs.entryAccrued();

@@ -18,8 +18,10 @@ public final class NodeGrant {
     /** When the node was ready in the cluster; null until then. */
     Instant readyAt;
     /** Null until the node is ready (a replacement's come from its claim and may be set at grant). */
-    Instant holdUntil;
-    Instant protectedUntil;
+    private Instant holdUntil;
+    private Instant protectedUntil;
+    /** {@link #protectedUntil} in epoch nanoseconds; {@link Long#MAX_VALUE} while not anchored. */
+    long protectedUntilNanos;
     final boolean replacement;
     /** The request it serves; null once idle. */
     MarketRequest request;
@@ -31,15 +33,18 @@ public final class NodeGrant {
      */
     long marketRate;
     boolean lockedInForce = true;
-    /** Billed up to here; null until the node is ready (nothing bills before). */
-    Instant billedUntil;
+    /** Billed up to here, in epoch nanoseconds; {@link EpochNanos#NONE} until the node is ready. */
+    long billedUntil = EpochNanos.NONE;
     /**
      * What billing owes below one micro-dollar, in {@link BillingPolicy#UNITS_PER_MICRO}ths, carried
      * into the next accrual so rounding never accumulates.
      */
     long carry;
-    /** The open ledger entry: its start (null when none), rate, whether locked, and what it accrued. */
-    Instant entryFrom;
+    /**
+     * The open ledger entry: its start in epoch nanoseconds ({@link EpochNanos#NONE} when none), rate,
+     * whether locked, and what it accrued.
+     */
+    long entryFrom = EpochNanos.NONE;
     long entryRate;
     boolean entryLocked;
     long entryAccrued;
@@ -54,10 +59,16 @@ public final class NodeGrant {
         this.gpus = gpus;
         this.lockedRate = lockedRate;
         this.grantedAt = grantedAt;
-        this.holdUntil = holdUntil;
-        this.protectedUntil = protectedUntil;
+        anchor(holdUntil, protectedUntil);
         this.replacement = replacement;
         this.marketRate = lockedRate.micros();
+    }
+
+    /** Sets the minimum hold and the protection window (null while the node is not ready). */
+    void anchor(Instant holdUntil, Instant protectedUntil) {
+        this.holdUntil = holdUntil;
+        this.protectedUntil = protectedUntil;
+        this.protectedUntilNanos = protectedUntil == null ? Long.MAX_VALUE : EpochNanos.of(protectedUntil);
     }
 
     boolean ready() {

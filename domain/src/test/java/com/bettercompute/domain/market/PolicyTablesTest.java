@@ -271,6 +271,21 @@ class PolicyTablesTest {
         assertThat(carry).isBetween(0L, BillingPolicy.UNITS_PER_MICRO - 1);
     }
 
+    @ParameterizedTest(name = "{1} ns at {0} x {2} GPUs, carry {3} -> {4} micros, carry {5}")
+    @CsvSource({
+            "2500000, 5000000000, 8, 0, 27777, 2800000000000",            // 5 s of 8 GPUs at 2.50
+            "2500000, 5000000000, 8, 2800000000000, 27778, 2000000000000", // the carry completes a micro-dollar
+            "1, 1, 1, 3599999999999, 1, 0",                                // the last unit of a micro-dollar
+            "100000000000, 60000000000, 64, 0, 106666666666, 2400000000000", // beyond a long, still exact
+            "100000000000, 3600000000000, 64, 3599999999999, 6400000000000, 3599999999999"})
+    void billingOnNanosecondsIsTheAccrualOnInstants(long rate, long nanos, int gpus, long carry, long micros,
+                                                    long carryAfter) {
+        assertThat(BillingPolicy.micros(rate, gpus, nanos, carry)).isEqualTo(micros);
+        assertThat(BillingPolicy.carry(rate, gpus, nanos, carry)).isEqualTo(carryAfter);
+        assertThat(BillingPolicy.accrue(rate, gpus, T0, T0.plusNanos(nanos), carry))
+                .isEqualTo(new BillingPolicy.Accrual(micros, carryAfter));
+    }
+
     @ParameterizedTest(name = "released at +{0}s, pods running {1} -> free at +{2}s")
     @CsvSource(nullValues = "null", value = {"0, true, 60", "30, true, 90", "0, false, null"})
     void drain(int releasedSecond, boolean podsRunning, Integer freeSecond) {
