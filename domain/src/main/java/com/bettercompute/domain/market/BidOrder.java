@@ -21,6 +21,11 @@ public final class BidOrder {
         return ((LIMIT_MASK - limitMicros) << (INDEX_BITS + 1)) | ((running ? 0L : 1L) << INDEX_BITS) | ageRank;
     }
 
+    /** The last key, in market order, of a limit of at least {@code limitMicros}: every later key's limit is lower. */
+    static long lastKeyAtOrAbove(long limitMicros) {
+        return limitMicros <= 0 ? Long.MAX_VALUE : key(limitMicros, false, MAX_INDEX);
+    }
+
     public static long limit(long key) {
         return LIMIT_MASK - (key >>> (INDEX_BITS + 1));
     }

@@ -51,33 +51,90 @@ public final class ClearingPolicy {
      */
     static long walk(long[] sortedKeys, int count, int[] nodesByIndex, int[] slotByIndex, int[] idleBySlot,
                      int free, boolean[] accepted) {
-        long lowest = -1;
-        int left = Math.max(0, free);
-        long idleLeft = 0;
-        for (int v : idleBySlot) {
-            idleLeft += v;
+        Walk walk = new Walk(nodesByIndex, slotByIndex, idleBySlot, free, accepted);
+        walk.over(sortedKeys, 0, count);
+        return walk.lowest;
+    }
+
+    /**
+     * Sorts {@code keys[0, count)} only as far as the walk needs, and walks them ({@link #walk}). The
+     * keys up to {@code aheadUpTo} (in a tick, the bidders at or above the pool's last price) are
+     * sorted and walked first; the others only when supply is left after them. Every key ahead sorts
+     * before every other, so the walk meets the bidders in market order either way and decides as
+     * after a full sort; in a steady pool most bidders are never sorted. The keys after the point
+     * where the walk stopped are left in no particular order, and none of them is accepted.
+     */
+    static long sortAndWalk(long[] keys, int count, long aheadUpTo, int[] nodesByIndex, int[] slotByIndex,
+                            int[] idleBySlot, int free, boolean[] accepted) {
+        int ahead = partition(keys, count, aheadUpTo);
+        Arrays.sort(keys, 0, ahead);
+        Walk walk = new Walk(nodesByIndex, slotByIndex, idleBySlot, free, accepted);
+        walk.over(keys, 0, ahead);
+        if (ahead < count && !walk.full()) {
+            Arrays.sort(keys, ahead, count);
+            walk.over(keys, ahead, count);
         }
+        return walk.lowest;
+    }
+
+    /** Moves the keys up to {@code bound} to the front, returning how many there are. */
+    private static int partition(long[] keys, int count, long bound) {
+        int ahead = 0;
         for (int k = 0; k < count; k++) {
-            if (left == 0 && idleLeft == 0) {
-                break;
+            long key = keys[k];
+            if (key <= bound) {
+                keys[k] = keys[ahead];
+                keys[ahead++] = key;
             }
-            long key = sortedKeys[k];
-            int i = BidOrder.index(key);
-            int need = nodesByIndex[i];
-            int slot = slotByIndex[i];
-            int own = (slot >= 0 && !BidOrder.running(key)) ? idleBySlot[slot] : 0;
-            if (need > left + own) {
-                continue;
-            }
-            int fromIdle = Math.min(own, need);
-            if (fromIdle > 0) {
-                idleBySlot[slot] -= fromIdle;
-                idleLeft -= fromIdle;
-            }
-            left -= need - fromIdle;
-            accepted[i] = true;
-            lowest = BidOrder.limit(key);
         }
-        return lowest;
+        return ahead;
+    }
+
+    /** The walk's state, so it can go over the sorted keys in stretches. */
+    private static final class Walk {
+        private final int[] nodesByIndex;
+        private final int[] slotByIndex;
+        private final int[] idleBySlot;
+        private final boolean[] accepted;
+        private int left;
+        private long idleLeft;
+        private long lowest = -1;
+
+        Walk(int[] nodesByIndex, int[] slotByIndex, int[] idleBySlot, int free, boolean[] accepted) {
+            this.nodesByIndex = nodesByIndex;
+            this.slotByIndex = slotByIndex;
+            this.idleBySlot = idleBySlot;
+            this.accepted = accepted;
+            this.left = Math.max(0, free);
+            for (int v : idleBySlot) {
+                idleLeft += v;
+            }
+        }
+
+        /** Nothing left to give: no free node and no idle one. */
+        boolean full() {
+            return left == 0 && idleLeft == 0;
+        }
+
+        void over(long[] sortedKeys, int from, int to) {
+            for (int k = from; k < to && !full(); k++) {
+                long key = sortedKeys[k];
+                int i = BidOrder.index(key);
+                int need = nodesByIndex[i];
+                int slot = slotByIndex[i];
+                int own = (slot >= 0 && !BidOrder.running(key)) ? idleBySlot[slot] : 0;
+                if (need > left + own) {
+                    continue;
+                }
+                int fromIdle = Math.min(own, need);
+                if (fromIdle > 0) {
+                    idleBySlot[slot] -= fromIdle;
+                    idleLeft -= fromIdle;
+                }
+                left -= need - fromIdle;
+                accepted[i] = true;
+                lowest = BidOrder.limit(key);
+            }
+        }
     }
 }

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Steps 1 to 7 of a tick for one pool (MARKET.md, "One tick"), each its own collaborator: read
- * demand and committed supply ({@link ReadDemandStep}), clear ({@link ClearingPolicy}'s walk), price
+ * demand and committed supply ({@link ReadDemandStep}), clear ({@link ClearingPolicy}'s walk, over
+ * the bidders sorted as far as it goes, from the pool's last price down), price
  * ({@link ClearingPricePolicy}), reclaim ({@link ReclaimStep}), grant ({@link GrantStep}) and the
  * reasons for the rest ({@link ReasonsStep}). The policies decide; the steps walk the pool.
  */
@@ -29,7 +30,8 @@ final class PoolClearing {
         b.compact();
         s.start(b, runningCost);
         readDemand.read(s, now, events);
-        long lowest = ClearingPolicy.walk(s.keys, s.bidders, b.nodesAt, s.slots, s.idleBySlot,
+        long aheadUpTo = b.lastPrice == null ? Long.MAX_VALUE : BidOrder.lastKeyAtOrAbove(b.lastPrice.micros());
+        long lowest = ClearingPolicy.sortAndWalk(s.keys, s.bidders, aheadUpTo, b.nodesAt, s.slots, s.idleBySlot,
                 b.supply - s.committed - s.idleTotal, s.accepted);
         Money price = ClearingPricePolicy.price(s.reserve, lowest);
         reclaim.reclaim(s, price, now, events);

@@ -1,12 +1,11 @@
 package com.bettercompute.domain.market;
 
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * Steps 1 and 2 of a pool's clearing (MARKET.md, "One tick"): read demand and set committed supply
- * aside. Fills the scratch's bidder keys, sorted for the walk.
+ * aside. Fills the scratch's bidder keys, in no order: the clearing sorts what its walk needs.
  */
 final class ReadDemandStep {
     private final Market market;
@@ -70,6 +69,5 @@ final class ReadDemandStep {
             Integer slot = s.idleTotal > 0 ? s.idleSlot.get(cluster) : null;
             s.slots[i] = slot == null ? -1 : slot;
         }
-        Arrays.sort(s.keys, 0, s.bidders);
     }
 }
