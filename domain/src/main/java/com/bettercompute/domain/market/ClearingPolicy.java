@@ -61,16 +61,20 @@ public final class ClearingPolicy {
      * keys up to {@code aheadUpTo} (in a tick, the bidders at or above the pool's last price) are
      * sorted and walked first; the others only when supply is left after them. Every key ahead sorts
      * before every other, so the walk meets the bidders in market order either way and decides as
-     * after a full sort; in a steady pool most bidders are never sorted. The keys after the point
-     * where the walk stopped are left in no particular order, and none of them is accepted.
+     * after a full sort; in a steady pool most bidders are never sorted, and with nothing to give
+     * none is. The keys after the point where the walk stopped are left in no particular order, and
+     * none of them is accepted.
      */
     static long sortAndWalk(long[] keys, int count, long aheadUpTo, int[] nodesByIndex, int[] slotByIndex,
                             int[] idleBySlot, int free, boolean[] accepted) {
+        Walk walk = new Walk(nodesByIndex, slotByIndex, idleBySlot, free, accepted);
+        if (walk.full()) {
+            return walk.lowest;
+        }
         int ahead = partition(keys, count, aheadUpTo);
         Arrays.sort(keys, 0, ahead);
-        Walk walk = new Walk(nodesByIndex, slotByIndex, idleBySlot, free, accepted);
         walk.over(keys, 0, ahead);
-        if (ahead < count && !walk.full()) {
+        if (!walk.full()) {
             Arrays.sort(keys, ahead, count);
             walk.over(keys, ahead, count);
         }
