@@ -68,9 +68,11 @@ final class Billing {
         }
     }
 
-    /** A live grant the tick ended after {@link #bill} (an idle node of a tenant that ran out). */
-    void endedAfterBilling(NodeGrant g) {
-        runningCost[g.cluster.tenant.slot] -= costOverHorizon(g);
+    /** A grant the tick ends after {@link #bill} (an idle node of a tenant that ran out) stops counting. */
+    void endingAfterBilling(NodeGrant g) {
+        if (g.endsAt == null) {
+            runningCost[g.cluster.tenant.slot] -= costOverHorizon(g);
+        }
     }
 
     private long costOverHorizon(NodeGrant g) {

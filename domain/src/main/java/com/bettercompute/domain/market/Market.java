@@ -403,8 +403,8 @@ public final class Market {
             if (BalanceCheckPolicy.ranOut(g.cluster.tenant.balanceMicros())) {
                 it.remove();
                 removeFromIdleQueue(g);
+                bills.endingAfterBilling(g);
                 endGrant(g, now, events, false);
-                bills.endedAfterBilling(g);
             }
         }
     }

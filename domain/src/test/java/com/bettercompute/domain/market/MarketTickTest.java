@@ -381,6 +381,23 @@ class MarketTickTest {
         assertThat(market.tenant("thin").balanceMicros()).isZero();
     }
 
+    @Test
+    void anIdleNodeReleasedBecauseItsTenantRanOutNoLongerCountsInTheBalanceGateOfThatTick() {
+        market.addTenant("thin", Money.usd(40));
+        market.addCluster("thin-c", "thin", 64, Money.parse("2.00"));
+        for (String job : List.of("a", "b", "c")) {
+            market.file(new JobDemand(job, "thin-c", POOL, 8, null, PriorityClass.NONE), T0);
+        }
+        Ticks.tickReady(market, T0);
+        market.endJob("c", at(Duration.ofMinutes(10)));
+        MarketRequest d = market.file(new JobDemand("d", "thin-c", POOL, 8, null, PriorityClass.NONE),
+                at(Duration.ofMinutes(50)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(55)));   // ran out: c's idle node goes before the gate
+        assertThat(d.reason()).isEqualTo(Reason.BALANCE_TOO_LOW);
+        // a's and b's nodes still bill when d is read (they are reclaimed after): 2 x 32, plus d's own 32
+        assertThat(d.message()).contains("needs 96.00 USD");
+    }
+
     // ---------------------------------------------------------------- a granted node removed
 
     @Test
