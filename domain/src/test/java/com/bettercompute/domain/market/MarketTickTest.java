@@ -364,14 +364,7 @@ class MarketTickTest {
 
     @Test
     void aBalanceThatRunsOutInsideTheWindowIsReclaimedAtOnceAndItsIdleNodesGoToo() {
-        market.addTenant("thin", Money.usd(40));
-        market.addCluster("thin-c", "thin", 64, Money.parse("2.00"));
-        // each request alone is covered (32 USD for two hours), the three together are not
-        for (String job : List.of("a", "b", "c")) {
-            market.file(new JobDemand(job, "thin-c", POOL, 8, null, PriorityClass.NONE), T0);
-        }
-        Ticks.tickReady(market, T0);
-        market.endJob("c", at(Duration.ofMinutes(10)));            // c's node idles, billing inside its hold
+        threeNodesOfAThinTenantOneIdle();
         TickOutcome o = Ticks.tickReady(market, at(Duration.ofMinutes(55)));   // 3 x 16 x 55/60 = 44 > 40
         assertThat(market.tenant("thin").balanceMicros()).isZero();
         assertThat(events(o, MarketEvent.GangReclaimedAtOnce.class)).extracting(MarketEvent.GangReclaimedAtOnce::cause)
@@ -383,19 +376,25 @@ class MarketTickTest {
 
     @Test
     void anIdleNodeReleasedBecauseItsTenantRanOutNoLongerCountsInTheBalanceGateOfThatTick() {
-        market.addTenant("thin", Money.usd(40));
-        market.addCluster("thin-c", "thin", 64, Money.parse("2.00"));
-        for (String job : List.of("a", "b", "c")) {
-            market.file(new JobDemand(job, "thin-c", POOL, 8, null, PriorityClass.NONE), T0);
-        }
-        Ticks.tickReady(market, T0);
-        market.endJob("c", at(Duration.ofMinutes(10)));
+        threeNodesOfAThinTenantOneIdle();
         MarketRequest d = market.file(new JobDemand("d", "thin-c", POOL, 8, null, PriorityClass.NONE),
                 at(Duration.ofMinutes(50)));
         Ticks.tickReady(market, at(Duration.ofMinutes(55)));   // ran out: c's idle node goes before the gate
         assertThat(d.reason()).isEqualTo(Reason.BALANCE_TOO_LOW);
         // a's and b's nodes still bill when d is read (they are reclaimed after): 2 x 32, plus d's own 32
         assertThat(d.message()).contains("needs 96.00 USD");
+    }
+
+    /** A tenant of 40 USD running a, b and c on a node each at 2.00 from T0; c ended at +10 min, its node idle. */
+    private void threeNodesOfAThinTenantOneIdle() {
+        market.addTenant("thin", Money.usd(40));
+        market.addCluster("thin-c", "thin", 64, Money.parse("2.00"));
+        // each request alone is covered (32 USD for two hours), the three together are not
+        for (String job : List.of("a", "b", "c")) {
+            market.file(new JobDemand(job, "thin-c", POOL, 8, null, PriorityClass.NONE), T0);
+        }
+        Ticks.tickReady(market, T0);
+        market.endJob("c", at(Duration.ofMinutes(10)));            // c's node idles, billing inside its hold
     }
 
     // ---------------------------------------------------------------- a granted node removed
