@@ -329,7 +329,8 @@ public final class Market {
         }
         List<MarketEvent> events = new ArrayList<>(betweenTicks);
         betweenTicks.clear();
-        Billing bills = new Billing(timings, grants.size() / 8 + 16, tenants.size());
+        // a price that moves closes the entry of every grant it bills, so room for one per grant
+        Billing bills = new Billing(timings, grants.size() + 16, tenants.size());
         billing = bills;
         List<PoolTick> feed = new ArrayList<>(pools.size());
         List<PoolFailure> failures = new ArrayList<>();
