@@ -65,7 +65,10 @@ CREATE TABLE market_clusters (
     used_gpus          BIGINT NOT NULL,
     queue_json         VARCHAR NOT NULL,      -- request ids in queue order
     block_waiting_json VARCHAR NOT NULL,
-    claims_json        VARCHAR NOT NULL
+    claims_json        VARCHAR NOT NULL,
+    -- the mapi branch adds ClusterState.packing and .limitSetAt: MarketRows binds and reads them once merged
+    packing            BOOLEAN DEFAULT FALSE NOT NULL,
+    limit_set_at       TIMESTAMP WITH TIME ZONE
 );
 
 -- every request ever filed: open ones are the market's (is_open = TRUE); an ended one stays as an episode.
