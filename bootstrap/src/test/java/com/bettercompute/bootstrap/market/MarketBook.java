@@ -63,8 +63,8 @@ public final class MarketBook {
 
     /** Kueue files a job: {@code nodes} whole nodes at the job's own limit (null: the cluster's). */
     public void file(String job, int tenant, int nodes, String limit) {
-        new FileMarketRequest(markets, clock).file(new FileMarketRequest.Command(job, TENANTS.get(tenant) + "-c",
-                POOL.toString(), nodes * 8, limit, null));
+        transactions.inTransaction(() -> new FileMarketRequest(markets, clock).file(new FileMarketRequest.Command(
+                job, TENANTS.get(tenant) + "-c", POOL.toString(), nodes * 8, limit, null)));
     }
 
     /** Every granted node that is not ready yet reports ready now; how many did. */
