@@ -224,6 +224,8 @@ public final class JdbiMarketRepository implements MarketRepository {
         Map<String, GrantState> grants = new HashMap<>();
         Map<String, Long> grantOrd = new HashMap<>();
         Rows grantRows = new Rows(h, "market_grants", MarketRows.GRANT);
+        PreparedBatch billed = h.prepareBatch("UPDATE market_grants SET " + Db.assignments(MarketRows.GRANT_BILLING)
+                + " WHERE id = :id");
         for (GrantState g : next.grants()) {
             long o = before.grantOrd().getOrDefault(g.id(), -1L);
             long kept = o >= 0 ? o : ord[0]++;
@@ -232,7 +234,12 @@ public final class JdbiMarketRepository implements MarketRepository {
             grantOrd.put(g.id(), kept);
             GrantState old = before.grants().get(g.id());
             boolean idleMoved = old != null && !Objects.equals(before.idleOrd().get(g.id()), idleAt);
-            grantRows.write(old, idleMoved ? null : old, g, s -> MarketRows.bindGrant(s, g, kept, idleAt));
+            if (old != null && !idleMoved && !old.equals(g) && MarketRows.onlyBillingMoved(old, g)) {
+                // every tick bills every ready grant: the common change, written with the few columns it moves
+                MarketRows.bindGrantBilling(billed, g).add();
+            } else {
+                grantRows.write(old, idleMoved ? null : old, g, s -> MarketRows.bindGrant(s, g, kept, idleAt));
+            }
         }
         grantRows.deleteGone(before.grants().keySet(), grants.keySet());
 
@@ -241,7 +248,10 @@ public final class JdbiMarketRepository implements MarketRepository {
 
         MarketRows.bindState(h.createUpdate("UPDATE market_state SET " + Db.assignments(MarketRows.STATE)
                 + " WHERE id = 1"), next, ord[0]).execute();
-        int written = requestRows[0];
+        int written = requestRows[0] + billed.size();
+        if (billed.size() > 0) {
+            billed.execute();
+        }
         for (Rows rows : List.of(poolRows, nodeRows, tenantRows, clusterRows, grantRows)) {
             written += rows.flush();
         }
