@@ -268,7 +268,6 @@ public final class JdbiMarketRepository implements MarketRepository {
     private static Map<Long, RequestState> writeRequests(Handle h, Saved before, MarketSnapshot next, Instant now,
                                                          int[] written) {
         Map<Long, RequestState> requests = new HashMap<>(next.requests().size() * 2);
-        Map<String, Integer> latestAttempt = new HashMap<>();
         List<String> set = MarketRows.REQUEST.subList(1, MarketRows.REQUEST.size());
         PreparedBatch insert = h.prepareBatch("INSERT INTO market_requests (" + String.join(", ", MarketRows.REQUEST)
                 + ", is_open, running_at) VALUES (" + MarketRows.REQUEST.stream().map(c -> ":" + c)
@@ -277,7 +276,6 @@ public final class JdbiMarketRepository implements MarketRepository {
                 + ", running_at = COALESCE(running_at, :running_at) WHERE request_seq = :request_seq");
         for (RequestState r : next.requests()) {
             requests.put(r.sequence(), r);
-            latestAttempt.merge(r.jobId(), r.attempt(), Math::max);
             RequestState old = before.requests().get(r.sequence());
             if (old == null || !old.equals(r)) {
                 PreparedBatch batch = old == null ? insert : update;
@@ -285,10 +283,23 @@ public final class JdbiMarketRepository implements MarketRepository {
                         .add();
             }
         }
+        List<RequestState> gone = new ArrayList<>();
+        if (before.requests().size() + insert.size() != requests.size()) {
+            for (RequestState old : before.requests().values()) {
+                if (!requests.containsKey(old.sequence())) {
+                    gone.add(old);
+                }
+            }
+        }
         PreparedBatch close = h.prepareBatch("UPDATE market_requests SET is_open = FALSE, ended_at = :ended_at,"
                 + " end_kind = :end_kind WHERE request_seq = :request_seq");
-        for (RequestState old : before.requests().values()) {
-            if (!requests.containsKey(old.sequence())) {
+        if (!gone.isEmpty()) {
+            // a revoked gang's job goes on as a later attempt of the same job
+            Map<String, Integer> latestAttempt = new HashMap<>();
+            for (RequestState r : next.requests()) {
+                latestAttempt.merge(r.jobId(), r.attempt(), Math::max);
+            }
+            for (RequestState old : gone) {
                 boolean requeued = latestAttempt.getOrDefault(old.jobId(), 0) > old.attempt();
                 close.bind("request_seq", old.sequence()).bindByType("ended_at", now, Instant.class)
                         .bind("end_kind", requeued ? Episode.REVOKED : Episode.ENDED).add();

@@ -42,4 +42,26 @@ abstract class JdbiMarketWritesContract extends PortsContract {
         assertThat(markets().lastSaveRows()).as("a request filed, its cluster's use").isEqualTo(2);
         assertThat(ports.anotherMarketRepository().get().load().snapshot()).isEqualTo(filed.snapshot());
     }
+
+    @Test
+    void a_tick_where_nothing_changed_writes_no_row_of_the_book() {
+        Market m = busyMarket(markets().load());
+        markets().save(m);
+        java.time.Instant at = m.lastTick().plusSeconds(60);
+        Market first = markets().load();
+        first.tick(at);
+        markets().save(first);
+        assertThat(markets().lastSaveRows()).as("a tick that moved the clock").isPositive();
+
+        // the tick after it still decides something (a pool whose gang was admitted has no price now)
+        Market settled = markets().load();
+        settled.tick(at);
+        markets().save(settled);
+
+        Market again = markets().load();
+        again.tick(at);
+        markets().save(again);
+
+        assertThat(markets().lastSaveRows()).isZero();
+    }
 }
