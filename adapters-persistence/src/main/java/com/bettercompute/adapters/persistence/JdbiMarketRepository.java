@@ -42,9 +42,10 @@ import java.util.stream.Collectors;
  * when the numbers match, even after a save whose transaction rolled back. Inside a transaction
  * {@link #load()} reads the row {@code FOR UPDATE}, so writers queue on it until commit.
  *
- * <p><b>Loads.</b> When the database's version is the cached one, nothing but that number is read: the
- * market last saved by this repository is handed out as it is, if no one holds it, else restored from the
- * cached snapshot. Otherwise (another replica saved, or first use) every open row is read once.
+ * <p><b>Loads.</b> When the database's version is the cached one, nothing but that number is read: a load
+ * inside a transaction (a writer, such as the tick) gets the market this repository saved last as it is,
+ * if no one holds it; any other load gets one restored from the cached snapshot. Otherwise (another
+ * replica saved, or first use) every open row is read once.
  */
 public final class JdbiMarketRepository implements MarketRepository {
     private static final String VERSION = "SELECT version FROM market_state WHERE id = 1";
@@ -80,11 +81,12 @@ public final class JdbiMarketRepository implements MarketRepository {
     @Override
     public Market load() {
         return db.call("loading the market", h -> {
-            long version = h.createQuery(h.isInTransaction() ? VERSION + " FOR UPDATE" : VERSION)
-                    .mapTo(Long.class).one();
+            boolean writer = h.isInTransaction();
+            long version = h.createQuery(writer ? VERSION + " FOR UPDATE" : VERSION).mapTo(Long.class).one();
             Market market;
             synchronized (this) {
-                if (idle != null && idleVersion == version) {
+                // only a writer gets the saved market itself: it saves it back, so the next tick gets it too
+                if (writer && idle != null && idleVersion == version) {
                     market = idle;
                     idle = null;
                     loadedAt.put(market, version);
