@@ -95,7 +95,7 @@ public final class JdbiMarketRepository implements MarketRepository {
             }
             Saved saved = cached(version);
             if (saved == null) {
-                saved = h.isInTransaction() ? readAll(h, version) : readAll(h);
+                saved = writer ? readAll(h, version) : readAll(h);
                 synchronized (this) {
                     remember(saved);
                 }

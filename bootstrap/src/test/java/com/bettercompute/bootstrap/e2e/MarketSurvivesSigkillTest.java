@@ -38,7 +38,7 @@ class MarketSurvivesSigkillTest {
 
     @Test
     void a_market_killed_during_ticks_keeps_its_grants_and_charges_exact(@TempDir Path workDir) throws Exception {
-        int cycles = Integer.getInteger("market.crash.cycles", 4);
+        int cycles = Integer.getInteger("market.crash.cycles", 3);
         Random random = new Random(20261201L);
         TestPostgres.Db pg = TestPostgres.newDatabase();
         Path log = workDir.resolve("server.log");
@@ -54,7 +54,7 @@ class MarketSurvivesSigkillTest {
             for (int cycle = 0; cycle < cycles; cycle++) {
                 Instant tickedBefore = markets.load().lastTick();
                 ServerProcess server = ServerProcess.start(workDir, log, args);
-                Instant killAt = Instant.now().plusMillis(1_500 + random.nextInt(2_500));
+                Instant killAt = Instant.now().plusMillis(1_000 + random.nextInt(2_500));
                 while (Instant.now().isBefore(killAt)) {
                     int tenant = random.nextInt(MarketBook.TENANTS.size());
                     book.file("job-" + jobs, tenant, 1 + random.nextInt(2), random.nextBoolean() ? null
