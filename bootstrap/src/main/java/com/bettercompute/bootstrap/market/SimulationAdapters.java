@@ -4,6 +4,10 @@ import com.bettercompute.application.market.MarketEffects;
 import com.bettercompute.application.market.MarketFeed;
 import com.bettercompute.application.market.MarketLedger;
 import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.event.DomainEvent;
+import com.bettercompute.domain.event.StoredEvent;
 import com.bettercompute.domain.market.Charge;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.MarketEvent;
@@ -15,9 +19,30 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /** The simulator's in-memory ports: they keep what the report needs and nothing else. */
 final class SimulationAdapters {
+    /** A simulation is one thread with nothing to roll back. */
+    static final Transactions NO_TRANSACTIONS = new Transactions() {
+        @Override
+        public <T> T inTransaction(Supplier<T> work) {
+            return work.get();
+        }
+    };
+
+    /** The report counts the market's own events; the outbox's copies of them are not kept. */
+    static final EventOutbox NO_OUTBOX = new EventOutbox() {
+        @Override
+        public void append(DomainEvent event) {
+        }
+
+        @Override
+        public List<StoredEvent> read(long after, int limit, String tenantId) {
+            return List.of();
+        }
+    };
+
     private SimulationAdapters() {
     }
 
@@ -36,6 +61,11 @@ final class SimulationAdapters {
         @Override
         public void save(Market m) {
             this.market = m;
+        }
+
+        @Override
+        public List<Episode> episodes(String clusterId) {
+            return List.of();
         }
     }
 
@@ -60,6 +90,26 @@ final class SimulationAdapters {
         public Money chargedTo(String tenantId) {
             return Money.ofMicros(byTenant.getOrDefault(tenantId, 0L));
         }
+
+        @Override
+        public List<Charge> latest(String tenantId, int limit) {
+            return List.of();
+        }
+
+        @Override
+        public List<HourlyCharge> hourly(String tenantId) {
+            return List.of();
+        }
+
+        @Override
+        public boolean credit(CreditTopUp topUp) {
+            return true;
+        }
+
+        @Override
+        public List<CreditTopUp> credits(String tenantId, int limit) {
+            return List.of();
+        }
     }
 
     static final class Feed implements MarketFeed {
@@ -70,6 +120,11 @@ final class SimulationAdapters {
             for (PoolTick t : ticks) {
                 series.computeIfAbsent(t.pool(), p -> new ArrayList<>()).add(t);
             }
+        }
+
+        @Override
+        public List<Entry> after(long after, PoolId pool, int limit) {
+            return List.of();
         }
 
         @Override

@@ -1,0 +1,209 @@
+package com.bettercompute.bootstrap.market;
+
+import com.bettercompute.adapters.persistence.Database;
+import com.bettercompute.adapters.persistence.testing.TestPostgres;
+import com.bettercompute.application.fakes.MutableClock;
+import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.market.RunMarketTick;
+import com.bettercompute.domain.market.JobDemand;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketEvent;
+import com.bettercompute.domain.market.Money;
+import com.bettercompute.domain.market.PoolId;
+import com.bettercompute.domain.market.PriorityClass;
+import com.bettercompute.domain.market.TickOutcome;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.function.LongSupplier;
+
+/**
+ * The load command of docs/performance.md ("The live market tick"): one live tick — load what changed,
+ * clear, save — with 100,000 waiting and 20,000 running requests over 64 pools, on H2 and on PostgreSQL,
+ * as a ratio to the in-memory tick of the same market measured in the same run (and to {@code Arrays.sort}
+ * of 120,000 longs, the floor of the JMH benchmark {@code MarketTick}). Not a test, and nothing asserts a
+ * time. Arguments: {@code [ticks] [h2|postgresql|both]}.
+ *
+ * <p>The market is the one of {@code MarketTickBenchmark.build} (domain tests), built here again through
+ * the public API: 64 pools of 320 nodes of 8 GPUs, 1,000 tenants with one cluster each, 20,000 gangs
+ * holding every node with their windows over and 100,000 waiting gangs bidding over the same range.
+ */
+public final class LiveMarketTickRun {
+    static final int WAITING = 100_000;
+    static final int RUNNING = 20_000;
+    static final int POOLS = 64;
+    static final int NODES_PER_POOL = 320;
+
+    private LiveMarketTickRun() {}
+
+    public static void main(String[] args) {
+        int ticks = args.length > 0 ? Integer.parseInt(args[0]) : 20;
+        String which = args.length > 1 ? args[1] : "both";
+        System.out.printf("live market tick: %,d waiting, %,d running, %d pools, %d ticks each (median, ms)%n",
+                WAITING, RUNNING, POOLS, ticks);
+        double sort = median(ticks, sortFloor());
+        Market memory = build(new Market(), 42);
+        warm(memory);
+        Instant[] at = {memory.lastTick()};
+        double inMemory = median(ticks, () -> {
+            at[0] = at[0].plusSeconds(5);
+            long start = System.nanoTime();
+            memory.tick(at[0]);
+            return System.nanoTime() - start;
+        });
+        System.out.printf("  Arrays.sort of %,d longs: %.1f ms%n", WAITING + RUNNING, sort);
+        System.out.printf("  in-memory tick (clock +5 s): %.1f ms (%.2fx the sort)%n", inMemory, inMemory / sort);
+        if (!which.equals("postgresql")) {
+            try (Database db = Database.open("jdbc:h2:mem:live_tick")) {
+                live("H2", db, ticks, inMemory);
+            }
+        }
+        if (!which.equals("h2")) {
+            TestPostgres.Db pg = TestPostgres.newDatabase();
+            try (Database db = Database.open(pg.url(), pg.user(), pg.password())) {
+                live("PostgreSQL", db, ticks, inMemory);
+            } finally {
+                TestPostgres.drop(pg);
+            }
+        }
+        System.exit(0);
+    }
+
+    private static void live(String name, Database db, int ticks, double inMemory) {
+        MutableClock clock = new MutableClock();
+        MarketRepository markets = db.newMarketRepository(clock);
+        long start = System.nanoTime();
+        db.transactions().inTransaction(() -> {
+            Market m = build(markets.load(), 42);
+            warm(m);
+            clock.set(m.lastTick());
+            markets.save(m);
+            return null;
+        });
+        System.out.printf("  %s: the first save (the whole book) %.1f s%n", name, (System.nanoTime() - start) / 1e9);
+        RunMarketTick tick = new RunMarketTick(db.transactions(), markets, db.marketLedger(), db.marketFeed(),
+                db.outbox(), events -> { }, clock);
+        double moving = median(ticks, () -> {
+            clock.set(clock.instant().plusSeconds(5));
+            long t = System.nanoTime();
+            tick.run();
+            return System.nanoTime() - t;
+        });
+        double still = median(ticks, () -> {
+            long t = System.nanoTime();
+            tick.run();
+            return System.nanoTime() - t;
+        });
+        double load = median(ticks, () -> {
+            long t = System.nanoTime();
+            db.transactions().inTransaction(markets::load);
+            return System.nanoTime() - t;
+        });
+        double save = median(ticks, () -> db.transactions().inTransaction(() -> {
+            var m = markets.load();
+            long t = System.nanoTime();
+            markets.save(m);
+            return System.nanoTime() - t;
+        }));
+        double snapshot = median(ticks, () -> db.transactions().inTransaction(() -> {
+            var m = markets.load();
+            long t = System.nanoTime();
+            m.snapshot();
+            long took = System.nanoTime() - t;
+            markets.save(m);
+            return took;
+        }));
+        System.out.printf("  %s live tick (clock +5 s): %.1f ms = %.2fx the in-memory tick%n", name, moving,
+                moving / inMemory);
+        System.out.printf("  %s parts: load %.1f ms, save of an unchanged market %.1f ms (of which its snapshot"
+                + " %.1f ms)%n", name, load, save, snapshot);
+        System.out.printf("  %s live tick where nothing changed: %.1f ms = %.2fx the in-memory tick%n", name, still,
+                still / inMemory);
+    }
+
+    private static LongSupplier sortFloor() {
+        SplittableRandom random = new SplittableRandom(7);
+        long[] keys = new long[WAITING + RUNNING];
+        for (int i = 0; i < keys.length; i++) {
+            keys[i] = random.nextLong();
+        }
+        long[] scratch = new long[keys.length];
+        return () -> {
+            long t = System.nanoTime();
+            System.arraycopy(keys, 0, scratch, 0, keys.length);
+            Arrays.sort(scratch);
+            return System.nanoTime() - t;
+        };
+    }
+
+    /** Warms up with as many runs as it measures, then the median in milliseconds. */
+    private static double median(int runs, LongSupplier nanos) {
+        for (int i = 0; i < runs; i++) {
+            nanos.getAsLong();
+        }
+        long[] took = new long[runs];
+        for (int i = 0; i < runs; i++) {
+            took[i] = nanos.getAsLong();
+        }
+        Arrays.sort(took);
+        return took[runs / 2] / 1e6;
+    }
+
+    /** Fills an empty market. */
+    static Market build(Market m, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+        PoolId[] pools = new PoolId[POOLS];
+        for (int p = 0; p < POOLS; p++) {
+            pools[p] = new PoolId("site" + (p / 8), "class" + (p % 8));
+            m.addPool(pools[p], 8, Money.parse("1.00"));
+            for (int n = 0; n < NODES_PER_POOL; n++) {
+                m.addNode("p" + p + "-n" + n, pools[p]);
+            }
+        }
+        int tenants = 1_000;
+        for (int t = 0; t < tenants; t++) {
+            m.addTenant("t" + t, Money.usd(1_000_000_000L));
+            m.addCluster("c" + t, "t" + t, Long.MAX_VALUE / 4, Money.parse("2.00"));
+        }
+        for (int i = 0; i < RUNNING; i++) {
+            m.file(new JobDemand("r" + i, "c" + random.nextInt(tenants), pools[i % POOLS], 8, Money.parse("9.00"),
+                    PriorityClass.NONE), t0);
+        }
+        tickReady(m, t0);
+        for (int i = 0; i < RUNNING; i++) {
+            m.setJobLimit("r" + i, limit(random));
+        }
+        Instant later = t0.plusSeconds(3 * 3600);
+        for (int i = 0; i < WAITING; i++) {
+            m.file(new JobDemand("w" + i, "c" + random.nextInt(tenants), pools[random.nextInt(POOLS)],
+                    8 * (1 + random.nextInt(4)), limit(random), PriorityClass.NONE), later);
+        }
+        tickReady(m, later);
+        tickReady(m, later);
+        return m;
+    }
+
+    /** Ten virtual minutes of ticks past the wave of notices the first tick sends, as MarketTickAdvancing does. */
+    private static void warm(Market m) {
+        Instant at = m.lastTick();
+        for (int i = 0; i < 120; i++) {
+            at = at.plusSeconds(5);
+            tickReady(m, at);
+        }
+    }
+
+    private static void tickReady(Market m, Instant at) {
+        TickOutcome o = m.tick(at);
+        for (MarketEvent e : o.events()) {
+            if (e instanceof MarketEvent.NodeGranted g) {
+                m.nodeReady(g.nodeId(), at);
+            }
+        }
+    }
+
+    private static Money limit(SplittableRandom random) {
+        return Money.ofMicros(1_000_000L + random.nextInt(4_000) * 1_000L);
+    }
+}
