@@ -274,6 +274,12 @@ public final class Market {
         cluster(clusterId).setLimit(limit);
     }
 
+    /** {@link #setClusterLimit(String, Money)}, noting when, for the limit price read's {@code updated_at}. */
+    public void setClusterLimit(String clusterId, Money limit, Instant at) {
+        setClusterLimit(clusterId, limit);
+        cluster(clusterId).limitSetAt = at;
+    }
+
     /** Sets (or with null removes) a job's own limit price label; read at the next tick. */
     public void setJobLimit(String jobId, Money limit) {
         LimitPriceWritePolicy.checkInRange(limit);

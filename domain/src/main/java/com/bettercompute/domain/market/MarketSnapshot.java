@@ -32,11 +32,11 @@ public record MarketSnapshot(MarketTimings timings, Instant lastTick, long seque
 
     /**
      * A cluster with its queue, its block waiting list (request ids in order), the replacements it is owed
-     * and whether packing onto its base load block is on.
+     * whether packing onto its base load block is on and when its limit was last written.
      */
     public record ClusterState(String id, String tenantId, long maxGpus, Money limit, long usedGpus,
                                List<String> queueIds, List<String> blockWaitingIds, List<ReplacementClaim> claims,
-                               boolean packing) {
+                               boolean packing, Instant limitSetAt) {
     }
 
     /** An open request (not closed or revoked). */

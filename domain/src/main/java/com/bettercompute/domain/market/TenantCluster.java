@@ -16,6 +16,8 @@ public final class TenantCluster {
     long limitMicros;
     /** Whether pods under one node may be packed onto the base load block (checked at admission). */
     boolean packing;
+    /** When the cluster-wide limit was last set or withdrawn, null when never. */
+    java.time.Instant limitSetAt;
     /** GPUs of its market requests that are filed, admitted or under notice. */
     long usedGpus;
     final List<MarketRequest> queue = new ArrayList<>();
@@ -51,6 +53,11 @@ public final class TenantCluster {
     /** The cluster-wide limit price, null when none is set. */
     public Money limit() {
         return limit;
+    }
+
+    /** When the cluster-wide limit was last set or withdrawn; null when never. */
+    public java.time.Instant limitSetAt() {
+        return limitSetAt;
     }
 
     public boolean packing() {
