@@ -1,5 +1,8 @@
 package com.bettercompute.bootstrap.market;
 
+import com.bettercompute.application.market.CreditTopUp;
+import com.bettercompute.application.market.FeedEntry;
+import com.bettercompute.application.market.HourlyCharge;
 import com.bettercompute.application.market.MarketEffects;
 import com.bettercompute.application.market.MarketFeed;
 import com.bettercompute.application.market.MarketLedger;
@@ -60,6 +63,33 @@ final class SimulationAdapters {
         public Money chargedTo(String tenantId) {
             return Money.ofMicros(byTenant.getOrDefault(tenantId, 0L));
         }
+
+        // The simulator keeps totals for its report, not entries: a scenario has no top-ups and no reader
+        // of the latest entries or the hourly usage.
+        @Override
+        public java.util.Optional<CreditTopUp> topUp(String key) {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public void recordTopUp(CreditTopUp topUp) {
+            throw new IllegalStateException("a market simulation takes no credit top-ups");
+        }
+
+        @Override
+        public List<Charge> latestCharges(String tenantId, int limit) {
+            return List.of();
+        }
+
+        @Override
+        public List<CreditTopUp> latestTopUps(String tenantId, int limit) {
+            return List.of();
+        }
+
+        @Override
+        public List<HourlyCharge> hourlyCharges(String tenantId, int limit) {
+            return List.of();
+        }
     }
 
     static final class Feed implements MarketFeed {
@@ -76,6 +106,12 @@ final class SimulationAdapters {
         public List<PoolTick> latest(PoolId pool, int limit) {
             List<PoolTick> all = series.getOrDefault(pool, List.of());
             return all.subList(Math.max(0, all.size() - limit), all.size());
+        }
+
+        @Override
+        public List<FeedEntry> after(long after, PoolId pool, int limit) {
+            // the report reads the series per pool; nothing reads the simulator's feed by cursor
+            return List.of();
         }
     }
 

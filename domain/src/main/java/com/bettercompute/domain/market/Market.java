@@ -840,6 +840,14 @@ public final class Market {
         return t;
     }
 
+    public boolean hasTenant(String id) {
+        return tenants.containsKey(id);
+    }
+
+    public boolean hasCluster(String id) {
+        return clusters.containsKey(id);
+    }
+
     public TenantCluster cluster(String id) {
         TenantCluster c = clusters.get(id);
         if (c == null) {
