@@ -15,7 +15,7 @@ import java.util.Locale;
 
 /**
  * {@code GET /api/k8s/requests?cluster=}: the cluster's open market requests with phase, reason, message,
- * grants and episodes. Needs read on the cluster. Phases (API.md): {@code queued} (over the max cluster
+ * grants and episodes (every attempt of the request's job, as the repository recorded them). Needs read on the cluster. Phases (API.md): {@code queued} (over the max cluster
  * size, not filed), {@code waiting}, {@code provisioning}, {@code provisioned}, {@code notice},
  * {@code revoked}, {@code ended}.
  */
@@ -50,16 +50,22 @@ public final class ListClusterRequests {
         Cluster cluster = callers.cluster(caller, org, name, Action.READ);
         Market market = markets.load();
         Bids.requireEnrolled(market, cluster);
+        java.util.Map<String, List<Episode>> byJob = new java.util.HashMap<>();
+        for (MarketRepository.Episode e : markets.episodes(cluster.id())) {
+            byJob.computeIfAbsent(e.jobId(), j -> new ArrayList<>())
+                    .add(new Episode(e.queuedAt(), e.runningAt(), e.endedAt(), e.end()));
+        }
         List<Item> items = new ArrayList<>();
         for (MarketRequest r : market.openRequests()) {
             if (r.clusterId().equals(cluster.id())) {
-                items.add(item(market, r));
+                items.add(item(market, r, byJob.get(r.jobId())));
             }
         }
         return items;
     }
 
-    static Item item(Market market, MarketRequest r) {
+    /** @param episodes the job's attempts as the repository recorded them; null: only the open one is known */
+    static Item item(Market market, MarketRequest r, List<Episode> episodes) {
         Instant holdUntil = null;
         Instant runningAt = null;
         for (String nodeId : r.grantedNodeIds()) {
@@ -71,11 +77,12 @@ public final class ListClusterRequests {
                 runningAt = g.readyAt();
             }
         }
-        Episode current = new Episode(r.createdAt(), r.provisioned() ? runningAt : null, null, null);
+        List<Episode> all = episodes != null ? List.copyOf(episodes)
+                : List.of(new Episode(r.createdAt(), r.provisioned() ? runningAt : null, null, null));
         return new Item(r.id(), Job.of(r.jobId()), r.attempt(), r.pool().toString(), r.nodes(), r.gpus(),
                 r.effectiveLimit(), r.jobLimit() != null ? "job" : "cluster", r.priority().name().toLowerCase(Locale.ROOT),
                 phase(r), r.reason().wire(), r.message(), r.grantedNodes(), r.lockedRate(), holdUntil,
-                r.protectedUntil(), r.noticeDeadline(), r.createdAt(), List.of(current));
+                r.protectedUntil(), r.noticeDeadline(), r.createdAt(), all);
     }
 
     /** The API's phase of a request. */

@@ -8,7 +8,6 @@ import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
 import com.bettercompute.domain.market.Market;
-import com.bettercompute.domain.market.MarketSnapshot;
 import com.bettercompute.domain.market.Pool;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,7 +18,7 @@ import java.util.Map;
  * transaction. Loading again updates and never duplicates: the durations replace the market's; a pool is
  * added once, then its reserve follows the catalog and its market nodes are added or removed to the
  * catalog's count (a removal reclaims as the rules say); a tenant's {@code credits} are its starting
- * balance, a top-up under the key {@code catalog:<tenant>} applied once, never again on a later start.
+ * balance, a top-up under the tenant's key {@code catalog} applied once, never again on a later start.
  * Last, the ready clusters of market-managed tenants at a market site that are not enrolled yet are
  * enrolled (a crash between a cluster becoming ready and its enrolment is caught up here).
  */
@@ -41,20 +40,15 @@ public final class LoadMarketCatalog {
         this.clock = clock;
     }
 
-    /** The key a tenant's catalog credits are recorded under. */
-    public static String creditsKey(String tenantId) {
-        return "catalog:" + tenantId;
-    }
+    /** The idempotency key a tenant's catalog credits are recorded under. */
+    public static final String CREDITS_KEY = "catalog";
 
     public void load(MarketCatalog catalog) {
         Instant now = clock.instant();
         transactions.inTransaction(() -> {
             Market market = markets.load();
             if (!market.timings().equals(catalog.timings())) {
-                MarketSnapshot s = market.snapshot();
-                market = Market.restore(new MarketSnapshot(catalog.timings(), s.lastTick(), s.sequence(),
-                        s.grantSequence(), s.pools(), s.tenants(), s.clusters(), s.requests(), s.grants(),
-                        s.idleOrder(), s.betweenTicks()));
+                market.changeTimings(catalog.timings());
             }
             for (MarketCatalog.PoolSpec spec : catalog.pools()) {
                 Pool existing = market.pools().stream().filter(p -> p.id().equals(spec.id())).findFirst().orElse(null);
@@ -74,10 +68,9 @@ public final class LoadMarketCatalog {
                 if (!market.hasTenant(t.tenantId())) {
                     market.addTenant(t.tenantId(), com.bettercompute.domain.market.Money.ZERO);
                 }
-                if (t.credits() != null && ledger.topUp(creditsKey(t.tenantId())).isEmpty()) {
+                if (t.credits() != null && ledger.credit(new MarketLedger.CreditTopUp(t.tenantId(), CREDITS_KEY,
+                        t.credits(), "the catalog's starting credits", now))) {
                     market.credit(t.tenantId(), t.credits());
-                    ledger.recordTopUp(new CreditTopUp(creditsKey(t.tenantId()), t.tenantId(), t.credits(),
-                            "the catalog's starting credits", now));
                 }
             }
             EnrolCluster enrol = new EnrolCluster(transactions, markets, clusters, catalog, clock);

@@ -2,13 +2,13 @@ package com.bettercompute.application.market;
 
 import com.bettercompute.domain.market.Charge;
 import com.bettercompute.domain.market.Money;
+import com.bettercompute.domain.market.PoolId;
+import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The usage ledger of market charges, keyed by (node grant, interval start), and the credit top-ups,
- * keyed by their idempotency key. An adapter takes part in the {@code Transactions} transaction it is
- * called in.
+ * keyed by their idempotency key. Writes take part in the caller's transaction.
  */
 public interface MarketLedger {
     /**
@@ -22,24 +22,28 @@ public interface MarketLedger {
     /** The sum of a tenant's recorded charges; zero for an unknown tenant. */
     Money chargedTo(String tenantId);
 
-    /** The top-up recorded under this idempotency key (keys are global, not per tenant), if any. */
-    Optional<CreditTopUp> topUp(String key);
+    /** A tenant's latest charges, newest (by interval start) first, at most {@code limit}. */
+    List<Charge> latest(String tenantId, int limit);
+
+    /** A tenant's charges summed per cluster, pool and hour (the hour the interval starts in), oldest first. */
+    List<HourlyCharge> hourly(String tenantId);
+
+    /** Charges of one cluster and pool in one hour: the amount and the GPU-seconds billed. */
+    record HourlyCharge(String clusterId, PoolId pool, Instant hourStart, Money amount, long gpuSeconds) {
+    }
 
     /**
-     * Records a top-up. The caller has checked {@link #topUp} in the same transaction, so a key already
-     * recorded is a programming error (the adapter may refuse it).
+     * Records a credit top-up once per idempotency key.
+     *
+     * @return true when the key is new (the caller then credits the market in the same transaction);
+     *         false when it was recorded before (nothing is written)
      */
-    void recordTopUp(CreditTopUp topUp);
+    boolean credit(CreditTopUp topUp);
 
-    /** A tenant's latest charges, newest first (by start descending, then grant id); at most {@code limit}. */
-    List<Charge> latestCharges(String tenantId, int limit);
+    /** A tenant's top-ups, newest first, at most {@code limit}. */
+    List<CreditTopUp> credits(String tenantId, int limit);
 
-    /** A tenant's latest top-ups, newest first (by time descending, then key); at most {@code limit}. */
-    List<CreditTopUp> latestTopUps(String tenantId, int limit);
-
-    /**
-     * A tenant's charges summed per (cluster, pool, UTC hour of the charge's start), oldest hour first,
-     * then cluster id, then pool; at most {@code limit} rows.
-     */
-    List<HourlyCharge> hourlyCharges(String tenantId, int limit);
+    /** A credit top-up by the operator. */
+    record CreditTopUp(String tenantId, String idempotencyKey, Money amount, String note, Instant at) {
+    }
 }

@@ -54,12 +54,12 @@ public final class ReadBalance {
             charged = market.tenant(org).charged();
         }
         List<Entry> entries = new ArrayList<>();
-        for (Charge c : ledger.latestCharges(org, ENTRIES)) {
+        for (Charge c : ledger.latest(org, ENTRIES)) {
             entries.add(new Entry("charge", c.to(), c.amount(), c.clusterId(), c.pool().toString(), c.nodeId(),
                     c.rate(), c.gpus(), c.from(), c.to(), null, null));
         }
-        for (CreditTopUp t : ledger.latestTopUps(org, ENTRIES)) {
-            entries.add(new Entry("credit", t.at(), t.amount(), null, null, null, null, null, null, null, t.key(),
+        for (MarketLedger.CreditTopUp t : ledger.credits(org, ENTRIES)) {
+            entries.add(new Entry("credit", t.at(), t.amount(), null, null, null, null, null, null, null, t.idempotencyKey(),
                     t.note()));
         }
         entries.sort(Comparator.comparing(Entry::at).reversed());

@@ -19,11 +19,8 @@ public final class ReadGpuUsage {
     }
 
     /** The tenant id and limit are checked by the cluster-hours read that comes with this one. */
-    public List<HourlyCharge> read(Caller caller, String tenantId, int limit) {
-        if (caller.operator()) {
-            return ledger.hourlyCharges(tenantId, limit);
-        }
-        var mayRead = readable.of(caller, tenantId);
-        return ledger.hourlyCharges(tenantId, limit).stream().filter(h -> mayRead.test(h.clusterId())).toList();
+    public List<MarketLedger.HourlyCharge> read(Caller caller, String tenantId, int limit) {
+        java.util.function.Predicate<String> mayRead = caller.operator() ? id -> true : readable.of(caller, tenantId);
+        return ledger.hourly(tenantId).stream().filter(h -> mayRead.test(h.clusterId())).limit(limit).toList();
     }
 }

@@ -17,7 +17,7 @@ public final class ReadMarketFeed {
     public static final int DEFAULT_LIMIT = 100;
     public static final int MAX_LIMIT = 1000;
 
-    public record Page(List<FeedEntry> items, long next) {
+    public record Page(List<MarketFeed.Entry> items, long next) {
     }
 
     private final MarketFeed feed;
@@ -49,7 +49,7 @@ public final class ReadMarketFeed {
                 throw new DomainException(ErrorCode.NOT_FOUND, "No market pool " + pool + ".", Map.of("field", "pool"));
             }
         }
-        List<FeedEntry> items = feed.after(after, id, limit);
+        List<MarketFeed.Entry> items = feed.after(after, id, limit);
         return new Page(items, items.isEmpty() ? after : items.get(items.size() - 1).sequence());
     }
 }

@@ -10,16 +10,17 @@ import java.time.Clock;
 import java.util.Map;
 
 /**
- * {@code POST /api/operator/market/credits}: tops up an organization's credits, once per idempotency key.
- * The same key again returns the first top-up and credits nothing; the same key with another
- * organization or amount is {@code CONFLICT}. The check, the credit and the record are one transaction.
+ * {@code POST /api/operator/market/credits}: tops up an organization's credits, once per idempotency key
+ * (keys are the organization's own). The same key again returns the first top-up and credits nothing;
+ * the same key with another amount is {@code CONFLICT}. The check, the credit and the record are one
+ * transaction, under the market's lock.
  */
 public final class TopUpCredits {
     public record Command(String org, Money amount, String note, String key) {
     }
 
     /** The top-up as recorded, {@code replayed} when the key was already used, and the balance after it. */
-    public record TopUpView(CreditTopUp topUp, boolean replayed, Money balance) {
+    public record TopUpView(MarketLedger.CreditTopUp topUp, boolean replayed, Money balance) {
     }
 
     private final Transactions transactions;
@@ -43,21 +44,23 @@ public final class TopUpCredits {
                     Map.of("field", "org"));
         }
         return transactions.inTransaction(() -> {
-            var recorded = ledger.topUp(command.key());
-            if (recorded.isPresent()) {
-                CreditTopUp first = recorded.get();
-                if (!first.tenantId().equals(command.org()) || !first.amount().equals(command.amount())) {
-                    throw new DomainException(ErrorCode.CONFLICT, "The idempotency key was used for another top-up.",
-                            Map.of("field", "idempotency_key", "org", first.tenantId(), "amount", first.amount().toString()));
-                }
-                return new TopUpView(first, true, balance(markets.load(), command.org()));
-            }
             Market market = markets.load();
+            MarketLedger.CreditTopUp first = ledger.credits(command.org(), Integer.MAX_VALUE).stream()
+                    .filter(t -> t.idempotencyKey().equals(command.key())).findFirst().orElse(null);
+            if (first != null) {
+                if (!first.amount().equals(command.amount())) {
+                    throw new DomainException(ErrorCode.CONFLICT, "The idempotency key was used for a top-up of "
+                            + first.amount() + " USD.", Map.of("field", "idempotency_key", "amount", first.amount().toString()));
+                }
+                return new TopUpView(first, true, balance(market, command.org()));
+            }
+            MarketLedger.CreditTopUp topUp = new MarketLedger.CreditTopUp(command.org(), command.key(),
+                    command.amount(), command.note(), clock.instant());
+            if (!ledger.credit(topUp)) {
+                throw new IllegalStateException("top-up " + command.key() + " was recorded meanwhile");
+            }
             credit(market, command.org(), command.amount());
             markets.save(market);
-            CreditTopUp topUp = new CreditTopUp(command.key(), command.org(), command.amount(), command.note(),
-                    clock.instant());
-            ledger.recordTopUp(topUp);
             return new TopUpView(topUp, false, balance(market, command.org()));
         });
     }

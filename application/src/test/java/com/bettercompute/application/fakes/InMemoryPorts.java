@@ -9,12 +9,18 @@ public record InMemoryPorts(
         InMemoryAccessRepository access,
         InMemoryEventOutbox outbox,
         InMemoryUsageLedger usage,
+        InMemoryMarketRepository markets,
+        InMemoryMarketLedger marketLedger,
+        InMemoryMarketFeed marketFeed,
         MutableClock clock) {
 
     public static InMemoryPorts create() {
         InMemoryStore store = new InMemoryStore();
+        MutableClock clock = new MutableClock();
         return new InMemoryPorts(store, new InMemoryTransactions(store), new InMemoryClusterRepository(store),
                 new InMemoryCatalogRepository(store), new InMemoryAccessRepository(store),
-                new InMemoryEventOutbox(store), new InMemoryUsageLedger(store), new MutableClock());
+                new InMemoryEventOutbox(store), new InMemoryUsageLedger(store),
+                new InMemoryMarketRepository(store, clock), new InMemoryMarketLedger(store),
+                new InMemoryMarketFeed(store), clock);
     }
 }

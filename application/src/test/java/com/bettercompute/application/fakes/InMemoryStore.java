@@ -1,5 +1,8 @@
 package com.bettercompute.application.fakes;
 
+import com.bettercompute.application.market.MarketFeed;
+import com.bettercompute.application.market.MarketLedger;
+import com.bettercompute.application.market.MarketRepository;
 import com.bettercompute.domain.access.Principal;
 import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.catalog.Budget;
@@ -12,6 +15,8 @@ import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.catalog.Tenant;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.event.StoredEvent;
+import com.bettercompute.domain.market.Charge;
+import com.bettercompute.domain.market.MarketSnapshot;
 import com.bettercompute.domain.usage.UsageRecord;
 
 import java.time.Instant;
@@ -64,6 +69,16 @@ public final class InMemoryStore {
         final Map<String, Lease> leases = new LinkedHashMap<>();
         /** by {@code clusterId + '\n' + hourStart} */
         final Map<String, UsageRecord> usage = new LinkedHashMap<>();
+        /** the market as last saved (null: never saved) and how many saves it has seen */
+        MarketSnapshot market;
+        long marketVersion;
+        /** every request ever filed, by request id, in filing order */
+        final Map<String, MarketRepository.Episode> episodes = new LinkedHashMap<>();
+        final Map<Charge.Key, Charge> charges = new LinkedHashMap<>();
+        final List<MarketFeed.Entry> feed = new ArrayList<>();
+        long feedSequence;
+        /** by {@code tenantId + '\n' + idempotencyKey} */
+        final Map<String, MarketLedger.CreditTopUp> credits = new LinkedHashMap<>();
 
         State copy() {
             State s = new State();
@@ -85,6 +100,13 @@ public final class InMemoryStore {
             s.lastSequence = lastSequence;
             s.leases.putAll(leases);
             s.usage.putAll(usage);
+            s.market = market;
+            s.marketVersion = marketVersion;
+            s.episodes.putAll(episodes);
+            s.charges.putAll(charges);
+            s.feed.addAll(feed);
+            s.feedSequence = feedSequence;
+            s.credits.putAll(credits);
             return s;
         }
     }

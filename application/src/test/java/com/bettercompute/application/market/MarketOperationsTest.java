@@ -208,12 +208,12 @@ class MarketOperationsTest {
         assertThat(b.charged()).isEqualTo(Money.parse("8.00"));
         assertThat(b.balance()).isEqualTo(Money.parse("4992.00"));
         assertThat(b.entries()).extracting(ReadBalance.Entry::kind).contains("charge", "credit");
-        assertThat(b.entries().get(b.entries().size() - 1).key()).isEqualTo(LoadMarketCatalog.creditsKey("acme"));
+        assertThat(b.entries().get(b.entries().size() - 1).key()).isEqualTo(LoadMarketCatalog.CREDITS_KEY);
 
-        List<HourlyCharge> hours = w.gpuUsage.read(w.caller(DAVE), "acme", 100);
+        List<MarketLedger.HourlyCharge> hours = w.gpuUsage.read(w.caller(DAVE), "acme", 100);
         assertThat(hours).isNotEmpty();
         assertThat(hours.stream().mapToLong(h -> h.amount().micros()).sum()).isEqualTo(Money.parse("8.00").micros());
-        assertThat(hours.stream().mapToLong(HourlyCharge::gpuSeconds).sum()).isEqualTo(8 * 1800);
+        assertThat(hours.stream().mapToLong(MarketLedger.HourlyCharge::gpuSeconds).sum()).isEqualTo(8 * 1800);
         assertThat(w.gpuUsage.read(w.caller(OPS), "globex", 100)).isEmpty();
     }
 
@@ -228,10 +228,12 @@ class MarketOperationsTest {
         assertThat(again.replayed()).isTrue();
         assertThat(again.balance()).isEqualTo(Money.usd(150));
         assertThat(w.markets.load().tenant("globex").credits()).isEqualTo(Money.usd(150));
+        assertThat(w.topUp.topUp(new TopUpCredits.Command("acme", Money.usd(50), null, "k-1")).replayed())
+                .as("keys are each organization's own").isFalse();
     }
 
     @ParameterizedTest(name = "top-up of {1} to {0} under a used key: {2}")
-    @CsvSource({"globex, 51, CONFLICT", "acme, 50, CONFLICT", "nosuch, 50, NOT_FOUND"})
+    @CsvSource({"globex, 51, CONFLICT", "nosuch, 50, NOT_FOUND"})
     void a_top_up_refused_credits_nothing(String org, long amount, ErrorCode code) {
         w.topUp.topUp(new TopUpCredits.Command("globex", Money.usd(50), null, "k-1"));
         var before = w.markets.load().snapshot();

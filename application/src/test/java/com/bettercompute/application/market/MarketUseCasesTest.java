@@ -3,6 +3,12 @@ package com.bettercompute.application.market;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.bettercompute.application.fakes.InMemoryEventOutbox;
+import com.bettercompute.application.fakes.InMemoryMarketFeed;
+import com.bettercompute.application.fakes.InMemoryMarketLedger;
+import com.bettercompute.application.fakes.InMemoryMarketRepository;
+import com.bettercompute.application.fakes.InMemoryStore;
+import com.bettercompute.application.fakes.InMemoryTransactions;
 import com.bettercompute.application.fakes.MutableClock;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
@@ -25,15 +31,16 @@ class MarketUseCasesTest {
     private static final PoolId POOL = PoolId.parse("eu-west/h100-8x");
 
     private final MutableClock clock = new MutableClock(T0);
-    private InMemoryMarketRepository markets;
-    private final InMemoryMarketLedger ledger = new InMemoryMarketLedger();
-    private final InMemoryMarketFeed feed = new InMemoryMarketFeed();
+    private final InMemoryStore store = new InMemoryStore();
+    private final InMemoryMarketRepository markets = new InMemoryMarketRepository(store, clock);
+    private final InMemoryMarketLedger ledger = new InMemoryMarketLedger(store);
+    private final InMemoryMarketFeed feed = new InMemoryMarketFeed(store);
     private final RecordingMarketEffects effects = new RecordingMarketEffects();
     private RunMarketTick tick;
 
     @BeforeEach
     void setUp() {
-        Market market = new Market();
+        Market market = markets.load();
         market.addPool(POOL, 8, Money.parse("1.20"));
         market.addNode("n1", POOL);
         market.addNode("n2", POOL);
@@ -41,8 +48,9 @@ class MarketUseCasesTest {
         market.addTenant("beta", Money.usd(10_000));
         market.addCluster("acme-c", "acme", 64, null);
         market.addCluster("beta-c", "beta", 64, null);
-        markets = new InMemoryMarketRepository(market);
-        tick = new RunMarketTick(markets, ledger, feed, effects, clock);
+        markets.save(market);
+        tick = new RunMarketTick(new InMemoryTransactions(store), markets, ledger, feed, new InMemoryEventOutbox(store),
+                effects, clock);
     }
 
     /** A tick, then every node it granted reports ready at once, as the clusters would. */

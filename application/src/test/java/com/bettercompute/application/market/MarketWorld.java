@@ -6,6 +6,9 @@ import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.catalog.LoadCatalog;
 import com.bettercompute.application.cluster.ClusterLookup;
 import com.bettercompute.application.cluster.ReadableClusters;
+import com.bettercompute.application.fakes.InMemoryMarketFeed;
+import com.bettercompute.application.fakes.InMemoryMarketLedger;
+import com.bettercompute.application.fakes.InMemoryMarketRepository;
 import com.bettercompute.application.fakes.InMemoryPorts;
 import com.bettercompute.domain.access.Role;
 import com.bettercompute.domain.access.RoleBinding;
@@ -50,9 +53,9 @@ public final class MarketWorld {
     public final InMemoryPorts ports = InMemoryPorts.create();
     public final Authorizer authorizer = new Authorizer(ports.access());
     public final Authenticate authenticate = new Authenticate(ports.access());
-    public final InMemoryMarketRepository markets = new InMemoryMarketRepository();
-    public final InMemoryMarketLedger ledger = new InMemoryMarketLedger();
-    public final InMemoryMarketFeed feed = new InMemoryMarketFeed();
+    public final InMemoryMarketRepository markets = ports.markets();
+    public final InMemoryMarketLedger ledger = ports.marketLedger();
+    public final InMemoryMarketFeed feed = ports.marketFeed();
     public final RecordingMarketEffects effects = new RecordingMarketEffects();
     public final MarketCatalog catalog = new MarketCatalog(MarketTimings.standard(),
             List.of(new MarketCatalog.PoolSpec(PoolId.parse(POOL), "acct_platform", "us-central1-a", "a3-highgpu-8g",
@@ -81,7 +84,7 @@ public final class MarketWorld {
         enrol = new EnrolCluster(p.transactions(), markets, p.clusters(), catalog, p.clock());
         remove = new RemoveMarketCluster(p.transactions(), markets);
         gpuUsage = new ReadGpuUsage(ledger, new ReadableClusters(p.clusters(), authorizer));
-        tick = new RunMarketTick(markets, ledger, feed, effects, p.clock());
+        tick = new RunMarketTick(p.transactions(), markets, ledger, feed, p.outbox(), effects, p.clock());
         loadMarket = new LoadMarketCatalog(p.transactions(), markets, ledger, p.clusters(), p.clock());
         new LoadCatalog(p.transactions(), p.catalog(), p.access()).load(new Catalog(
                 List.of(new Provider("gcp", true)),

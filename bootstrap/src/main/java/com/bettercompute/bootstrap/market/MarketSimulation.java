@@ -86,7 +86,8 @@ final class MarketSimulation {
     private SimulationResult execute() {
         long wallStart = System.nanoTime();
         build();
-        RunMarketTick runTick = new RunMarketTick(repository, ledger, feed, effects, clock);
+        RunMarketTick runTick = new RunMarketTick(SimulationAdapters.NO_TRANSACTIONS, repository, ledger, feed,
+                SimulationAdapters.NO_OUTBOX, effects, clock);
         Instant end = START.plus(length);
         long ticks = 0;
         for (Instant t = START; !t.isAfter(end); t = t.plus(tick)) {

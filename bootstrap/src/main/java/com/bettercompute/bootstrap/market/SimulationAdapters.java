@@ -1,12 +1,13 @@
 package com.bettercompute.bootstrap.market;
 
-import com.bettercompute.application.market.CreditTopUp;
-import com.bettercompute.application.market.FeedEntry;
-import com.bettercompute.application.market.HourlyCharge;
 import com.bettercompute.application.market.MarketEffects;
 import com.bettercompute.application.market.MarketFeed;
 import com.bettercompute.application.market.MarketLedger;
 import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.event.DomainEvent;
+import com.bettercompute.domain.event.StoredEvent;
 import com.bettercompute.domain.market.Charge;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.MarketEvent;
@@ -18,9 +19,30 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /** The simulator's in-memory ports: they keep what the report needs and nothing else. */
 final class SimulationAdapters {
+    /** A simulation is one thread with nothing to roll back. */
+    static final Transactions NO_TRANSACTIONS = new Transactions() {
+        @Override
+        public <T> T inTransaction(Supplier<T> work) {
+            return work.get();
+        }
+    };
+
+    /** The report counts the market's own events; the outbox's copies of them are not kept. */
+    static final EventOutbox NO_OUTBOX = new EventOutbox() {
+        @Override
+        public void append(DomainEvent event) {
+        }
+
+        @Override
+        public List<StoredEvent> read(long after, int limit, String tenantId) {
+            return List.of();
+        }
+    };
+
     private SimulationAdapters() {
     }
 
@@ -39,6 +61,11 @@ final class SimulationAdapters {
         @Override
         public void save(Market m) {
             this.market = m;
+        }
+
+        @Override
+        public List<Episode> episodes(String clusterId) {
+            return List.of();
         }
     }
 
@@ -64,30 +91,23 @@ final class SimulationAdapters {
             return Money.ofMicros(byTenant.getOrDefault(tenantId, 0L));
         }
 
-        // The simulator keeps totals for its report, not entries: a scenario has no top-ups and no reader
-        // of the latest entries or the hourly usage.
         @Override
-        public java.util.Optional<CreditTopUp> topUp(String key) {
-            return java.util.Optional.empty();
-        }
-
-        @Override
-        public void recordTopUp(CreditTopUp topUp) {
-            throw new IllegalStateException("a market simulation takes no credit top-ups");
-        }
-
-        @Override
-        public List<Charge> latestCharges(String tenantId, int limit) {
+        public List<Charge> latest(String tenantId, int limit) {
             return List.of();
         }
 
         @Override
-        public List<CreditTopUp> latestTopUps(String tenantId, int limit) {
+        public List<HourlyCharge> hourly(String tenantId) {
             return List.of();
         }
 
         @Override
-        public List<HourlyCharge> hourlyCharges(String tenantId, int limit) {
+        public boolean credit(CreditTopUp topUp) {
+            return true;
+        }
+
+        @Override
+        public List<CreditTopUp> credits(String tenantId, int limit) {
             return List.of();
         }
     }
@@ -103,15 +123,14 @@ final class SimulationAdapters {
         }
 
         @Override
-        public List<PoolTick> latest(PoolId pool, int limit) {
-            List<PoolTick> all = series.getOrDefault(pool, List.of());
-            return all.subList(Math.max(0, all.size() - limit), all.size());
+        public List<Entry> after(long after, PoolId pool, int limit) {
+            return List.of();
         }
 
         @Override
-        public List<FeedEntry> after(long after, PoolId pool, int limit) {
-            // the report reads the series per pool; nothing reads the simulator's feed by cursor
-            return List.of();
+        public List<PoolTick> latest(PoolId pool, int limit) {
+            List<PoolTick> all = series.getOrDefault(pool, List.of());
+            return all.subList(Math.max(0, all.size() - limit), all.size());
         }
     }
 

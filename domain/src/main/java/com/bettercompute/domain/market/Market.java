@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * whole state as values is {@link #snapshot()} ({@link MarketSnapshotCodec}).
  */
 public final class Market {
-    private final MarketTimings timings;
+    private MarketTimings timings;
     final Map<PoolId, PoolBook> pools = new TreeMap<>();
     final Map<String, Tenant> tenants = new LinkedHashMap<>();
     final Map<String, TenantCluster> clusters = new LinkedHashMap<>();
@@ -57,6 +57,14 @@ public final class Market {
 
     public MarketTimings timings() {
         return timings;
+    }
+
+    /**
+     * The operator's catalog changed the market's durations. They apply from the next decision on: grants
+     * already made keep the hold and window they were given.
+     */
+    public void changeTimings(MarketTimings newTimings) {
+        this.timings = java.util.Objects.requireNonNull(newTimings);
     }
 
     // ---------------------------------------------------------------- supply and accounts
