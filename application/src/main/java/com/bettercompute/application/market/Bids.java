@@ -1,6 +1,7 @@
 package com.bettercompute.application.market;
 
 import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Action;
@@ -30,11 +31,13 @@ public final class Bids {
     public record BidView(String cluster, Money limit, boolean bidTooLow, Instant updatedAt, List<PoolPrice> pools) {
     }
 
+    private final Transactions transactions;
     private final MarketCallers callers;
     private final MarketRepository markets;
     private final Clock clock;
 
-    public Bids(MarketCallers callers, MarketRepository markets, Clock clock) {
+    public Bids(Transactions transactions, MarketCallers callers, MarketRepository markets, Clock clock) {
+        this.transactions = transactions;
         this.callers = callers;
         this.markets = markets;
         this.clock = clock;
@@ -44,26 +47,30 @@ public final class Bids {
     public BidView set(Caller caller, String org, String name, Money limit) {
         Cluster cluster = callers.cluster(caller, org, name, Action.UPDATE);
         LimitPriceWritePolicy.checkInRange(limit);
-        Market market = markets.load();
-        requireEnrolled(market, cluster);
-        List<Pool> pools = sitePools(market, cluster);
-        Money lowest = lowest(pools);
-        if (lowest != null) {
-            LimitPriceWritePolicy.checkWrite(limit, lowest, pools.size() == 1 ? pools.get(0).id().toString()
-                    : "every pool at " + cluster.region());
-        }
-        market.setClusterLimit(cluster.id(), limit, clock.instant());
-        markets.save(market);
-        return view(market, cluster);
+        return transactions.inTransaction(() -> {
+            Market market = markets.load();
+            requireEnrolled(market, cluster);
+            List<Pool> pools = sitePools(market, cluster);
+            Money lowest = lowest(pools);
+            if (lowest != null) {
+                LimitPriceWritePolicy.checkWrite(limit, lowest, pools.size() == 1 ? pools.get(0).id().toString()
+                        : "every pool at " + cluster.region());
+            }
+            market.setClusterLimit(cluster.id(), limit, clock.instant());
+            markets.save(market);
+            return view(market, cluster);
+        });
     }
 
     public BidView withdraw(Caller caller, String org, String name) {
         Cluster cluster = callers.cluster(caller, org, name, Action.UPDATE);
-        Market market = markets.load();
-        requireEnrolled(market, cluster);
-        market.setClusterLimit(cluster.id(), null, clock.instant());
-        markets.save(market);
-        return view(market, cluster);
+        return transactions.inTransaction(() -> {
+            Market market = markets.load();
+            requireEnrolled(market, cluster);
+            market.setClusterLimit(cluster.id(), null, clock.instant());
+            markets.save(market);
+            return view(market, cluster);
+        });
     }
 
     public BidView read(Caller caller, String org, String name) {

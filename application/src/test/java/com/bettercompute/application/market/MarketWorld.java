@@ -64,13 +64,13 @@ public final class MarketWorld {
                     new MarketCatalog.TenantSpec("globex", Money.usd(100), new MarketCatalog.Settings(16, true))));
     public final MarketCallers callers = new MarketCallers(ports.access(), ports.clusters(),
             new ClusterLookup(ports.clusters(), authorizer));
-    public final Bids bids = new Bids(callers, markets, ports.clock());
+    public final Bids bids = new Bids(ports.transactions(), callers, markets, ports.clock());
     public final ListClusterRequests requests = new ListClusterRequests(callers, markets);
     public final ReadBalance balance = new ReadBalance(callers, authorizer, markets, ledger);
     public final ReadMarketFeed readFeed = new ReadMarketFeed(feed, markets);
     public final TopUpCredits topUp;
     public final ChangeSupply supply;
-    public final ChangeReservePrice reserve = new ChangeReservePrice(markets);
+    public final ChangeReservePrice reserve = new ChangeReservePrice(ports.transactions(), markets);
     public final EnrolCluster enrol;
     public final RemoveMarketCluster remove;
     public final ReadGpuUsage gpuUsage;
