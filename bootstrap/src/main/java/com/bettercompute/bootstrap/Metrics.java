@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li>{@code bc_http_requests_seconds{route,method,status}}: each request by its route template;</li>
  *   <li>{@code bc_reconcile_passes_seconds{outcome}} and {@code bc_reconcile_oldest_due_age_seconds};</li>
  *   <li>{@code bc_provider_calls_seconds{method,result}}: each call to the provider (not the cached ones);</li>
- *   <li>{@code bc_market_tick_seconds}, {@code bc_market_grants_total}, {@code bc_market_reclaims_total};</li>
+ *   <li>{@code bc_market_tick_seconds}, {@code bc_market_grants_total}, {@code bc_market_reclaims_total},
+ *       {@code bc_market_pool_failures_total}, {@code bc_market_tick_failures_total};</li>
  *   <li>{@code bc_db_pool_connections{state}} and {@code bc_db_pool_max_connections};</li>
  *   <li>the JVM's: {@code jvm_memory_*}, {@code jvm_gc_*}, {@code jvm_threads_*}, {@code jvm_classes_*},
  *       {@code process_uptime_seconds}, {@code process_cpu_usage}.</li>
@@ -50,6 +51,8 @@ final class Metrics implements AutoCloseable {
     private final Counter grants;
     private final Counter reclaims;
     private final Timer tick;
+    private final Counter poolFailures;
+    private final Counter tickFailures;
     private final AtomicReference<Double> oldestDueAgeSeconds = new AtomicReference<>(0.0);
     private ScheduledExecutorService sampler;
 
@@ -64,6 +67,10 @@ final class Metrics implements AutoCloseable {
                 .register(registry);
         grants = Counter.builder("bc.market.grants").description("nodes granted by market ticks").register(registry);
         reclaims = Counter.builder("bc.market.reclaims").description("nodes reclaimed by market ticks").register(registry);
+        poolFailures = Counter.builder("bc.market.pool.failures")
+                .description("pools whose clearing failed in a tick (left as they stood; the others cleared)").register(registry);
+        tickFailures = Counter.builder("bc.market.tick.failures")
+                .description("market ticks that failed and were rolled back whole").register(registry);
         for (ReconcileCluster.Outcome outcome : ReconcileCluster.Outcome.values()) {
             passTimer(outcome.name().toLowerCase(Locale.ROOT));
         }
@@ -104,6 +111,16 @@ final class Metrics implements AutoCloseable {
         tick.record(nanos, TimeUnit.NANOSECONDS);
         grants.increment(granted);
         reclaims.increment(reclaimed);
+    }
+
+    /** Pools whose clearing failed in one tick. */
+    void marketPoolFailures(int pools) {
+        poolFailures.increment(pools);
+    }
+
+    /** A market tick threw and was rolled back. */
+    void marketTickFailed() {
+        tickFailures.increment();
     }
 
     /** The pool's gauges, and the reconciler's backlog sampled every {@link #BACKLOG_SAMPLE}. */

@@ -37,6 +37,7 @@ final class ServeCommand {
                     "requests a second one principal may send (bursts of as many pass); more are answered 429"),
             new Options.Spec("body-timeout-seconds", Integer.toString(RequestLimits.Settings.DEFAULT_BODY_TIMEOUT_SECONDS),
                     "how long a request body may take to arrive in total; later is answered 408"),
+            new Options.Spec("market-tick-seconds", "5", "how often the market clears (one replica at a time ticks)"),
             new Options.Spec("log-format", "text", "text, or json: one JSON object a line"));
 
     /** A stop (SIGTERM) that has not ended by then is cut short, inside the 30 s an orchestrator waits. */
@@ -68,7 +69,8 @@ final class ServeCommand {
                     o.integer("credential-ttl-seconds", 600, 86_400),
                     Path.of(o.get("data-dir").orElseThrow()),
                     new RequestLimits.Settings(o.integer("principal-concurrency", 1, 10_000), o.integer("principal-rate", 1, 1_000_000),
-                            java.time.Duration.ofSeconds(o.integer("body-timeout-seconds", 1, 3_600))));
+                            java.time.Duration.ofSeconds(o.integer("body-timeout-seconds", 1, 3_600))),
+                    o.integer("market-tick-seconds", 1, 3_600));
             logFormat = LogFormat.parse(o.get("log-format").orElse("text"));
         } catch (IllegalArgumentException e) {
             err.println("better-compute: " + e.getMessage());

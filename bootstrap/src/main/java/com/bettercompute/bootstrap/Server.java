@@ -76,10 +76,12 @@ public final class Server implements AutoCloseable {
     private final String demoToken;
     private final Metrics metrics;
     private final Readiness readiness;
+    private final MarketModule market;
     private boolean closed;
 
     private Server(Database database, GkeProviderSetup provider, ReconcileWorker reconciler, ApiServer api, int port, String demoToken,
-                   Fabric8TenantClusterClient tenantClusters, Metrics metrics, Readiness readiness) {
+                   Fabric8TenantClusterClient tenantClusters, Metrics metrics, Readiness readiness, MarketModule market) {
+        this.market = market;
         this.metrics = metrics;
         this.readiness = readiness;
         this.tenantClusters = tenantClusters;
@@ -112,6 +114,7 @@ public final class Server implements AutoCloseable {
         Fabric8TenantClusterClient tenantClusters = null;
         Metrics metrics = new Metrics();
         Readiness readiness = new Readiness();
+        MarketModule market = null;
         try {
             new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(catalog);
             provider = GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
@@ -129,6 +132,8 @@ public final class Server implements AutoCloseable {
                         Duration.ofMillis(500), 4, RECONCILE_DRAIN,
                         (pass, took) -> metrics.reconcilePass(pass.outcome().name().toLowerCase(java.util.Locale.ROOT), took.toNanos()));
             }
+            // ---- the market: its stores and the tick loop (one replica at a time ticks) ----
+            market = MarketModule.start(db, clock, Duration.ofSeconds(config.marketTickSeconds()), config.reconcile(), metrics);
             // ---- the operator's view: metrics and readiness ----
             metrics.database(db, clock);
             readiness.check("database", () -> db.readinessProblem((int) Readiness.TIMEOUT.toSeconds()));
@@ -172,8 +177,11 @@ public final class Server implements AutoCloseable {
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations);
             int port = api.start(config.host(), config.port());
-            return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness);
+            return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market);
         } catch (RuntimeException e) {
+            if (market != null) {
+                market.close();
+            }
             if (reconciler != null) {
                 reconciler.close();
             }
@@ -214,6 +222,11 @@ public final class Server implements AutoCloseable {
         return reconciler == null ? 0 : reconciler.passes();
     }
 
+    /** The market: its stores, its tick, the ticks this replica ran. */
+    public MarketModule market() {
+        return market;
+    }
+
     /** The embedded GKE simulator, for tests that inject faults. */
     public Optional<GkeSimulator> simulator() {
         return provider.simulator();
@@ -243,7 +256,8 @@ public final class Server implements AutoCloseable {
     /**
      * Stops in the order that loses nothing: readiness turns 503; the API refuses new connections and
      * finishes the requests under way; the reconciler takes no new pass and finishes those under way, each
-     * giving its lease back; then the provider, and the database last. A second call waits for the first.
+     * giving its lease back; the market tick under way finishes and its lock is given back; then the provider,
+     * and the database last. A second call waits for the first.
      */
     @Override
     public synchronized void close() {
@@ -260,6 +274,8 @@ public final class Server implements AutoCloseable {
             reconciler.close();
         }
         start = step(took, "reconciler", start);
+        market.close();
+        start = step(took, "market", start);
         metrics.stopSampling();
         readiness.close();
         provider.close();

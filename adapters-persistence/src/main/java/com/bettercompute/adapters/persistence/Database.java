@@ -1,5 +1,8 @@
 package com.bettercompute.adapters.persistence;
 
+import com.bettercompute.application.market.MarketFeed;
+import com.bettercompute.application.market.MarketLedger;
+import com.bettercompute.application.market.MarketRepository;
 import com.bettercompute.application.port.AccessRepository;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
@@ -18,6 +21,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;
@@ -74,6 +78,8 @@ public final class Database implements AutoCloseable {
     private final JdbiAccessRepository access;
     private final JdbiEventOutbox outbox;
     private final JdbiUsageLedger usage;
+    private final JdbiMarketLedger marketLedger;
+    private final JdbiMarketFeed marketFeed;
 
     private Database(HikariDataSource dataSource, EmbeddedPostgresServer embedded, boolean postgres) {
         this.dataSource = dataSource;
@@ -86,6 +92,8 @@ public final class Database implements AutoCloseable {
         this.access = new JdbiAccessRepository(jdbi);
         this.outbox = new JdbiEventOutbox(jdbi);
         this.usage = new JdbiUsageLedger(jdbi);
+        this.marketLedger = new JdbiMarketLedger(jdbi);
+        this.marketFeed = new JdbiMarketFeed(jdbi);
     }
 
     /** Opens the database of a URL that carries its own credentials, if it needs any. */
@@ -227,6 +235,27 @@ public final class Database implements AutoCloseable {
 
     public UsageLedger usage() {
         return usage;
+    }
+
+    /**
+     * A market repository on this database. It caches the last saved market, so a process makes one and
+     * shares it; {@code clock} dates the requests' episodes.
+     */
+    public MarketRepository newMarketRepository(Clock clock) {
+        return new JdbiMarketRepository(jdbi, clock);
+    }
+
+    public MarketLedger marketLedger() {
+        return marketLedger;
+    }
+
+    public MarketFeed marketFeed() {
+        return marketFeed;
+    }
+
+    /** The lock that lets one replica at a time run the market tick (see {@link MarketTickLock}). */
+    public MarketTickLock newMarketTickLock() {
+        return new MarketTickLock(dataSource, postgres);
     }
 
     // ---- for the operator: readiness, the pool's numbers, the reconciler's backlog (read by bootstrap) ----

@@ -2,7 +2,13 @@ package com.bettercompute.adapters.persistence;
 
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.market.MarketEvent;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -30,7 +36,10 @@ final class Json {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .registerModule(new SimpleModule("java-time-as-text")
                     .addSerializer(Instant.class, new InstantSerializer())
+                    .addDeserializer(Instant.class, new InstantDeserializer())
                     .addSerializer(Duration.class, ToStringSerializer.instance))
+            // the market's events between ticks are stored as JSON: each names its record
+            .addMixIn(MarketEvent.class, MarketEventTyping.class)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
@@ -45,12 +54,54 @@ final class Json {
         }
     }
 
+    /** Writes as {@code type} says, so a list of a sealed interface's records names each record. */
+    static <T> String write(T value, TypeReference<T> type) {
+        try {
+            return MAPPER.writerFor(type).writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            LOG.error("cannot write a {} as JSON", type.getType(), e);
+            throw new DomainException(ErrorCode.INTERNAL, "A value could not be stored.");
+        }
+    }
+
     static <T> T read(String json, TypeReference<T> type) {
         try {
             return MAPPER.readValue(json, type);
         } catch (JsonProcessingException e) {
             LOG.error("a stored JSON column does not read as {}", type.getType(), e);
             throw new DomainException(ErrorCode.INTERNAL, "A stored value could not be read.");
+        }
+    }
+
+    /** Records and lists of records of the market (its owed replacements, a lost grant, events). */
+    static <T> T read(String json, Class<T> type) {
+        try {
+            return MAPPER.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            LOG.error("a stored JSON column does not read as {}", type.getName(), e);
+            throw new DomainException(ErrorCode.INTERNAL, "A stored value could not be read.");
+        }
+    }
+
+    @JsonTypeInfo(use = JsonTypeInfo.Id.SIMPLE_NAME, property = "type")
+    @JsonSubTypes({
+            @JsonSubTypes.Type(MarketEvent.ReasonChanged.class), @JsonSubTypes.Type(MarketEvent.NodeGranted.class),
+            @JsonSubTypes.Type(MarketEvent.GangProvisioned.class), @JsonSubTypes.Type(MarketEvent.PreemptionNoticed.class),
+            @JsonSubTypes.Type(MarketEvent.GangReclaimedAtOnce.class),
+            @JsonSubTypes.Type(MarketEvent.ReclaimRescinded.class), @JsonSubTypes.Type(MarketEvent.GangRevoked.class),
+            @JsonSubTypes.Type(MarketEvent.NodeReleased.class), @JsonSubTypes.Type(MarketEvent.BlockSeated.class),
+            @JsonSubTypes.Type(MarketEvent.RequestFiled.class)})
+    private interface MarketEventTyping {
+    }
+
+    private static final class InstantDeserializer extends StdDeserializer<Instant> {
+        InstantDeserializer() {
+            super(Instant.class);
+        }
+
+        @Override
+        public Instant deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            return Instant.parse(p.getValueAsString());
         }
     }
 

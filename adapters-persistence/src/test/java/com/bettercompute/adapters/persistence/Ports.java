@@ -1,6 +1,11 @@
 package com.bettercompute.adapters.persistence;
 
+import com.bettercompute.application.fakes.MutableClock;
+import com.bettercompute.application.market.MarketFeed;
+import com.bettercompute.application.market.MarketLedger;
+import com.bettercompute.application.market.MarketRepository;
 import com.bettercompute.application.port.AccessRepository;
+import java.util.function.Supplier;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
@@ -16,6 +21,11 @@ record Ports(
         AccessRepository access,
         EventOutbox outbox,
         UsageLedger usage,
+        MarketRepository markets,
+        Supplier<MarketRepository> anotherMarketRepository,
+        MarketLedger marketLedger,
+        MarketFeed marketFeed,
+        MutableClock clock,
         Runnable wipe,
         Runnable closer) implements AutoCloseable {
 

@@ -83,23 +83,23 @@ public final class InMemoryMarketRepository implements MarketRepository {
 
     /** Opens an episode for each new request, marks the provisioned ones running, ends the ones gone. */
     private static void recordEpisodes(InMemoryStore.State s, MarketSnapshot next, Instant now) {
-        Map<String, MarketSnapshot.RequestState> open = new HashMap<>();
+        Map<Long, MarketSnapshot.RequestState> open = new HashMap<>();
         Map<String, Integer> latestAttempt = new HashMap<>();
         for (MarketSnapshot.RequestState r : next.requests()) {
-            open.put(r.id(), r);
+            open.put(r.sequence(), r);
             latestAttempt.merge(r.jobId(), r.attempt(), Math::max);
-            Episode known = s.episodes.get(r.id());
+            Episode known = s.episodes.get(r.sequence());
             if (known == null) {
-                s.episodes.put(r.id(), new Episode(r.id(), r.jobId(), r.attempt(), r.clusterId(), r.pool().toString(),
-                        r.createdAt(), r.provisioned() ? now : null, null, null));
+                s.episodes.put(r.sequence(), new Episode(r.id(), r.jobId(), r.attempt(), r.clusterId(),
+                        r.pool().toString(), r.createdAt(), r.provisioned() ? now : null, null, null));
             } else if (known.runningAt() == null && r.provisioned()) {
-                s.episodes.put(r.id(), new Episode(known.requestId(), known.jobId(), known.attempt(), known.clusterId(),
-                        known.pool(), known.queuedAt(), now, null, null));
+                s.episodes.put(r.sequence(), new Episode(known.requestId(), known.jobId(), known.attempt(),
+                        known.clusterId(), known.pool(), known.queuedAt(), now, null, null));
             }
         }
-        for (Map.Entry<String, Episode> e : s.episodes.entrySet()) {
+        for (Map.Entry<Long, Episode> e : s.episodes.entrySet()) {
             Episode known = e.getValue();
-            if (known.endedAt() == null && !open.containsKey(known.requestId())) {
+            if (known.endedAt() == null && !open.containsKey(e.getKey())) {
                 boolean requeued = latestAttempt.getOrDefault(known.jobId(), 0) > known.attempt();
                 e.setValue(new Episode(known.requestId(), known.jobId(), known.attempt(), known.clusterId(),
                         known.pool(), known.queuedAt(), known.runningAt(), now,

@@ -72,8 +72,8 @@ public final class InMemoryStore {
         /** the market as last saved (null: never saved) and how many saves it has seen */
         MarketSnapshot market;
         long marketVersion;
-        /** every request ever filed, by request id, in filing order */
-        final Map<String, MarketRepository.Episode> episodes = new LinkedHashMap<>();
+        /** every request ever filed, by its filing sequence (a job filed again reuses its request id), in order */
+        final Map<Long, MarketRepository.Episode> episodes = new LinkedHashMap<>();
         final Map<Charge.Key, Charge> charges = new LinkedHashMap<>();
         final List<MarketFeed.Entry> feed = new ArrayList<>();
         long feedSequence;

@@ -1,0 +1,451 @@
+package com.bettercompute.adapters.persistence;
+
+import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketSnapshot;
+import com.bettercompute.domain.market.MarketSnapshot.ClusterState;
+import com.bettercompute.domain.market.MarketSnapshot.GrantState;
+import com.bettercompute.domain.market.MarketSnapshot.NodeState;
+import com.bettercompute.domain.market.MarketSnapshot.PoolState;
+import com.bettercompute.domain.market.MarketSnapshot.RequestState;
+import com.bettercompute.domain.market.MarketSnapshot.TenantState;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
+
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.WeakHashMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * {@link MarketRepository} on the {@code market_*} tables (V30 migration), one row per entity.
+ *
+ * <p><b>What a save writes.</b> The repository keeps the snapshot of the last save (or load) in memory. A
+ * save takes the market's snapshot, compares it entity by entity (by id) with the one its market was loaded
+ * from, and writes only the rows that differ (batched), plus the one {@code market_state} row. A request that
+ * leaves the market keeps its row as an episode ({@code is_open = FALSE}, when and how it ended).
+ *
+ * <p><b>Versions and locks.</b> {@code market_state.version} is a fresh random number each save: the save
+ * updates that row only where it still holds the version its market was loaded at, else it is refused
+ * {@code CONFLICT}. A random version (not a counter) means a cached snapshot matches the database exactly
+ * when the numbers match, even after a save whose transaction rolled back. Inside a transaction
+ * {@link #load()} reads the row {@code FOR UPDATE}, so writers queue on it until commit.
+ *
+ * <p><b>Loads.</b> When the database's version is the cached one, nothing but that number is read: the
+ * market last saved by this repository is handed out as it is, if no one holds it, else restored from the
+ * cached snapshot. Otherwise (another replica saved, or first use) every open row is read once.
+ */
+public final class JdbiMarketRepository implements MarketRepository {
+    private static final String VERSION = "SELECT version FROM market_state WHERE id = 1";
+    /** How many saved versions are kept: a load racing a save's commit still finds the one before. */
+    private static final int CACHED_VERSIONS = 2;
+
+    private final Db db;
+    private final Clock clock;
+    private final SecureRandom random = new SecureRandom();
+    /** Guarded by {@code this}: the snapshots of the latest versions seen, newest last. */
+    private final LinkedHashMap<Long, Saved> cache = new LinkedHashMap<>();
+    /** Guarded by {@code this}: the market of the newest cached version, while no one holds it. */
+    private Market idle;
+    private long idleVersion;
+    /** Guarded by {@code this}: the version each market handed out was loaded at (identity keys). */
+    private final Map<Market, Long> loadedAt = new WeakHashMap<>();
+    /** Entity rows the last save wrote (inserted, updated, deleted), besides the market_state row; for tests. */
+    private volatile int lastSaveRows;
+
+    /** A saved market: its snapshot, indexed by id, with the orders the rows keep. */
+    private record Saved(long version, MarketSnapshot snapshot, long nextOrd, Map<String, PoolState> pools,
+                         Map<String, NodeState> nodes, Map<String, TenantState> tenants, Map<String, Long> tenantOrd,
+                         Map<String, ClusterState> clusters, Map<String, Long> clusterOrd,
+                         Map<Long, RequestState> requests, Map<String, GrantState> grants, Map<String, Long> grantOrd,
+                         Map<String, Long> idleOrd) {
+    }
+
+    public JdbiMarketRepository(Jdbi jdbi, Clock clock) {
+        this.db = new Db(jdbi);
+        this.clock = Objects.requireNonNull(clock);
+    }
+
+    @Override
+    public Market load() {
+        return db.call("loading the market", h -> {
+            long version = h.createQuery(h.isInTransaction() ? VERSION + " FOR UPDATE" : VERSION)
+                    .mapTo(Long.class).one();
+            Market market;
+            synchronized (this) {
+                if (idle != null && idleVersion == version) {
+                    market = idle;
+                    idle = null;
+                    loadedAt.put(market, version);
+                    return market;
+                }
+            }
+            Saved saved = cached(version);
+            if (saved == null) {
+                saved = h.isInTransaction() ? readAll(h, version) : readAll(h);
+                synchronized (this) {
+                    remember(saved);
+                }
+            }
+            market = Market.restore(saved.snapshot());
+            synchronized (this) {
+                loadedAt.put(market, saved.version());
+            }
+            return market;
+        });
+    }
+
+    private synchronized Saved cached(long version) {
+        return cache.get(version);
+    }
+
+    private void remember(Saved saved) {
+        cache.remove(saved.version());
+        cache.put(saved.version(), saved);
+        while (cache.size() > CACHED_VERSIONS) {
+            cache.remove(cache.keySet().iterator().next());
+        }
+    }
+
+    @Override
+    public void save(Market market) {
+        Long loaded;
+        synchronized (this) {
+            loaded = loadedAt.get(market);
+        }
+        if (loaded == null) {
+            throw new DomainException(ErrorCode.INVALID_STATE, "a market is saved by the repository it was loaded from");
+        }
+        MarketSnapshot next = market.snapshot();
+        Instant now = clock.instant();
+        long version = newVersion(loaded);
+        Saved saved = db.inTransaction("saving the market", h -> {
+            // first: it takes the row's lock, and a save committed since the load makes it match nothing
+            if (h.createUpdate("UPDATE market_state SET version = :version WHERE id = 1 AND version = :loaded")
+                    .bind("version", version).bind("loaded", loaded.longValue()).execute() != 1) {
+                throw new DomainException(ErrorCode.CONFLICT, "the market changed meanwhile; load it again and retry");
+            }
+            Saved before = cached(loaded);
+            return write(h, before != null ? before : readAll(h, loaded), next, version, now);
+        });
+        synchronized (this) {
+            remember(saved);
+            idle = market;
+            idleVersion = version;
+            loadedAt.put(market, version);
+        }
+    }
+
+    private long newVersion(long loaded) {
+        long v;
+        do {
+            v = random.nextLong() & Long.MAX_VALUE;
+        } while (v == 0 || v == loaded);
+        return v;
+    }
+
+    int lastSaveRows() {
+        return lastSaveRows;
+    }
+
+    @Override
+    public List<Episode> episodes(String clusterId) {
+        return db.call("reading a cluster's market requests", h -> h.createQuery(
+                        "SELECT id, job_id, attempt, cluster_id, pool_id, created_at, running_at, ended_at, end_kind"
+                                + " FROM market_requests WHERE cluster_id = :cluster_id ORDER BY request_seq")
+                .bind("cluster_id", clusterId)
+                .map((rs, ctx) -> new Episode(rs.getString("id"), rs.getString("job_id"), rs.getInt("attempt"),
+                        rs.getString("cluster_id"), rs.getString("pool_id"), Times.instant(rs, "created_at"),
+                        Times.instant(rs, "running_at"), Times.instant(rs, "ended_at"), rs.getString("end_kind")))
+                .list());
+    }
+
+    // ---------------------------------------------------------------- the diff
+
+    /**
+     * Writes what differs between {@code before} (as the database holds it) and {@code next}: deletes, then
+     * updates, then inserts, each table in one batch. The version is written by the caller.
+     */
+    private Saved write(Handle h, Saved before, MarketSnapshot next, long version, Instant now) {
+        long[] ord = {before.nextOrd()};
+        Map<String, PoolState> pools = new HashMap<>();
+        Map<String, NodeState> nodes = new HashMap<>();
+        Rows poolRows = new Rows(h, "market_pools", MarketRows.POOL);
+        Rows nodeRows = new Rows(h, "market_nodes", MarketRows.NODE);
+        for (PoolState p : next.pools()) {
+            PoolState bare = withoutNodes(p);
+            String id = p.id().toString();
+            pools.put(id, bare);
+            poolRows.write(before.pools().get(id), bare, s -> MarketRows.bindPool(s, bare));
+            for (NodeState n : p.nodes()) {
+                nodes.put(n.id(), n);
+                nodeRows.write(before.nodes().get(n.id()), n, s -> MarketRows.bindNode(s, p.id(), n));
+            }
+        }
+        poolRows.deleteGone(before.pools().keySet(), pools.keySet());
+        nodeRows.deleteGone(before.nodes().keySet(), nodes.keySet());
+
+        Map<String, TenantState> tenants = new HashMap<>();
+        Map<String, Long> tenantOrd = new HashMap<>();
+        Rows tenantRows = new Rows(h, "market_tenants", MarketRows.TENANT);
+        for (TenantState t : next.tenants()) {
+            long o = before.tenantOrd().getOrDefault(t.id(), -1L);
+            long kept = o >= 0 ? o : ord[0]++;
+            tenants.put(t.id(), t);
+            tenantOrd.put(t.id(), kept);
+            tenantRows.write(before.tenants().get(t.id()), t, s -> MarketRows.bindTenant(s, t, kept));
+        }
+        tenantRows.deleteGone(before.tenants().keySet(), tenants.keySet());
+
+        Map<String, ClusterState> clusters = new HashMap<>();
+        Map<String, Long> clusterOrd = new HashMap<>();
+        Rows clusterRows = new Rows(h, "market_clusters", MarketRows.CLUSTER);
+        for (ClusterState c : next.clusters()) {
+            long o = before.clusterOrd().getOrDefault(c.id(), -1L);
+            long kept = o >= 0 ? o : ord[0]++;
+            clusters.put(c.id(), c);
+            clusterOrd.put(c.id(), kept);
+            clusterRows.write(before.clusters().get(c.id()), c, s -> MarketRows.bindCluster(s, c, kept));
+        }
+        clusterRows.deleteGone(before.clusters().keySet(), clusters.keySet());
+
+        Map<String, Long> idleOrd = idleOrder(before, next, ord);
+        Map<String, GrantState> grants = new HashMap<>();
+        Map<String, Long> grantOrd = new HashMap<>();
+        Rows grantRows = new Rows(h, "market_grants", MarketRows.GRANT);
+        for (GrantState g : next.grants()) {
+            long o = before.grantOrd().getOrDefault(g.id(), -1L);
+            long kept = o >= 0 ? o : ord[0]++;
+            Long idleAt = idleOrd.get(g.id());
+            grants.put(g.id(), g);
+            grantOrd.put(g.id(), kept);
+            GrantState old = before.grants().get(g.id());
+            boolean idleMoved = old != null && !Objects.equals(before.idleOrd().get(g.id()), idleAt);
+            grantRows.write(old, idleMoved ? null : old, g, s -> MarketRows.bindGrant(s, g, kept, idleAt));
+        }
+        grantRows.deleteGone(before.grants().keySet(), grants.keySet());
+
+        int[] requestRows = new int[1];
+        Map<Long, RequestState> requests = writeRequests(h, before, next, now, requestRows);
+
+        MarketRows.bindState(h.createUpdate("UPDATE market_state SET " + Db.assignments(MarketRows.STATE)
+                + " WHERE id = 1"), next, ord[0]).execute();
+        int written = requestRows[0];
+        for (Rows rows : List.of(poolRows, nodeRows, tenantRows, clusterRows, grantRows)) {
+            written += rows.flush();
+        }
+        lastSaveRows = written;
+        return new Saved(version, next, ord[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd, requests,
+                grants, grantOrd, idleOrd);
+    }
+
+    /**
+     * Requests by filing sequence (a job filed again after it ended reuses its request id, never its
+     * sequence). A new one is inserted; a changed one updated, and marked running when first provisioned;
+     * one gone is closed as an episode: {@code revoked} when its job was requeued as a later attempt.
+     */
+    private static Map<Long, RequestState> writeRequests(Handle h, Saved before, MarketSnapshot next, Instant now,
+                                                         int[] written) {
+        Map<Long, RequestState> requests = new HashMap<>(next.requests().size() * 2);
+        Map<String, Integer> latestAttempt = new HashMap<>();
+        List<String> set = MarketRows.REQUEST.subList(1, MarketRows.REQUEST.size());
+        PreparedBatch insert = h.prepareBatch("INSERT INTO market_requests (" + String.join(", ", MarketRows.REQUEST)
+                + ", is_open, running_at) VALUES (" + MarketRows.REQUEST.stream().map(c -> ":" + c)
+                .collect(Collectors.joining(", ")) + ", TRUE, :running_at)");
+        PreparedBatch update = h.prepareBatch("UPDATE market_requests SET " + Db.assignments(set)
+                + ", running_at = COALESCE(running_at, :running_at) WHERE request_seq = :request_seq");
+        for (RequestState r : next.requests()) {
+            requests.put(r.sequence(), r);
+            latestAttempt.merge(r.jobId(), r.attempt(), Math::max);
+            RequestState old = before.requests().get(r.sequence());
+            if (old == null || !old.equals(r)) {
+                PreparedBatch batch = old == null ? insert : update;
+                MarketRows.bindRequest(batch, r).bindByType("running_at", r.provisioned() ? now : null, Instant.class)
+                        .add();
+            }
+        }
+        PreparedBatch close = h.prepareBatch("UPDATE market_requests SET is_open = FALSE, ended_at = :ended_at,"
+                + " end_kind = :end_kind WHERE request_seq = :request_seq");
+        for (RequestState old : before.requests().values()) {
+            if (!requests.containsKey(old.sequence())) {
+                boolean requeued = latestAttempt.getOrDefault(old.jobId(), 0) > old.attempt();
+                close.bind("request_seq", old.sequence()).bindByType("ended_at", now, Instant.class)
+                        .bind("end_kind", requeued ? Episode.REVOKED : Episode.ENDED).add();
+            }
+        }
+        for (PreparedBatch b : List.of(close, update, insert)) {
+            written[0] += b.size();
+            if (b.size() > 0) {
+                b.execute();
+            }
+        }
+        return requests;
+    }
+
+    /**
+     * Each idle grant's place in the idle order. The market only appends to that order and removes from it,
+     * so grants that stay keep their numbers and newcomers get new, higher ones; a grant seen out of order
+     * (it left and came back in one save) is numbered anew too.
+     */
+    private static Map<String, Long> idleOrder(Saved before, MarketSnapshot next, long[] ord) {
+        Map<String, Long> idle = new HashMap<>();
+        long last = -1;
+        for (String id : next.idleOrder()) {
+            Long o = before.idleOrd().get(id);
+            long kept = o != null && o > last ? o : ord[0]++;
+            idle.put(id, kept);
+            last = kept;
+        }
+        return idle;
+    }
+
+    private static PoolState withoutNodes(PoolState p) {
+        return new PoolState(p.id(), p.gpusPerNode(), p.reserve(), p.lastPrice(), List.of(), p.reclaimingIds(),
+                p.drainingIds());
+    }
+
+    /** One table's writes of a save, batched: rows by their {@code id} column. */
+    private static final class Rows {
+        private final PreparedBatch insert;
+        private final PreparedBatch update;
+        private final PreparedBatch delete;
+
+        Rows(Handle h, String table, List<String> columns) {
+            this.insert = h.prepareBatch(Db.insertSql(table, columns));
+            this.update = h.prepareBatch("UPDATE " + table + " SET " + Db.assignments(columns.subList(1, columns.size()))
+                    + " WHERE id = :id");
+            this.delete = h.prepareBatch("DELETE FROM " + table + " WHERE id = :id");
+        }
+
+        <T> void write(T before, T after, Function<PreparedBatch, PreparedBatch> bind) {
+            write(before, before, after, bind);
+        }
+
+        /** {@code compared} is what {@code after} is compared with (null: write it anyway). */
+        <T> void write(T before, T compared, T after, Function<PreparedBatch, PreparedBatch> bind) {
+            if (before == null) {
+                bind.apply(insert).add();
+            } else if (compared == null || !compared.equals(after)) {
+                bind.apply(update).add();
+            }
+        }
+
+        void deleteGone(java.util.Set<String> before, java.util.Set<String> after) {
+            for (String id : before) {
+                if (!after.contains(id)) {
+                    delete.bind("id", id).add();
+                }
+            }
+        }
+
+        int flush() {
+            int rows = 0;
+            for (PreparedBatch b : List.of(delete, update, insert)) {
+                rows += b.size();
+                if (b.size() > 0) {
+                    b.execute();
+                }
+            }
+            return rows;
+        }
+    }
+
+    // ---------------------------------------------------------------- reading everything
+
+    /**
+     * Every open row, as the snapshot they make, with the orders the rows keep. Outside a transaction the
+     * rows are read by several statements while another replica may save: the version is read before and
+     * after, and the reading starts again until they agree.
+     */
+    private static Saved readAll(Handle h) {
+        while (true) {
+            long version = h.createQuery(VERSION).mapTo(Long.class).one();
+            Saved saved = readAll(h, version);
+            if (h.createQuery(VERSION).mapTo(Long.class).one() == version) {
+                return saved;
+            }
+        }
+    }
+
+    /** {@link #readAll(Handle)} as of {@code version} (the caller makes sure no save commits meanwhile). */
+    private static Saved readAll(Handle h, long version) {
+        if (version == 0) {
+            MarketSnapshot empty = new Market().snapshot();
+            return new Saved(0, empty, 0, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(),
+                    Map.of(), Map.of());
+        }
+        Map<String, List<NodeState>> nodesByPool = new HashMap<>();
+        Map<String, NodeState> nodes = new HashMap<>();
+        h.createQuery("SELECT * FROM market_nodes ORDER BY id").map((rs, ctx) -> {
+            NodeState n = MarketRows.node(rs);
+            nodes.put(n.id(), n);
+            nodesByPool.computeIfAbsent(rs.getString("pool_id"), p -> new ArrayList<>()).add(n);
+            return n;
+        }).list();
+        Map<String, PoolState> pools = new HashMap<>();
+        List<PoolState> poolList = h.createQuery("SELECT * FROM market_pools ORDER BY id").map((rs, ctx) -> {
+            PoolState p = MarketRows.pool(rs, nodesByPool.getOrDefault(rs.getString("id"), List.of()));
+            pools.put(p.id().toString(), withoutNodes(p));
+            return p;
+        }).list();
+        Map<String, TenantState> tenants = new HashMap<>();
+        Map<String, Long> tenantOrd = new HashMap<>();
+        List<TenantState> tenantList = h.createQuery("SELECT * FROM market_tenants ORDER BY ord").map((rs, ctx) -> {
+            TenantState t = MarketRows.tenant(rs);
+            tenants.put(t.id(), t);
+            tenantOrd.put(t.id(), rs.getLong("ord"));
+            return t;
+        }).list();
+        Map<String, ClusterState> clusters = new HashMap<>();
+        Map<String, Long> clusterOrd = new HashMap<>();
+        List<ClusterState> clusterList = h.createQuery("SELECT * FROM market_clusters ORDER BY ord").map((rs, ctx) -> {
+            ClusterState c = MarketRows.cluster(rs);
+            clusters.put(c.id(), c);
+            clusterOrd.put(c.id(), rs.getLong("ord"));
+            return c;
+        }).list();
+        Map<Long, RequestState> requests = new HashMap<>();
+        List<RequestState> requestList = h.createQuery("SELECT * FROM market_requests WHERE is_open = TRUE"
+                + " ORDER BY request_seq").map((rs, ctx) -> {
+                    RequestState r = MarketRows.request(rs);
+                    requests.put(r.sequence(), r);
+                    return r;
+                }).list();
+        Map<String, GrantState> grants = new HashMap<>();
+        Map<String, Long> grantOrd = new HashMap<>();
+        Map<String, Long> idleOrd = new HashMap<>();
+        List<GrantState> grantList = h.createQuery("SELECT * FROM market_grants ORDER BY ord").map((rs, ctx) -> {
+            GrantState g = MarketRows.grant(rs);
+            grants.put(g.id(), g);
+            grantOrd.put(g.id(), rs.getLong("ord"));
+            long idleAt = rs.getLong("idle_ord");
+            if (!rs.wasNull()) {
+                idleOrd.put(g.id(), idleAt);
+            }
+            return g;
+        }).list();
+        List<String> idleOrder = idleOrd.entrySet().stream().sorted(Map.Entry.comparingByValue())
+                .map(Map.Entry::getKey).toList();
+        long[] nextOrd = new long[1];
+        MarketSnapshot snapshot = h.createQuery("SELECT * FROM market_state WHERE id = 1").map((rs, ctx) -> {
+            nextOrd[0] = rs.getLong("next_ord");
+            return new MarketSnapshot(MarketRows.timings(rs), Times.instant(rs, "last_tick"),
+                    rs.getLong("request_sequence"), rs.getLong("grant_sequence"), List.copyOf(poolList),
+                    List.copyOf(tenantList), List.copyOf(clusterList), List.copyOf(requestList), List.copyOf(grantList),
+                    idleOrder, MarketRows.events(rs.getString("between_ticks_json")));
+        }).one();
+        return new Saved(version, snapshot, nextOrd[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd, requests,
+                grants, grantOrd, idleOrd);
+    }
+}

@@ -1,0 +1,8 @@
+package com.bettercompute.adapters.persistence;
+
+class H2MarketWritesTest extends JdbiMarketWritesContract {
+    @Override
+    protected Ports open() {
+        return Backends.h2();
+    }
+}

@@ -1,0 +1,8 @@
+package com.bettercompute.adapters.persistence;
+
+class InMemoryMarketStoreTest extends MarketStoreContract {
+    @Override
+    protected Ports open() {
+        return Backends.inMemory();
+    }
+}

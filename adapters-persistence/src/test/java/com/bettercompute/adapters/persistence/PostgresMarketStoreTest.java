@@ -1,0 +1,8 @@
+package com.bettercompute.adapters.persistence;
+
+class PostgresMarketStoreTest extends MarketStoreContract {
+    @Override
+    protected Ports open() {
+        return Backends.postgres();
+    }
+}

@@ -1,0 +1,140 @@
+package com.bettercompute.bootstrap;
+
+import com.bettercompute.adapters.persistence.Database;
+import com.bettercompute.application.market.MarketEffects;
+import com.bettercompute.application.market.MarketFeed;
+import com.bettercompute.application.market.MarketLedger;
+import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.market.RunMarketTick;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.market.MarketEvent;
+import com.bettercompute.domain.market.TickOutcome;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The market in the server: its stores on the database, the tick, and the loop that runs the tick every
+ * {@code --market-tick-seconds} on one replica at a time. Built once per server; the market's use cases and
+ * routes are built from its getters. Every market write runs as
+ * {@code transactions().inTransaction(() -> { m = markets().load(); ...; markets().save(m); })} (see
+ * {@link MarketRepository}).
+ */
+public final class MarketModule implements AutoCloseable {
+    /** How long a stop waits for a tick under way. */
+    static final Duration TICK_DRAIN = Duration.ofSeconds(15);
+    /**
+     * Decisions are not carried out in clusters yet (issue 15): the outbox holds them meanwhile. Effects
+     * must be idempotent when they come, as a crash between the commit and them replays nothing.
+     */
+    private static final MarketEffects NOT_APPLIED_YET = events -> { };
+
+    private final Database db;
+    private final Clock clock;
+    private final MarketRepository markets;
+    private final RunMarketTick tick;
+    private final MarketTickLoop loop;
+
+    private MarketModule(Database db, Clock clock, MarketRepository markets, RunMarketTick tick, MarketTickLoop loop) {
+        this.db = db;
+        this.clock = clock;
+        this.markets = markets;
+        this.tick = tick;
+        this.loop = loop;
+    }
+
+    /**
+     * Builds the market on {@code db}; with {@code ticking}, starts the tick loop every {@code tickEvery}.
+     * The market's clock counts in milliseconds, finer than any of its rules and exactly what both databases
+     * keep, so a market reloaded after a restart is the one that was saved.
+     */
+    static MarketModule start(Database db, Clock clock, Duration tickEvery, boolean ticking, Metrics metrics) {
+        Clock marketClock = Clock.tick(clock, Duration.ofMillis(1));
+        MarketRepository markets = db.newMarketRepository(marketClock);
+        RunMarketTick tick = new RunMarketTick(db.transactions(), markets, db.marketLedger(), db.marketFeed(),
+                db.outbox(), NOT_APPLIED_YET, marketClock);
+        MarketTickLoop loop = !ticking ? null : new MarketTickLoop(tick, db.newMarketTickLock(), tickEvery, TICK_DRAIN,
+                new MarketTickLoop.Listener() {
+                    @Override
+                    public void onTick(TickOutcome outcome, long nanos) {
+                        metrics.marketTick(nanos, granted(outcome), reclaimed(outcome));
+                        metrics.marketPoolFailures(outcome.failures().size());
+                    }
+
+                    @Override
+                    public void onFailure(RuntimeException e) {
+                        metrics.marketTickFailed();
+                    }
+                });
+        return new MarketModule(db, marketClock, markets, tick, loop);
+    }
+
+    static int granted(TickOutcome outcome) {
+        int n = 0;
+        for (MarketEvent e : outcome.events()) {
+            if (e instanceof MarketEvent.NodeGranted) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    static int reclaimed(TickOutcome outcome) {
+        int n = 0;
+        for (MarketEvent e : outcome.events()) {
+            if (e instanceof MarketEvent.PreemptionNoticed p) {
+                n += p.nodeIds().size();
+            } else if (e instanceof MarketEvent.GangReclaimedAtOnce r) {
+                n += r.nodeIds().size();
+            }
+        }
+        return n;
+    }
+
+    public Transactions transactions() {
+        return db.transactions();
+    }
+
+    public MarketRepository markets() {
+        return markets;
+    }
+
+    public MarketLedger ledger() {
+        return db.marketLedger();
+    }
+
+    public MarketFeed feed() {
+        return db.marketFeed();
+    }
+
+    public EventOutbox outbox() {
+        return db.outbox();
+    }
+
+    public MarketEffects effects() {
+        return NOT_APPLIED_YET;
+    }
+
+    /** The market's clock (milliseconds): use it for every market use case. */
+    public Clock clock() {
+        return clock;
+    }
+
+    public RunMarketTick tick() {
+        return tick;
+    }
+
+    /** Ticks this replica ran (0 when it does not tick). */
+    public long ticks() {
+        return loop == null ? 0 : loop.ticks();
+    }
+
+    /** Stops the loop after a tick under way and gives the tick lock back. */
+    @Override
+    public void close() {
+        if (loop != null) {
+            loop.close();
+        }
+    }
+}
