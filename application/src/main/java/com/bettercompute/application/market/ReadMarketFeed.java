@@ -3,7 +3,6 @@ package com.bettercompute.application.market;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.input.Input;
-import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.PoolId;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +42,9 @@ public final class ReadMarketFeed {
             } catch (DomainException e) {
                 throw Input.invalid("pool", "must read site/nodeClass, such as us-central1/h100-8x");
             }
-            Market market = markets.load();
+            // a pool with a feed entry is known; only one without any costs a load of the market
             PoolId wanted = id;
-            if (market.pools().stream().noneMatch(p -> p.id().equals(wanted))) {
+            if (feed.latest(id, 1).isEmpty() && markets.load().pools().stream().noneMatch(p -> p.id().equals(wanted))) {
                 throw new DomainException(ErrorCode.NOT_FOUND, "No market pool " + pool + ".", Map.of("field", "pool"));
             }
         }
