@@ -97,6 +97,9 @@ final class ServeCommand {
         if (server.demoToken() != null) {
             out.println("demo catalog loaded: tenant 'demo', pool " + DEMO_POOL + ", zones us-central1-a/b/c");
             out.println("demo API token (user:demo@demo.example, kubernetes-admin on tenant demo): " + server.demoToken());
+            out.println("demo API token (user:rival@rival.example, kubernetes-admin on tenant rival): " + server.demoToken() + "-rival");
+            out.println("demo operator token (service:demo-ops): " + server.demoToken() + "-ops");
+            out.println("demo market: pool us-central1/h100-8x, 8 nodes of 8 GPUs, reserve 1.20 USD per GPU-hour");
         }
         out.flush();
         try {

@@ -17,6 +17,24 @@ import com.bettercompute.application.nodepool.UpdateNodePool;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.access.Authenticate;
 import com.bettercompute.application.access.Authorizer;
+import com.bettercompute.adapters.http.MarketUseCases;
+import com.bettercompute.application.cluster.ClusterLookup;
+import com.bettercompute.application.market.Bids;
+import com.bettercompute.application.market.ChangeReservePrice;
+import com.bettercompute.application.market.ChangeSupply;
+import com.bettercompute.application.market.EnrolCluster;
+import com.bettercompute.application.market.EnrolReadyCluster;
+import com.bettercompute.application.market.ListClusterRequests;
+import com.bettercompute.application.market.LoadMarketCatalog;
+import com.bettercompute.application.market.MarketCallers;
+import com.bettercompute.application.market.MarketCatalog;
+import com.bettercompute.application.market.ReadBalance;
+import com.bettercompute.application.market.ReadGpuUsage;
+import com.bettercompute.application.market.ReadMarketFeed;
+import com.bettercompute.application.market.RemoveMarketCluster;
+import com.bettercompute.application.market.ReportNodeBack;
+import com.bettercompute.application.market.ReportNodeOutOfService;
+import com.bettercompute.application.market.TopUpCredits;
 import com.bettercompute.application.catalog.LoadCatalog;
 import com.bettercompute.application.cluster.CreateCluster;
 import com.bettercompute.application.cluster.DeleteCluster;
@@ -107,7 +125,8 @@ public final class Server implements AutoCloseable {
                 throw new IllegalArgumentException("the catalog file " + config.catalog() + " cannot be read: " + e.getMessage());
             }
         }
-        Catalog catalog = CatalogFile.parse(catalogText);
+        CatalogFile.Parsed parsed = CatalogFile.parseAll(catalogText);
+        Catalog catalog = parsed.catalog();
         Database db = Database.open(config.db());
         GkeProviderSetup provider = null;
         ReconcileWorker reconciler = null;
@@ -117,6 +136,9 @@ public final class Server implements AutoCloseable {
         MarketModule market = null;
         try {
             new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(catalog);
+            // ---- the market: its stores and the tick loop (one replica at a time ticks), then the catalog's market ----
+            market = MarketModule.start(db, clock, Duration.ofSeconds(config.marketTickSeconds()), config.reconcile(), metrics);
+            new LoadMarketCatalog(market.transactions(), market.markets(), market.ledger(), db.clusters(), clock).load(parsed.market());
             provider = GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
                     Duration.ofSeconds(config.simOperationSeconds()), clock, config.simulatorStateDir());
             GkeProviderSetup setup = provider;
@@ -126,14 +148,13 @@ public final class Server implements AutoCloseable {
             Cadence cadence = Cadence.of(Duration.ofSeconds(config.reconcileConvergingSeconds()),
                     Duration.ofSeconds(config.reconcileSettledSeconds()));
             ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), db.catalog(), db.access(),
-                    db.outbox(), db.usage(), providers, cadence, clock);
+                    db.outbox(), db.usage(), providers, cadence, clock,
+                    new EnrolReadyCluster(market.transactions(), market.markets(), db.clusters(), parsed.market(), clock));
             if (config.reconcile()) {
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
                         Duration.ofMillis(500), 4, RECONCILE_DRAIN,
                         (pass, took) -> metrics.reconcilePass(pass.outcome().name().toLowerCase(java.util.Locale.ROOT), took.toNanos()));
             }
-            // ---- the market: its stores and the tick loop (one replica at a time ticks) ----
-            market = MarketModule.start(db, clock, Duration.ofSeconds(config.marketTickSeconds()), config.reconcile(), metrics);
             // ---- the operator's view: metrics and readiness ----
             metrics.database(db, clock);
             readiness.check("database", () -> db.readinessProblem((int) Readiness.TIMEOUT.toSeconds()));
@@ -175,7 +196,8 @@ public final class Server implements AutoCloseable {
                     new GetNodePool(db.clusters(), authorizer),
                     new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
-            ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations);
+            ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
+                    marketUseCases(market, db, authorizer, parsed.market(), clock));
             int port = api.start(config.host(), config.port());
             return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market);
         } catch (RuntimeException e) {
@@ -200,6 +222,27 @@ public final class Server implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The market's routes (API.md, "The market API") over the market module's stores. */
+    static MarketUseCases marketUseCases(MarketModule market, Database db, Authorizer authorizer, MarketCatalog catalog,
+                                         Clock clock) {
+        var tx = market.transactions();
+        var markets = market.markets();
+        MarketCallers callers = new MarketCallers(db.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer));
+        return new MarketUseCases(
+                new Bids(tx, callers, markets, clock),
+                new ListClusterRequests(callers, markets),
+                new ReadMarketFeed(market.feed(), markets),
+                new ReadBalance(callers, authorizer, markets, market.ledger()),
+                new ChangeReservePrice(tx, markets),
+                new ChangeSupply(tx, markets, clock),
+                new ReportNodeOutOfService(tx, markets, clock),
+                new ReportNodeBack(tx, markets, clock),
+                new TopUpCredits(tx, markets, market.ledger(), db.catalog(), clock),
+                new EnrolCluster(tx, markets, db.clusters(), catalog, clock),
+                new RemoveMarketCluster(tx, markets),
+                new ReadGpuUsage(market.ledger(), new ReadableClusters(db.clusters(), authorizer)));
     }
 
     /** The demo principal's API token when the demo catalog was loaded, else null. Printed once, never logged. */

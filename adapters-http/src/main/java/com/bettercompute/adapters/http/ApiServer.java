@@ -33,6 +33,7 @@ public final class ApiServer {
 
     private final Javalin app;
     private List<Router.Route> routes;
+    private FeedStreams feedStreams;
 
     /** With {@code nodePools} also serves {@code /api/compute/kubernetesNodePools/<method>}; no operator endpoints. */
     public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits) {
@@ -41,6 +42,12 @@ public final class ApiServer {
 
     /** With the operator's endpoints and request observation of {@code operations}. */
     public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations) {
+        this(useCases, nodePools, limits, operations, null);
+    }
+
+    /** With {@code market} also serves the market routes ({@link MarketRoutes}, {@link OperatorMarketRoutes}). */
+    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
+                     MarketUseCases market) {
         this.app = Javalin.create(config -> {
             limits.install(config);
             config.startup.showJavalinBanner = false;
@@ -52,7 +59,12 @@ public final class ApiServer {
             if (nodePools != null) {
                 NodePoolRoutes.install(router, nodePools);
             }
-            EventRoutes.install(router, useCases.readEvents(), useCases.readUsage());
+            EventRoutes.install(router, useCases.readEvents(), useCases.readUsage(), market == null ? null : market.gpuUsage());
+            if (market != null) {
+                feedStreams = new FeedStreams(market.feed(), java.time.Duration.ofSeconds(1));
+                MarketRoutes.install(router, market, feedStreams);
+                OperatorMarketRoutes.install(router, market);
+            }
             routes = router.table();
             byte[] document = Json.write(OpenApi.document(routes));
             router.raw(OpenApi.PATH, ctx -> ctx.contentType("application/json").result(document));
@@ -86,7 +98,7 @@ public final class ApiServer {
             }
         });
         config.routes.error(405, ctx -> Responses.json(ctx, 405, ErrorMapper.body(ErrorCode.NOT_FOUND,
-                "Method " + ctx.method() + " is not served here; the API's methods are POST.", Map.of())));
+                "Method " + ctx.method() + " is not served here.", Map.of())));
     }
 
     /** Starts on the host and port (0: any free port) and returns the port. */
@@ -96,6 +108,9 @@ public final class ApiServer {
     }
 
     public void stop() {
+        if (feedStreams != null) {
+            feedStreams.close();
+        }
         app.stop();
     }
 

@@ -5,6 +5,7 @@ import com.bettercompute.adapters.http.Views.EventView;
 import com.bettercompute.adapters.http.Views.UsageList;
 import com.bettercompute.adapters.http.Views.UsageView;
 import com.bettercompute.application.event.ReadEvents;
+import com.bettercompute.application.market.ReadGpuUsage;
 import com.bettercompute.application.usage.ReadUsage;
 import com.bettercompute.domain.event.StoredEvent;
 
@@ -15,7 +16,8 @@ import java.util.List;
 final class EventRoutes {
     private EventRoutes() {}
 
-    static void install(Router router, ReadEvents events, ReadUsage usage) {
+    /** @param gpuUsage null when the server has no market: {@code gpu} is then empty */
+    static void install(Router router, ReadEvents events, ReadUsage usage, ReadGpuUsage gpuUsage) {
         router.get("/api/events", "Domain events after a sequence, in order", List.of("after", "limit", "tenantId"),
                 EventPage.class, (caller, ctx) -> {
                     long after = QueryString.number(ctx.queryParam("after"), "after", 0);
@@ -28,8 +30,13 @@ final class EventRoutes {
                     // next moves past the events the caller may not see, so paging never stalls on them
                     return new EventPage(items, page.next());
                 });
-        router.get("/api/usage", "A tenant's usage records", List.of("tenantId", "limit"), UsageList.class,
-                (caller, ctx) -> new UsageList(usage.read(caller, ctx.queryParam("tenantId"),
-                        QueryString.clamped(ctx.queryParam("limit"), "limit", 1000)).stream().map(UsageView::of).toList()));
+        router.get("/api/usage", "A tenant's usage records and its GPU charges per cluster, pool and hour",
+                List.of("tenantId", "limit"), UsageList.class, (caller, ctx) -> {
+                    int limit = QueryString.clamped(ctx.queryParam("limit"), "limit", 1000);
+                    List<UsageView> hours = usage.read(caller, ctx.queryParam("tenantId"), limit).stream().map(UsageView::of).toList();
+                    List<MarketViews.GpuUsageView> gpu = gpuUsage == null ? List.of()
+                            : gpuUsage.read(caller, ctx.queryParam("tenantId"), limit).stream().map(MarketViews.GpuUsageView::of).toList();
+                    return new UsageList(hours, gpu);
+                });
     }
 }

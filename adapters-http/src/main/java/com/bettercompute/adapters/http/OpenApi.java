@@ -21,6 +21,8 @@ final class OpenApi {
     static final String PATH = "/api/openapi.json";
     private static final String JSON = "application/json";
     private static final Map<String, Integer> ERRORS = errors();
+    /** The query parameters that are integers; every other one is a string. */
+    private static final java.util.Set<String> INTEGER_PARAMETERS = java.util.Set.of("after", "limit");
     /** Where a schema notes its record while the document is written, to refuse two records of one name; removed after. */
     private static final String OWNER = "owner";
 
@@ -31,14 +33,14 @@ final class OpenApi {
         Map<String, Object> paths = new LinkedHashMap<>();
         for (Router.Route route : routes) {
             Map<String, Object> operation = new LinkedHashMap<>();
-            operation.put("operationId", operationId(route.path()));
+            operation.put("operationId", operationId(route.httpMethod(), route.path()));
             operation.put("summary", route.summary());
             operation.put("tags", List.of(tag(route.path())));
             if (!route.query().isEmpty()) {
                 List<Object> parameters = new ArrayList<>();
                 for (String name : route.query()) {
                     parameters.add(map("name", name, "in", "query", "required", false,
-                            "schema", map("type", name.equals("tenantId") ? "string" : "integer")));
+                            "schema", map("type", INTEGER_PARAMETERS.contains(name) ? "integer" : "string")));
                 }
                 operation.put("parameters", parameters);
             }
@@ -50,9 +52,9 @@ final class OpenApi {
             responses.put("200", map("description", "OK", "content", map(JSON, map("schema", schema(route.answer(), false, schemas)))));
             ERRORS.forEach((status, code) -> responses.put(String.valueOf(code), map("$ref", "#/components/responses/Error")));
             operation.put("responses", responses);
-            Map<String, Object> item = new LinkedHashMap<>();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> item = (Map<String, Object>) paths.computeIfAbsent(route.path(), p -> new LinkedHashMap<>());
             item.put(route.httpMethod(), operation);
-            paths.put(route.path(), item);
         }
         schema(ErrorMapper.ErrorBody.class, false, schemas);
         schemas.values().forEach(s -> s.remove(OWNER));
@@ -79,9 +81,16 @@ final class OpenApi {
         return m;
     }
 
-    private static String operationId(String path) {
+    private static String operationId(String method, String path) {
         String[] parts = path.split("/");
-        String last = parts[parts.length - 1];
+        String last = camel(parts[parts.length - 1]);
+        if (path.startsWith("/api/k8s/") || path.startsWith(OperatorMarketRoutes.BASE)) {
+            String scope = path.startsWith(OperatorMarketRoutes.BASE) ? "operatorMarket" : "market";
+            String verb = method.equals("get") ? "read" : method;
+            return scope + Character.toUpperCase(verb.charAt(0)) + verb.substring(1)
+                    + Character.toUpperCase(last.charAt(0)) + last.substring(1)
+                    + (path.contains("/nodes/") ? "Node" : "");
+        }
         if (path.startsWith(ClusterRoutes.BASE)) {
             return "kubernetesClusters" + Character.toUpperCase(last.charAt(0)) + last.substring(1);
         }
@@ -89,6 +98,21 @@ final class OpenApi {
             return "kubernetesNodePools" + Character.toUpperCase(last.charAt(0)) + last.substring(1);
         }
         return "read" + Character.toUpperCase(last.charAt(0)) + last.substring(1);
+    }
+
+    /** {@code out-of-service} as {@code outOfService}. */
+    private static String camel(String segment) {
+        StringBuilder b = new StringBuilder();
+        boolean up = false;
+        for (char c : segment.toCharArray()) {
+            if (c == '-') {
+                up = true;
+            } else {
+                b.append(up ? Character.toUpperCase(c) : c);
+                up = false;
+            }
+        }
+        return b.toString();
     }
 
     private static String tag(String path) {

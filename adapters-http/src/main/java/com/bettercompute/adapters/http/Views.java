@@ -109,7 +109,8 @@ final class Views {
         }
     }
 
-    record UsageList(List<UsageView> items) {}
+    /** The cluster-hours and, beside them, the market's GPU charges. */
+    record UsageList(List<UsageView> items, List<MarketViews.GpuUsageView> gpu) {}
 
     static String time(Instant t) {
         return t == null ? null : t.toString();

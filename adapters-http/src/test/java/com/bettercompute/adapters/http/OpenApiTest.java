@@ -91,13 +91,13 @@ class OpenApiTest {
         return doc.at("/components/schemas/" + ref.substring("#/components/schemas/".length()));
     }
 
-    private static List<String> fields(JsonNode schema) {
+    static List<String> fields(JsonNode schema) {
         List<String> names = new ArrayList<>();
         schema.get("properties").fieldNames().forEachRemaining(names::add);
         return names;
     }
 
-    private static List<String> components(Class<?> record) {
+    static List<String> components(Class<?> record) {
         return Arrays.stream(record.getRecordComponents()).map(RecordComponent::getName).toList();
     }
 }

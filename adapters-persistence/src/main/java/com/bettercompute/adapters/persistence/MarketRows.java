@@ -41,7 +41,7 @@ final class MarketRows {
             "draining_until", "lost_grant_json");
     static final List<String> TENANT = List.of("id", "ord", "credits_micros", "charged_micros");
     static final List<String> CLUSTER = List.of("id", "ord", "tenant_id", "max_gpus", "limit_micros", "used_gpus",
-            "queue_json", "block_waiting_json", "claims_json");
+            "queue_json", "block_waiting_json", "claims_json", "packing", "limit_set_at");
     /** The columns of an open request that its state sets (not the episode's own: running, ended). */
     static final List<String> REQUEST = List.of("request_seq", "id", "job_id", "attempt", "cluster_id", "pool_id",
             "gpus", "nodes", "priority", "created_at", "job_limit_micros", "phase", "reason", "message",
@@ -115,7 +115,8 @@ final class MarketRows {
                 .bindByType("limit_micros", micros(c.limit()), Long.class).bind("used_gpus", c.usedGpus())
                 .bind("queue_json", Json.write(c.queueIds()))
                 .bind("block_waiting_json", Json.write(c.blockWaitingIds()))
-                .bind("claims_json", Json.write(c.claims()));
+                .bind("claims_json", Json.write(c.claims()))
+                .bind("packing", c.packing()).bindByType("limit_set_at", c.limitSetAt(), Instant.class);
     }
 
     static <S extends SqlStatement<S>> S bindRequest(S s, RequestState r) {
@@ -186,7 +187,8 @@ final class MarketRows {
     static ClusterState cluster(ResultSet rs) throws SQLException {
         return new ClusterState(rs.getString("id"), rs.getString("tenant_id"), rs.getLong("max_gpus"),
                 money(rs, "limit_micros"), rs.getLong("used_gpus"), Json.read(rs.getString("queue_json"), IDS),
-                Json.read(rs.getString("block_waiting_json"), IDS), Json.read(rs.getString("claims_json"), CLAIMS));
+                Json.read(rs.getString("block_waiting_json"), IDS), Json.read(rs.getString("claims_json"), CLAIMS),
+                rs.getBoolean("packing"), Times.instant(rs, "limit_set_at"));
     }
 
     static RequestState request(ResultSet rs) throws SQLException {

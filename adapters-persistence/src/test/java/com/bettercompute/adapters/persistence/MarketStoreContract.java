@@ -142,6 +142,38 @@ abstract class MarketStoreContract extends PortsContract {
     }
 
     @Test
+    void the_operators_cluster_settings_block_removal_and_timings_load_back_equal_in_another_replica() {
+        MarketRepository markets = ports.markets();
+        Market m = saved(busyMarket(markets.load()));
+        Instant t = m.lastTick();
+        String cluster = m.clusters().iterator().next().id();
+
+        Market next = markets.load();
+        next.changeCluster(cluster, 96, true, t);
+        next.setClusterLimit(cluster, Money.parse("3.25"), t);
+        next.changeTimings(new MarketTimings(Duration.ofMinutes(2), Duration.ofMinutes(4),
+                Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofHours(1),
+                Duration.ofSeconds(60), Duration.ofSeconds(60)));
+        saved(next);
+        MarketSnapshot loaded = ports.anotherMarketRepository().get().load().snapshot();
+        assertThat(loaded).isEqualTo(next.snapshot());
+        assertThat(loaded.clusters()).filteredOn(c -> c.id().equals(cluster)).singleElement().satisfies(c -> {
+            assertThat(c.packing()).isTrue();
+            assertThat(c.limitSetAt()).isEqualTo(t);
+        });
+        assertThat(loaded.timings().notice()).isEqualTo(Duration.ofSeconds(5));
+
+        Market empty = markets.load();
+        empty.addCluster("gamma-c", empty.clusters().iterator().next().tenantId(), 8, null);
+        saved(empty);
+        Market removed = markets.load();
+        removed.removeCluster("gamma-c");
+        saved(removed);
+        assertThat(ports.anotherMarketRepository().get().load().snapshot()).isEqualTo(removed.snapshot());
+        assertThat(ports.anotherMarketRepository().get().load().hasCluster("gamma-c")).isFalse();
+    }
+
+    @Test
     void a_market_loaded_before_another_save_is_refused_and_writes_nothing() {
         Market first = saved(busyMarket(ports.markets().load()));
         Market a = ports.markets().load();

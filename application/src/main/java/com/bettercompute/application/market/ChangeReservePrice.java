@@ -1,5 +1,6 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolId;
@@ -13,15 +14,25 @@ public final class ChangeReservePrice {
     public record Command(String pool, String reserve) {
     }
 
+    private final Transactions transactions;
     private final MarketRepository markets;
 
     public ChangeReservePrice(MarketRepository markets) {
+        this(Untransacted.INSTANCE, markets);
+    }
+
+    /** With the load and the save in one transaction, the market locked meanwhile, as the live server runs it. */
+    public ChangeReservePrice(Transactions transactions, MarketRepository markets) {
+        this.transactions = transactions;
         this.markets = markets;
     }
 
     public void change(Command command) {
-        Market market = markets.load();
-        market.changeReserve(PoolId.parse(command.pool()), Money.parse(command.reserve()));
-        markets.save(market);
+        transactions.inTransaction(() -> {
+            Market market = markets.load();
+            market.changeReserve(PoolId.parse(command.pool()), Money.parse(command.reserve()));
+            markets.save(market);
+            return null;
+        });
     }
 }

@@ -2,6 +2,7 @@ package com.bettercompute.application.reconcile;
 
 import com.bettercompute.application.port.AccessRepository;
 import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.ClusterReadiness;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
@@ -19,6 +20,7 @@ import com.bettercompute.domain.catalog.Pool;
 import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.event.ClusterEvent;
 import com.bettercompute.domain.event.KubernetesEvent;
 import com.bettercompute.domain.usage.ClusterHours;
 import com.bettercompute.domain.usage.UsageRecord;
@@ -86,9 +88,18 @@ public final class ReconcileCluster {
     private final ClusterProviders providers;
     private final ClusterDecider decider;
     private final Clock clock;
+    private final ClusterReadiness readiness;
 
     public ReconcileCluster(Transactions tx, ClusterRepository clusters, CatalogRepository catalog, AccessRepository access,
                             EventOutbox outbox, UsageLedger usage, ClusterProviders providers, Cadence cadence, Clock clock) {
+        this(tx, clusters, catalog, access, outbox, usage, providers, cadence, clock, ClusterReadiness.NONE);
+    }
+
+    /** With {@code readiness} told of each cluster that becomes ready for the first time. */
+    public ReconcileCluster(Transactions tx, ClusterRepository clusters, CatalogRepository catalog, AccessRepository access,
+                            EventOutbox outbox, UsageLedger usage, ClusterProviders providers, Cadence cadence, Clock clock,
+                            ClusterReadiness readiness) {
+        this.readiness = readiness;
         this.tx = tx;
         this.clusters = clusters;
         this.catalog = catalog;
@@ -169,7 +180,7 @@ public final class ReconcileCluster {
      */
     private boolean save(Cluster before, Write write, Instant now) {
         Cluster next = write.row();
-        return tx.inTransaction(() -> {
+        boolean saved = tx.inTransaction(() -> {
             if (!clusters.update(next, before.version())) {
                 return false;
             }
@@ -182,6 +193,15 @@ public final class ReconcileCluster {
             bill(next, now);
             return true;
         });
+        if (saved && write.events().stream().anyMatch(e -> e instanceof ClusterEvent.ClusterReady)) {
+            // after the commit: a listener's failure never undoes the cluster's own state
+            try {
+                readiness.ready(next);
+            } catch (RuntimeException e) {
+                log.error("cluster {}: telling that it became ready failed: {}", next.id(), e.toString());
+            }
+        }
+        return saved;
     }
 
     /** One {@code kubernetes.cluster.hours} record per started hour since the provider accepted the cluster. */

@@ -1,5 +1,7 @@
 package com.bettercompute.bootstrap.catalog;
 
+import com.bettercompute.application.market.MarketCatalog;
+import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.access.Role;
 import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.catalog.BillingMode;
@@ -17,9 +19,13 @@ import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.catalog.Subnet;
 import com.bettercompute.domain.catalog.Tenant;
 import com.bettercompute.domain.cluster.Ids;
+import com.bettercompute.domain.market.MarketTimings;
+import com.bettercompute.domain.market.Money;
+import com.bettercompute.domain.market.PoolId;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -46,7 +52,14 @@ public final class CatalogFile {
 
     private CatalogFile() {}
 
+    /** The whole file: the catalog, and its {@code market} section with the tenants' market settings. */
+    public record Parsed(Catalog catalog, MarketCatalog market) {}
+
     public static Catalog parse(String text) {
+        return parseAll(text).catalog();
+    }
+
+    public static Parsed parseAll(String text) {
         YamlNode root;
         try {
             root = YamlNode.parse(text);
@@ -76,8 +89,12 @@ public final class CatalogFile {
         final Set<String> accountIds = new HashSet<>();
         final Set<String> tenantIds = new HashSet<>();
         final List<Runnable> tenantChecks = new ArrayList<>();
+        final Map<String, List<String>> accountZones = new LinkedHashMap<>();
+        final List<MarketCatalog.TenantSpec> marketTenants = new ArrayList<>();
+        final List<MarketCatalog.PoolSpec> marketPools = new ArrayList<>();
+        MarketTimings timings = MarketTimings.standard();
 
-        Catalog read(Obj root) {
+        Parsed read(Obj root) {
             for (Obj o : root.objects("providers")) {
                 String id = o.id("id", null, providerIds);
                 providers.add(new Provider(id, o.bool("managedKubernetes", true)));
@@ -99,12 +116,27 @@ public final class CatalogFile {
                 }
                 accounts.add(new ProviderAccount(id, provider, owner, cloudProject, zones, o.optionalStr("credentialsFile")));
                 accountOwners.put(id, o.node("owner"));
+                accountZones.put(id, zones);
                 o.done();
             }
             for (Obj t : root.objects("tenants")) {
                 String id = t.id("id", TENANT_ID, tenantIds);
                 Integer max = t.integer("maxClusters", 0, 100_000);
                 tenants.add(new Tenant(id, max == null ? Tenant.DEFAULT_MAX_CLUSTERS : max));
+                Money credits = t.node("credits") == null || t.node("credits").value() == null ? null : usd(t, "credits", false);
+                Obj market = t.object("market");
+                MarketCatalog.Settings settings = null;
+                if (market != null) {
+                    Integer maxGpus = market.integer("maxClusterGpus", 0, 1_000_000);
+                    if (maxGpus == null) {
+                        throw market.here("'maxClusterGpus' is required");
+                    }
+                    settings = new MarketCatalog.Settings(maxGpus, market.bool("packing", false));
+                    market.done();
+                }
+                if (credits != null || settings != null) {
+                    marketTenants.add(new MarketCatalog.TenantSpec(id, credits, settings));
+                }
                 for (String p : t.strings("projects", PROJECT_ID)) {
                     projects.add(new Project(p, id));
                 }
@@ -172,8 +204,62 @@ public final class CatalogFile {
                 principals.add(new CatalogPrincipal(id, hash != null ? hash : Ids.sha256Hex(plain), operator, bindings));
                 o.done();
             }
+            Obj market = root.object("market");
+            if (market != null) {
+                market(market);
+            }
             root.done();
-            return new Catalog(providers, accounts, pools, offers, tenants, projects, networks, budgets, principals);
+            return new Parsed(new Catalog(providers, accounts, pools, offers, tenants, projects, networks, budgets, principals),
+                    new MarketCatalog(timings, marketPools, marketTenants));
+        }
+
+        /** The {@code market} section: its durations (MARKET.md's by default) and its pools. */
+        void market(Obj market) {
+            Obj d = market.object("durations");
+            if (d != null) {
+                MarketTimings std = MarketTimings.standard();
+                Duration notice = duration(d, "notice", std.notice());
+                Duration hold = duration(d, "minimumHold", std.minimumHold());
+                Duration window = duration(d, "protectionWindow", std.protection());
+                Duration idle = duration(d, "idleGrace", std.idleGrace());
+                Duration cover = duration(d, "balanceCover", std.balanceHorizon());
+                d.check("protectionWindow", window.compareTo(hold) >= 0, "must be at least the minimumHold ("
+                        + hold + ")");
+                timings = new MarketTimings(hold, window, notice, idle, cover, std.billingPeriod(), std.evictionGrace());
+                d.done();
+            }
+            Set<String> ids = new HashSet<>();
+            for (Obj p : market.objects("pools")) {
+                String text = p.id("id", MARKET_POOL, ids);
+                String account = p.str("account", true);
+                p.check("account", accountIds.contains(account), "no account '" + account + "' is listed under accounts");
+                String zone = p.str("zone", true);
+                p.check("zone", accountZones.get(account).contains(zone), "'" + zone + "' is not one of the zones of account '"
+                        + account + "'");
+                PoolId id = PoolId.parse(text);
+                p.check("id", zone.startsWith(id.site() + "-"), "the site '" + id.site() + "' must be the region of zone '"
+                        + zone + "'");
+                String machineType = p.str("machineType", true);
+                Obj accelerator = p.object("accelerator");
+                if (accelerator == null) {
+                    throw p.here("'accelerator' is required: {type, count}");
+                }
+                String type = accelerator.str("type", true);
+                Integer count = accelerator.integer("count", 1, 64);
+                if (count == null) {
+                    throw accelerator.here("'count' is required (the GPUs of one node)");
+                }
+                accelerator.done();
+                Integer nodes = p.integer("nodes", 0, 100_000);
+                if (nodes == null) {
+                    throw p.here("'nodes' is required (the pool's supply)");
+                }
+                Money reserve = usd(p, "reserve", true);
+                p.check("reserve", reserve.compareTo(Money.MAX_PRICE) <= 0, "must be at most " + Money.MAX_PRICE + " USD per GPU-hour");
+                marketPools.add(new MarketCatalog.PoolSpec(id, account, zone, machineType, type, count, nodes, reserve));
+                p.done();
+            }
+            market.done();
         }
 
         RoleBinding binding(String principal, Obj b) {
@@ -202,6 +288,52 @@ public final class CatalogFile {
             b.done();
             return new RoleBinding(principal, tenant, cluster, role, where);
         }
+    }
+
+    static final Pattern MARKET_POOL = Pattern.compile("^[a-z][a-z0-9-]{0,62}/[a-z0-9][a-z0-9.-]{0,62}$");
+    static final Pattern DURATION = Pattern.compile("^([0-9]{1,9}(h|m|s|ms))+$");
+    static final Pattern DURATION_PART = Pattern.compile("([0-9]{1,9})(h|ms|m|s)");
+
+    /** An amount of USD: a decimal string such as "1.20" (or a plain YAML number), at most six decimals. */
+    static Money usd(Obj o, String key, boolean required) {
+        YamlNode n = o.node(key);
+        if (n == null || n.value() == null) {
+            if (required) {
+                throw o.here("'" + key + "' is required");
+            }
+            return null;
+        }
+        String text = n.value() instanceof BigDecimal d ? d.toPlainString() : n.value() instanceof String s ? s : null;
+        if (text == null) {
+            throw o.at(key, "must be an amount of USD such as \"1.20\"");
+        }
+        try {
+            return Money.parse(text);
+        } catch (DomainException e) {
+            throw o.at(key, "must be an amount of USD such as \"1.20\" (not negative, at most six decimals)");
+        }
+    }
+
+    /** A duration such as {@code 60s}, {@code 5m}, {@code 1h30m}; more than zero. */
+    static Duration duration(Obj o, String key, Duration fallback) {
+        String text = o.optionalStr(key);
+        if (text == null) {
+            return fallback;
+        }
+        o.check(key, DURATION.matcher(text).matches(), "must be a duration such as 60s, 5m, 2h or 1h30m");
+        Duration total = Duration.ZERO;
+        java.util.regex.Matcher m = DURATION_PART.matcher(text);
+        while (m.find()) {
+            long n = Long.parseLong(m.group(1));
+            total = total.plus(switch (m.group(2)) {
+                case "h" -> Duration.ofHours(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "s" -> Duration.ofSeconds(n);
+                default -> Duration.ofMillis(n);
+            });
+        }
+        o.check(key, !total.isZero(), "must be more than zero");
+        return total;
     }
 
     /** One YAML mapping being read: each read names a key as known; {@link #done()} refuses the rest. */

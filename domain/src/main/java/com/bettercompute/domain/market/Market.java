@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * whole state as values is {@link #snapshot()} ({@link MarketSnapshotCodec}).
  */
 public final class Market {
-    private final MarketTimings timings;
+    private MarketTimings timings;
     final Map<PoolId, PoolBook> pools = new TreeMap<>();
     final Map<String, Tenant> tenants = new LinkedHashMap<>();
     final Map<String, TenantCluster> clusters = new LinkedHashMap<>();
@@ -57,6 +57,14 @@ public final class Market {
 
     public MarketTimings timings() {
         return timings;
+    }
+
+    /**
+     * The operator's catalog changed the market's durations. They apply from the next decision on: grants
+     * already made keep the hold and window they were given.
+     */
+    public void changeTimings(MarketTimings newTimings) {
+        this.timings = java.util.Objects.requireNonNull(newTimings);
     }
 
     // ---------------------------------------------------------------- supply and accounts
@@ -156,10 +164,128 @@ public final class Market {
         c.blockNodes.put(nodeId, node);
     }
 
+    /**
+     * The operator changes a cluster's max cluster size and packing. A larger size files queued requests
+     * at once; a smaller one never takes back what is filed (only new filings wait).
+     */
+    public void changeCluster(String clusterId, long maxGpus, boolean packing, Instant at) {
+        if (maxGpus < 0) {
+            throw new DomainException(ErrorCode.INVALID_INPUT, "a max cluster size is never negative",
+                    Map.of("maxGpus", maxGpus));
+        }
+        TenantCluster c = cluster(clusterId);
+        c.maxGpus = maxGpus;
+        c.packing = packing;
+        queues.admit(c, at, betweenTicks);
+    }
+
+    /**
+     * Sizes a cluster's base load block in a pool to {@code count} nodes: free nodes join it (in id
+     * order), unseated block nodes leave it back to supply. All or nothing.
+     *
+     * @throws DomainException INVALID_STATE when not enough nodes are free, or too many block nodes hold
+     *                         seated requests to shrink
+     */
+    public void sizeBlock(String clusterId, PoolId poolId, int count) {
+        TenantCluster c = cluster(clusterId);
+        PoolBook b = book(poolId);
+        if (count < 0) {
+            throw new DomainException(ErrorCode.INVALID_INPUT, "a block holds zero or more nodes",
+                    Map.of("nodes", count));
+        }
+        List<Node> inPool = new ArrayList<>();
+        for (Node n : c.blockNodes.values()) {
+            if (n.pool.equals(poolId)) {
+                inPool.add(n);
+            }
+        }
+        if (count > inPool.size()) {
+            List<String> free = new ArrayList<>(new java.util.TreeSet<>(b.free.keySet()));
+            int more = count - inPool.size();
+            if (free.size() < more) {
+                throw new DomainException(ErrorCode.INVALID_STATE, "pool " + poolId + " has " + free.size()
+                        + " free nodes; the block needs " + more + " more",
+                        Map.of("pool", poolId.toString(), "free", free.size(), "needed", more));
+            }
+            for (int i = 0; i < more; i++) {
+                assignBlock(clusterId, free.get(i));
+            }
+        } else if (count < inPool.size()) {
+            List<Node> unseated = new ArrayList<>();
+            for (Node n : inPool) {
+                if (n.seatedGpus == 0) {
+                    unseated.add(n);
+                }
+            }
+            int fewer = inPool.size() - count;
+            if (unseated.size() < fewer) {
+                throw new DomainException(ErrorCode.INVALID_STATE, "only " + unseated.size()
+                        + " block nodes hold no seated request; the block cannot shrink by " + fewer,
+                        Map.of("pool", poolId.toString(), "unseated", unseated.size(), "fewer", fewer));
+            }
+            for (int i = unseated.size() - 1; i >= unseated.size() - fewer; i--) {
+                Node n = unseated.get(i);
+                c.blockNodes.remove(n.id);
+                n.block = null;
+                if (n.inService) {
+                    b.free.put(n.id, n);
+                    b.supply++;
+                }
+            }
+        }
+    }
+
+    /**
+     * Takes a cluster out of the market. Only an empty cluster leaves: no open request and no grant
+     * (its limit withdrawn, its jobs ended, its idle nodes returned), so the book is never left with
+     * requests or grants of a cluster it no longer knows. Its block nodes return to supply.
+     *
+     * @throws DomainException INVALID_STATE naming what it still holds
+     */
+    public void removeCluster(String clusterId) {
+        TenantCluster c = cluster(clusterId);
+        int open = 0;
+        for (MarketRequest r : requests.values()) {
+            if (r.cluster == c) {
+                open++;
+            }
+        }
+        int held = 0;
+        for (NodeGrant g : grants.values()) {
+            if (g.cluster == c) {
+                held++;
+            }
+        }
+        int seated = 0;
+        for (Node n : c.blockNodes.values()) {
+            seated += n.seatedGpus;
+        }
+        if (open > 0 || held > 0 || seated > 0) {
+            throw new DomainException(ErrorCode.INVALID_STATE, "cluster " + clusterId + " still has " + open
+                    + " open requests and " + held + " node grants; it leaves the market once they are done",
+                    Map.of("cluster", clusterId, "openRequests", open, "grants", held));
+        }
+        for (Node n : new ArrayList<>(c.blockNodes.values())) {
+            sizeBlock(clusterId, n.pool, 0);
+        }
+        for (Node n : nodes.values()) {
+            if (n.lostGrant != null && n.lostGrant.cluster == c) {
+                n.lostGrant = null;
+            }
+        }
+        clusters.remove(clusterId);
+    }
+
     /** Sets (or with null withdraws) a cluster's limit price. The reserve check is the caller's. */
     public void setClusterLimit(String clusterId, Money limit) {
         LimitPriceWritePolicy.checkInRange(limit);
         cluster(clusterId).setLimit(limit);
+    }
+
+    /** {@link #setClusterLimit(String, Money)}, noting when, for the limit price read's {@code updated_at}. */
+    public void setClusterLimit(String clusterId, Money limit, Instant at) {
+        setClusterLimit(clusterId, limit);
+        cluster(clusterId).limitSetAt = at;
     }
 
     /** Sets (or with null removes) a job's own limit price label; read at the next tick. */
@@ -720,6 +846,14 @@ public final class Market {
             throw new DomainException(ErrorCode.NOT_FOUND, "no tenant " + id, Map.of("tenant", id));
         }
         return t;
+    }
+
+    public boolean hasTenant(String id) {
+        return tenants.containsKey(id);
+    }
+
+    public boolean hasCluster(String id) {
+        return clusters.containsKey(id);
     }
 
     public TenantCluster cluster(String id) {

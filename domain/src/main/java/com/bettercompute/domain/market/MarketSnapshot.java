@@ -30,9 +30,13 @@ public record MarketSnapshot(MarketTimings timings, Instant lastTick, long seque
     public record TenantState(String id, long creditsMicros, long chargedMicros) {
     }
 
-    /** A cluster with its queue, its block waiting list (request ids in order) and the replacements it is owed. */
+    /**
+     * A cluster with its queue, its block waiting list (request ids in order), the replacements it is owed
+     * whether packing onto its base load block is on and when its limit was last written.
+     */
     public record ClusterState(String id, String tenantId, long maxGpus, Money limit, long usedGpus,
-                               List<String> queueIds, List<String> blockWaitingIds, List<ReplacementClaim> claims) {
+                               List<String> queueIds, List<String> blockWaitingIds, List<ReplacementClaim> claims,
+                               boolean packing, Instant limitSetAt) {
     }
 
     /** An open request (not closed or revoked). */

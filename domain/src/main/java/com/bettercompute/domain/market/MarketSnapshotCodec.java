@@ -46,7 +46,7 @@ final class MarketSnapshotCodec {
             }
             clusterStates.add(new MarketSnapshot.ClusterState(c.id, c.tenant.id, c.maxGpus, c.limit, c.usedGpus,
                     c.queue.stream().map(r -> r.id).toList(), c.blockWaiting.stream().map(r -> r.id).toList(),
-                    List.copyOf(claims)));
+                    List.copyOf(claims), c.packing, c.limitSetAt));
         }
         List<MarketSnapshot.RequestState> requestStates = new ArrayList<>();
         for (MarketRequest r : m.openRequests()) {
@@ -89,6 +89,8 @@ final class MarketSnapshotCodec {
             TenantCluster cluster = new TenantCluster(c.id(), m.tenants.get(c.tenantId()), m.clusters.size(),
                     c.maxGpus(), c.limit());
             cluster.usedGpus = c.usedGpus();
+            cluster.packing = c.packing();
+            cluster.limitSetAt = c.limitSetAt();
             for (ReplacementClaim claim : c.claims()) {
                 cluster.claims.computeIfAbsent(claim.pool(), p -> new ArrayDeque<>()).add(claim);
             }

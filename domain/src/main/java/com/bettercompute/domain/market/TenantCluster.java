@@ -14,6 +14,10 @@ public final class TenantCluster {
     long maxGpus;
     Money limit;
     long limitMicros;
+    /** Whether pods under one node may be packed onto the base load block (checked at admission). */
+    boolean packing;
+    /** When the cluster-wide limit was last set or withdrawn, null when never. */
+    java.time.Instant limitSetAt;
     /** GPUs of its market requests that are filed, admitted or under notice. */
     long usedGpus;
     final List<MarketRequest> queue = new ArrayList<>();
@@ -49,6 +53,20 @@ public final class TenantCluster {
     /** The cluster-wide limit price, null when none is set. */
     public Money limit() {
         return limit;
+    }
+
+    /** When the cluster-wide limit was last set or withdrawn; null when never. */
+    public java.time.Instant limitSetAt() {
+        return limitSetAt;
+    }
+
+    public boolean packing() {
+        return packing;
+    }
+
+    /** The nodes of its base load block, in id order. */
+    public java.util.List<String> blockNodeIds() {
+        return java.util.List.copyOf(blockNodes.keySet());
     }
 
     public long usedGpus() {

@@ -1,0 +1,124 @@
+package com.bettercompute.adapters.http;
+
+import com.bettercompute.adapters.http.MarketViews.MarketFeedItem;
+import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.market.MarketFeed;
+import com.bettercompute.application.market.ReadMarketFeed;
+import com.bettercompute.domain.input.Input;
+import io.javalin.http.Context;
+import io.javalin.http.sse.SseClient;
+import io.javalin.http.sse.SseHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+
+/**
+ * The market feed as server-sent events: each entry an event {@code tick} whose {@code id} is its
+ * sequence, so a client that reconnects with {@code Last-Event-ID} resumes right after the last one it
+ * got. One timer polls the feed for every open stream; a comment keeps an idle stream open.
+ */
+final class FeedStreams implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(FeedStreams.class);
+    private static final Pattern SEQUENCE = Pattern.compile("[0-9]{1,18}");
+    private static final int KEEP_ALIVE_POLLS = 15;
+
+    private final ReadMarketFeed feed;
+    private final ScheduledExecutorService timer;
+    private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
+    private int polls;
+
+    private static final class Subscriber {
+        final SseClient client;
+        final String pool;
+        long cursor;
+
+        Subscriber(SseClient client, String pool, long cursor) {
+            this.client = client;
+            this.pool = pool;
+            this.cursor = cursor;
+        }
+    }
+
+    FeedStreams(ReadMarketFeed feed, Duration every) {
+        this.feed = feed;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "market-feed-events");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::poll, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Opens a stream from {@code Last-Event-ID} (or {@code after}); a bad cursor or pool is refused before it opens. */
+    void serve(Caller caller, Context ctx) {
+        String pool = MarketRoutes.pool(ctx);
+        long after = QueryString.number(ctx.queryParam("after"), "after", 0);
+        String last = ctx.header("Last-Event-ID");
+        if (last != null && !last.isBlank()) {
+            if (!SEQUENCE.matcher(last.trim()).matches()) {
+                throw Input.invalid("Last-Event-ID", "must be a sequence the feed sent");
+            }
+            after = Long.parseLong(last.trim());
+        }
+        ReadMarketFeed.Page first = feed.read(pool, after, ReadMarketFeed.MAX_LIMIT);
+        new SseHandler(client -> {
+            client.keepAlive();
+            Subscriber s = new Subscriber(client, pool, first.next());
+            synchronized (s) {
+                send(s, first.items());
+            }
+            subscribers.add(s);
+            client.onClose(() -> subscribers.remove(s));
+        }).handle(ctx);
+    }
+
+    private void poll() {
+        boolean keepAlive = ++polls % KEEP_ALIVE_POLLS == 0;
+        for (Subscriber s : subscribers) {
+            try {
+                synchronized (s) {
+                    if (s.client.terminated()) {
+                        subscribers.remove(s);
+                        continue;
+                    }
+                    ReadMarketFeed.Page page = feed.read(s.pool, s.cursor, ReadMarketFeed.MAX_LIMIT);
+                    send(s, page.items());
+                    if (page.items().isEmpty() && keepAlive) {
+                        s.client.sendComment("keep-alive");
+                    }
+                }
+            } catch (RuntimeException e) {
+                // one broken stream (a gone client, a failed read) never stops the others
+                log.warn("market feed stream closed: {}", e.toString());
+                subscribers.remove(s);
+                s.client.close();
+            }
+        }
+    }
+
+    private static void send(Subscriber s, List<MarketFeed.Entry> items) {
+        for (MarketFeed.Entry e : items) {
+            s.client.sendEvent("tick", new String(Json.write(MarketFeedItem.of(e)), StandardCharsets.UTF_8),
+                    Long.toString(e.sequence()));
+            s.cursor = e.sequence();
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        for (Subscriber s : subscribers) {
+            s.client.close();
+        }
+        subscribers.clear();
+    }
+}

@@ -1,0 +1,108 @@
+package com.bettercompute.adapters.http;
+
+import com.bettercompute.application.cluster.CreateCluster;
+import com.bettercompute.application.cluster.DeleteCluster;
+import com.bettercompute.application.cluster.GetCluster;
+import com.bettercompute.application.cluster.IssueCredentials;
+import com.bettercompute.application.cluster.ListClusters;
+import com.bettercompute.application.cluster.ListVersions;
+import com.bettercompute.application.cluster.ReadableClusters;
+import com.bettercompute.application.cluster.UpdateCluster;
+import com.bettercompute.application.event.ReadEvents;
+import com.bettercompute.application.fakes.InMemoryPorts;
+import com.bettercompute.application.fakes.InMemoryTenantClusterClient;
+import com.bettercompute.application.market.MarketWorld;
+import com.bettercompute.application.market.ReportNodeBack;
+import com.bettercompute.application.market.ReportNodeOutOfService;
+import com.bettercompute.application.provider.InMemoryClusterProvider;
+import com.bettercompute.application.usage.ReadUsage;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * The HTTP adapter with the market routes, over the market's use cases on in-memory fakes
+ * ({@link MarketWorld}: tenants acme and globex, each with a ready cluster {@code train} enrolled in the
+ * pool {@code us-central1/h100-8x}), started on a free port of the loopback address.
+ */
+final class MarketApiWorld implements AutoCloseable {
+    static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+    final MarketWorld w = new MarketWorld();
+    final ApiServer server;
+    final int port;
+
+    MarketApiWorld() {
+        InMemoryPorts p = w.ports;
+        var a = w.authorizer;
+        InMemoryClusterProvider provider = new InMemoryClusterProvider(p.clock(), Duration.ZERO);
+        ApiUseCases useCases = new ApiUseCases(w.authenticate,
+                new CreateCluster(p.transactions(), p.clusters(), p.catalog(), p.access(), p.outbox(), a, p.clock()),
+                new ListClusters(p.clusters(), a), new GetCluster(p.clusters(), a),
+                new UpdateCluster(p.transactions(), p.clusters(), a, p.clock()),
+                new DeleteCluster(p.transactions(), p.clusters(), p.outbox(), a, p.clock()),
+                new ListVersions(p.catalog(), a, account -> provider),
+                new ReadEvents(p.outbox(), new ReadableClusters(p.clusters(), a)),
+                new ReadUsage(p.usage(), new ReadableClusters(p.clusters(), a)),
+                new IssueCredentials(p.transactions(), p.clusters(), p.catalog(), p.outbox(), a,
+                        account -> provider, new InMemoryTenantClusterClient(p.clock()), 3600, p.clock()));
+        MarketUseCases market = new MarketUseCases(w.bids, w.requests, w.readFeed, w.balance, w.reserve, w.supply,
+                new ReportNodeOutOfService(p.transactions(), w.markets, p.clock()),
+                new ReportNodeBack(p.transactions(), w.markets, p.clock()),
+                w.topUp, w.enrol, w.remove, w.gpuUsage);
+        server = new ApiServer(useCases, null, new RequestLimits(
+                new RequestLimits.Settings(10_000, 1_000_000, Duration.ofSeconds(10)), java.time.Clock.systemUTC()),
+                Operations.NONE, market);
+        port = server.start("127.0.0.1", 0);
+    }
+
+    /** An answer: status, the request id header, the body. */
+    record Reply(int status, String requestId, String contentType, String body) {
+        JsonNode json() {
+            try {
+                return JSON.readTree(body);
+            } catch (IOException e) {
+                throw new UncheckedIOException(body, e);
+            }
+        }
+    }
+
+    Reply send(String method, String pathAndQuery, String token, String body) {
+        HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
+                .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30));
+        if (token != null) {
+            r.header("Authorization", "Bearer " + token);
+        }
+        try {
+            HttpResponse<String> res = HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
+            return new Reply(res.statusCode(), res.headers().firstValue(ApiServer.REQUEST_ID).orElse(null),
+                    res.headers().firstValue("Content-Type").orElse(null), res.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** {@code text} with single quotes as double quotes, so bodies read cleanly in tests. */
+    static String q(String text) {
+        return text.replace('\'', '"');
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+    }
+}

@@ -1,0 +1,69 @@
+package com.bettercompute.application.market;
+
+import com.bettercompute.application.access.Authorizer;
+import com.bettercompute.application.access.Caller;
+import com.bettercompute.domain.access.Action;
+import com.bettercompute.domain.access.Resource;
+import com.bettercompute.domain.market.Charge;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.Money;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * {@code GET /api/k8s/balance}: the organization's credits, what it was charged, the balance (credits −
+ * charges) and its latest ledger entries, charges and top-ups together, newest first. Needs read on the
+ * tenant.
+ */
+public final class ReadBalance {
+    public static final int ENTRIES = 20;
+
+    /**
+     * One ledger entry: a {@code charge} (a node grant billed over [from, to) at a rate) or a
+     * {@code credit} (a top-up, with its key and note). Fields that do not apply are null.
+     */
+    public record Entry(String kind, Instant at, Money amount, String clusterId, String pool, String node,
+                        Money rate, Integer gpus, Instant from, Instant to, String key, String note) {
+    }
+
+    public record Balance(String org, Money credits, Money charged, Money balance, List<Entry> entries) {
+    }
+
+    private final MarketCallers callers;
+    private final Authorizer authorizer;
+    private final MarketRepository markets;
+    private final MarketLedger ledger;
+
+    public ReadBalance(MarketCallers callers, Authorizer authorizer, MarketRepository markets, MarketLedger ledger) {
+        this.callers = callers;
+        this.authorizer = authorizer;
+        this.markets = markets;
+        this.ledger = ledger;
+    }
+
+    public Balance read(Caller caller, String orgParam) {
+        String org = callers.org(caller, orgParam);
+        authorizer.require(caller, Action.READ, Resource.tenant(org));
+        Market market = markets.load();
+        Money credits = Money.ZERO;
+        Money charged = Money.ZERO;
+        if (market.hasTenant(org)) {
+            credits = market.tenant(org).credits();
+            charged = market.tenant(org).charged();
+        }
+        List<Entry> entries = new ArrayList<>();
+        for (Charge c : ledger.latest(org, ENTRIES)) {
+            entries.add(new Entry("charge", c.to(), c.amount(), c.clusterId(), c.pool().toString(), c.nodeId(),
+                    c.rate(), c.gpus(), c.from(), c.to(), null, null));
+        }
+        for (MarketLedger.CreditTopUp t : ledger.credits(org, ENTRIES)) {
+            entries.add(new Entry("credit", t.at(), t.amount(), null, null, null, null, null, null, null, t.idempotencyKey(),
+                    t.note()));
+        }
+        entries.sort(Comparator.comparing(Entry::at).reversed());
+        return new Balance(org, credits, charged, TopUpCredits.balance(market, org),
+                List.copyOf(entries.subList(0, Math.min(ENTRIES, entries.size()))));
+    }
+}

@@ -1,0 +1,97 @@
+package com.bettercompute.domain.market;
+
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.ErrorCode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The operator's cluster settings: max cluster size and packing, the base load block, leaving the market. */
+class ClusterSettingsTest {
+    static final PoolId POOL = PoolId.parse("us-east/h100-8x");
+    static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+
+    static Market market(int nodes) {
+        Market m = new Market();
+        m.addPool(POOL, 8, Money.parse("1.00"));
+        for (int i = 0; i < nodes; i++) {
+            m.addNode("n" + i, POOL);
+        }
+        m.addTenant("acme", Money.usd(100_000));
+        m.addCluster("c1", "acme", 8, Money.parse("2.00"));
+        return m;
+    }
+
+    @Test
+    void a_larger_max_cluster_size_files_the_queued_request_and_packing_is_kept_in_the_snapshot() {
+        Market m = market(4);
+        m.file(new JobDemand("j1", "c1", POOL, 8, null, PriorityClass.NONE), T0);
+        MarketRequest second = m.file(new JobDemand("j2", "c1", POOL, 8, null, PriorityClass.NONE), T0);
+        assertThat(second.phase()).isEqualTo(RequestPhase.QUEUED);
+
+        m.changeCluster("c1", 16, true, T0);
+
+        assertThat(m.openRequest("j2").phase()).isEqualTo(RequestPhase.WAITING);
+        Market restored = Market.restore(m.snapshot());
+        assertThat(restored.cluster("c1").packing()).isTrue();
+        assertThat(restored.cluster("c1").maxGpus()).isEqualTo(16);
+    }
+
+    @ParameterizedTest(name = "{0} free nodes, block of {1}: supply {2}, refused {3}")
+    @CsvSource({
+            "4, 2, 2, false",
+            "4, 4, 0, false",
+            "4, 5, 4, true",
+            "4, 0, 4, false",
+    })
+    void the_block_takes_free_nodes_out_of_supply_all_or_nothing(int nodes, int block, int supply, boolean refused) {
+        Market m = market(nodes);
+        if (refused) {
+            assertThatThrownBy(() -> m.sizeBlock("c1", POOL, block)).isInstanceOfSatisfying(DomainException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_STATE));
+        } else {
+            m.sizeBlock("c1", POOL, block);
+            assertThat(m.cluster("c1").blockNodeIds()).hasSize(block);
+        }
+        assertThat(m.supply(POOL)).isEqualTo(supply);
+    }
+
+    @Test
+    void a_block_shrinks_back_to_supply() {
+        Market m = market(4);
+        m.sizeBlock("c1", POOL, 3);
+        m.sizeBlock("c1", POOL, 1);
+        assertThat(m.supply(POOL)).isEqualTo(3);
+        assertThat(m.freeNodes(POOL)).isEqualTo(3);
+        assertThat(m.cluster("c1").blockNodeIds()).hasSize(1);
+    }
+
+    @Test
+    void an_empty_cluster_leaves_and_gives_its_block_back() {
+        Market m = market(4);
+        m.sizeBlock("c1", POOL, 2);
+        m.removeCluster("c1");
+        assertThat(m.clusters()).isEmpty();
+        assertThat(m.supply(POOL)).isEqualTo(4);
+        assertThat(Market.restore(m.snapshot()).supply(POOL)).isEqualTo(4);
+    }
+
+    @Test
+    void a_cluster_with_an_open_request_or_a_grant_stays_and_nothing_changes() {
+        Market m = market(4);
+        m.file(new JobDemand("j1", "c1", POOL, 8, null, PriorityClass.NONE), T0);
+        Ticks.tickReady(m, T0.plusSeconds(5));
+        assertThat(m.liveGrants()).hasSize(1);
+        MarketSnapshot before = m.snapshot();
+
+        assertThatThrownBy(() -> m.removeCluster("c1")).isInstanceOfSatisfying(DomainException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_STATE));
+
+        assertThat(m.snapshot()).isEqualTo(before);
+    }
+}
