@@ -2,7 +2,7 @@
 # The API against a bare Javalin endpoint, measured with wrk in one run (docs/performance.md).
 #   bench/api-wrk.sh [--db JDBC_URL] [--seconds 10] [--connections 32] [--threads 2]
 # Builds the jar (SKIP_BUILD=1 to reuse it), starts ApiBench (the bare endpoint and the server, reconciler off,
-# on a fresh H2 file or on --db), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
+# on a fresh embedded PostgreSQL or on --db), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
 # tenant; prints req/s, p99 and the ratio of each to the bare endpoint. Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +35,7 @@ READY=$(grep '^ready ' "$OUT/bench.log") || { cat "$OUT/bench.log"; exit 1; }
 BARE=$(sed -E 's/.*bare=([0-9]+).*/\1/' <<<"$READY")
 API=$(sed -E 's/.*api=([0-9]+).*/\1/' <<<"$READY")
 CLUSTER=$(sed -E 's/.*cluster=([a-z0-9_]+).*/\1/' <<<"$READY")
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: ${DB:-embedded H2}"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: ${DB:-embedded PostgreSQL}"
 
 run() { # name url lua [env...]
   local name=$1 url=$2 lua=$3; shift 3

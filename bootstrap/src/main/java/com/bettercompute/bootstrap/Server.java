@@ -59,6 +59,8 @@ public final class Server implements AutoCloseable {
 
     /** How long the provider's version lists are kept. */
     static final Duration VERSIONS_TTL = Duration.ofSeconds(60);
+    /** How long a replica may act on a catalog another replica has since loaded (its own load is seen at once). */
+    static final Duration CATALOG_TTL = Duration.ofSeconds(5);
     /** How long a replica holds a cluster while it reconciles it; a crashed replica's lease expires after this. */
     static final Duration LEASE = Duration.ofSeconds(60);
     /** How long a stop waits for the reconcile passes in flight: inside the 30 s a stop may take. */
@@ -113,7 +115,9 @@ public final class Server implements AutoCloseable {
         Metrics metrics = new Metrics();
         Readiness readiness = new Readiness();
         try {
-            new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(catalog);
+            // every use case reads the catalog through the cache; the load empties it
+            CatalogCache cache = new CatalogCache(db.catalog(), db.access(), CATALOG_TTL);
+            new LoadCatalog(db.transactions(), cache.catalog(), cache.access()).load(catalog);
             provider = GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
                     Duration.ofSeconds(config.simOperationSeconds()), clock, config.simulatorStateDir());
             GkeProviderSetup setup = provider;
@@ -122,7 +126,7 @@ public final class Server implements AutoCloseable {
                     k -> new CachingClusterProvider(new MeteringClusterProvider(setup.provider(account), metrics), VERSIONS_TTL));
             Cadence cadence = Cadence.of(Duration.ofSeconds(config.reconcileConvergingSeconds()),
                     Duration.ofSeconds(config.reconcileSettledSeconds()));
-            ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), db.catalog(), db.access(),
+            ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(),
                     db.outbox(), db.usage(), providers, cadence, clock);
             if (config.reconcile()) {
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
@@ -149,23 +153,23 @@ public final class Server implements AutoCloseable {
                     return metrics.arrived();
                 }
             };
-            Authorizer authorizer = new Authorizer(db.access());
+            Authorizer authorizer = new Authorizer(cache.access());
             tenantClusters = new Fabric8TenantClusterClient(TENANT_CLUSTER_TIMEOUT_MILLIS);
-            IssueCredentials issueCredentials = new IssueCredentials(db.transactions(), db.clusters(), db.catalog(), db.outbox(),
+            IssueCredentials issueCredentials = new IssueCredentials(db.transactions(), db.clusters(), cache.catalog(), db.outbox(),
                     authorizer, providers, tenantClusters, config.credentialTtlSeconds(), clock);
             ApiUseCases useCases = new ApiUseCases(
-                    new Authenticate(db.access()),
-                    new CreateCluster(db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(), authorizer, clock),
+                    new Authenticate(cache.access()),
+                    new CreateCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(), db.outbox(), authorizer, clock),
                     new ListClusters(db.clusters(), authorizer),
                     new GetCluster(db.clusters(), authorizer),
                     new UpdateCluster(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteCluster(db.transactions(), db.clusters(), db.outbox(), authorizer, clock),
-                    new ListVersions(db.catalog(), authorizer, providers),
+                    new ListVersions(cache.catalog(), authorizer, providers),
                     new ReadEvents(db.outbox(), new ReadableClusters(db.clusters(), authorizer)),
                     new ReadUsage(db.usage(), new ReadableClusters(db.clusters(), authorizer)),
                     issueCredentials);
             NodePoolUseCases nodePools = new NodePoolUseCases(
-                    new CreateNodePool(db.transactions(), db.clusters(), db.catalog(), db.outbox(), authorizer, clock),
+                    new CreateNodePool(db.transactions(), db.clusters(), cache.catalog(), db.outbox(), authorizer, clock),
                     new ListNodePools(db.clusters(), authorizer),
                     new GetNodePool(db.clusters(), authorizer),
                     new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),
