@@ -40,10 +40,10 @@ import java.util.Optional;
 /**
  * {@code kubernetesClusters.create}: records a cluster {@code pending} with its node pools. The checks run
  * in {@code API.md}'s order; the last ones (name, quota) run under the tenant's lock in the transaction
- * that inserts, so they are exact under concurrent calls.
+ * that inserts, so they are exact under concurrent calls. Concurrent creates share that transaction
+ * ({@link GroupCommit}); each is answered once it has committed.
  */
 public final class CreateCluster {
-    private final Transactions tx;
     private final ClusterRepository clusters;
     private final CatalogRepository catalog;
     private final AccessRepository access;
@@ -51,10 +51,11 @@ public final class CreateCluster {
     private final Authorizer authorizer;
     private final ClusterPlacement placement;
     private final Clock clock;
+    /** The creates of concurrent calls commit together: one commit for all that arrived during the last. */
+    private final GroupCommit<Insert, Cluster> writes;
 
     public CreateCluster(Transactions tx, ClusterRepository clusters, CatalogRepository catalog, AccessRepository access,
                          EventOutbox outbox, Authorizer authorizer, Clock clock) {
-        this.tx = tx;
         this.clusters = clusters;
         this.catalog = catalog;
         this.access = access;
@@ -62,6 +63,7 @@ public final class CreateCluster {
         this.authorizer = authorizer;
         this.placement = new ClusterPlacement(catalog);
         this.clock = clock;
+        this.writes = new GroupCommit<>(tx, new InsertWork());
     }
 
     public Cluster create(Caller caller, CreateClusterCommand cmd) {
@@ -81,11 +83,40 @@ public final class CreateCluster {
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         Cluster cluster = newCluster(caller, cmd, id, pool, location, subnet, now);
-        return tx.inTransaction(() -> {
-            if (!catalog.lockTenant(cmd.tenantId())) {
+        return writes.commit(new Insert(caller, cmd, cluster, now));
+    }
+
+    /** A checked create waiting for its transaction. */
+    private record Insert(Caller caller, CreateClusterCommand cmd, Cluster cluster, Instant now) {}
+
+    /**
+     * The last checks (name, quota) and the writes, for the creates that share a transaction. The tenants'
+     * locks are taken first, in the order of their ids, so two such transactions never wait for each other
+     * in a cycle; under them the checks are exact, and each create's count includes the creates before it
+     * in the same transaction. Used by one transaction at a time ({@link GroupCommit}).
+     */
+    private final class InsertWork implements GroupCommit.Work<Insert, Cluster> {
+        private final java.util.Set<String> missingTenants = new java.util.HashSet<>();
+        private final Map<String, Integer> counts = new java.util.HashMap<>();
+
+        @Override
+        public void begin(List<Insert> calls) {
+            missingTenants.clear();
+            counts.clear();
+            for (String tenant : new java.util.TreeSet<>(calls.stream().map(c -> c.cmd().tenantId()).toList())) {
+                if (!catalog.lockTenant(tenant)) {
+                    missingTenants.add(tenant);
+                }
+            }
+        }
+
+        @Override
+        public Cluster check(Insert call) {
+            CreateClusterCommand cmd = call.cmd();
+            if (missingTenants.contains(cmd.tenantId())) {
                 throw new DomainException(ErrorCode.NOT_FOUND, "No tenant " + cmd.tenantId() + ".", Map.of("tenantId", cmd.tenantId()));
             }
-            Optional<Cluster> raced = clusters.find(id);
+            Optional<Cluster> raced = clusters.find(call.cluster().id());
             if (raced.isPresent()) {
                 return sameRequest(cmd, raced.get());
             }
@@ -95,16 +126,23 @@ public final class CreateCluster {
                         Map.of("field", "name", "reason", "name-in-use"));
             }
             int limit = catalog.tenant(cmd.tenantId()).map(Tenant::maxClusters).orElse(Tenant.DEFAULT_MAX_CLUSTERS);
-            if (clusters.countNotDeleted(cmd.tenantId()) >= limit) {
+            if (counts.computeIfAbsent(cmd.tenantId(), clusters::countNotDeleted) >= limit) {
                 throw new DomainException(ErrorCode.QUOTA_EXCEEDED,
                         "The tenant has " + limit + " clusters that are not deleted, its limit.",
                         Map.of("reason", "clusters", "limit", limit));
             }
+            return null;
+        }
+
+        @Override
+        public Cluster write(Insert call) {
+            Cluster cluster = call.cluster();
             clusters.insert(cluster);
-            access.addOwner(id, caller.id());
-            outbox.append(new ClusterEvent.ClusterCreated(cluster, now).stored());
+            access.addOwner(cluster.id(), call.caller().id());
+            outbox.append(new ClusterEvent.ClusterCreated(cluster, call.now()).stored());
+            counts.merge(cluster.tenantId(), 1, Integer::sum);
             return cluster;
-        });
+        }
     }
 
     /** Step 3: the same key again. The same request returns the cluster as it is now, once decided again. */
