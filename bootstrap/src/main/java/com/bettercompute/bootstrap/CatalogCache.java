@@ -116,6 +116,11 @@ final class CatalogCache {
         }
 
         @Override
+        public Set<String> lockTenants(java.util.Collection<String> ids) {
+            return db.lockTenants(ids);
+        }
+
+        @Override
         public Optional<Project> project(String id) {
             return read(new Keyed("project", id), k -> db.project(k.id()));
         }
@@ -177,6 +182,11 @@ final class CatalogCache {
         @Override
         public void addOwner(String clusterId, String principalId) {
             db.addOwner(clusterId, principalId);
+        }
+
+        @Override
+        public void addOwners(java.util.Map<String, String> ownerByCluster) {
+            db.addOwners(ownerByCluster);
         }
 
         @Override

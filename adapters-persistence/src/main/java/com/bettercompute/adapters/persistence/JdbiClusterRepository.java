@@ -17,6 +17,7 @@ import com.bettercompute.domain.cluster.Taint;
 import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.SqlStatement;
 
@@ -24,11 +25,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -88,6 +93,16 @@ public final class JdbiClusterRepository implements ClusterRepository {
     }
 
     @Override
+    public List<Cluster> findAll(Collection<String> clusterIds) {
+        if (clusterIds.isEmpty()) {
+            return List.of();
+        }
+        return db.call("reading clusters", h -> withNodePools(h,
+                h.createQuery(SELECT_CLUSTERS + " WHERE id IN (<ids>)").bindList("ids", List.copyOf(clusterIds))
+                        .map((rs, ctx) -> cluster(rs)).list()));
+    }
+
+    @Override
     public List<Cluster> list(ClusterFilter filter, int limit) {
         if (limit <= 0) {
             return List.of();
@@ -128,6 +143,62 @@ public final class JdbiClusterRepository implements ClusterRepository {
                         "SELECT COUNT(*) FROM clusters WHERE tenant_id = :tenant_id AND active_name = :name")
                 .bind("tenant_id", tenantId).bind("name", name)
                 .mapTo(Long.class).one() > 0);
+    }
+
+    @Override
+    public Map<String, Set<String>> namesInUse(Map<String, ? extends Collection<String>> namesByTenant) {
+        List<String> names = namesByTenant.values().stream().flatMap(Collection::stream).distinct().toList();
+        if (names.isEmpty()) {
+            return Map.of();
+        }
+        // every asked name of every asked tenant, then only the pairs that were asked
+        Map<String, Set<String>> used = new HashMap<>();
+        db.call("checking cluster names", h -> h.createQuery(
+                        "SELECT tenant_id, active_name FROM clusters WHERE tenant_id IN (<tenants>) AND active_name IN (<names>)")
+                .bindList("tenants", List.copyOf(namesByTenant.keySet())).bindList("names", names)
+                .map((rs, ctx) -> Map.entry(rs.getString("tenant_id"), rs.getString("active_name"))).list())
+                .stream().filter(e -> namesByTenant.get(e.getKey()).contains(e.getValue()))
+                .forEach(e -> used.computeIfAbsent(e.getKey(), t -> new HashSet<>()).add(e.getValue()));
+        return used;
+    }
+
+    @Override
+    public Map<String, Integer> countNotDeleted(Collection<String> tenantIds) {
+        Map<String, Integer> counts = new HashMap<>();
+        if (tenantIds.isEmpty()) {
+            return counts;
+        }
+        tenantIds.forEach(t -> counts.put(t, 0));
+        db.call("counting clusters", h -> h.createQuery("SELECT tenant_id, COUNT(*) AS n FROM clusters"
+                        + " WHERE tenant_id IN (<tenants>) AND state <> :deleted GROUP BY tenant_id")
+                .bindList("tenants", List.copyOf(tenantIds)).bind("deleted", ClusterState.DELETED.wire())
+                .map((rs, ctx) -> Map.entry(rs.getString("tenant_id"), rs.getInt("n"))).list())
+                .forEach(e -> counts.put(e.getKey(), e.getValue()));
+        return counts;
+    }
+
+    /** One round trip for the clusters and one for their node pools (JDBC batches), whatever their number. */
+    @Override
+    public void insertAll(List<Cluster> clusters) {
+        if (clusters.size() <= 1) {
+            clusters.forEach(this::insert);
+            return;
+        }
+        db.inTransactionRun("inserting clusters", h -> Db.guardUnique(h, "clusters_insert", g -> {
+            PreparedBatch rows = g.prepareBatch(INSERT_CLUSTER);
+            PreparedBatch pools = g.prepareBatch(INSERT_NODE_POOL);
+            for (Cluster cluster : clusters) {
+                bindCluster(rows, cluster).add();
+                for (int i = 0; i < cluster.nodePools().size(); i++) {
+                    bindNodePool(pools, cluster.nodePools().get(i), i).add();
+                }
+            }
+            rows.execute();
+            if (pools.size() > 0) {
+                pools.execute();
+            }
+            return null;
+        }, unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists.")));
     }
 
     @Override

@@ -32,10 +32,14 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * {@code kubernetesClusters.create}: records a cluster {@code pending} with its node pools. The checks run
@@ -92,22 +96,36 @@ public final class CreateCluster {
     /**
      * The last checks (name, quota) and the writes, for the creates that share a transaction. The tenants'
      * locks are taken first, in the order of their ids, so two such transactions never wait for each other
-     * in a cycle; under them the checks are exact, and each create's count includes the creates before it
-     * in the same transaction. Used by one transaction at a time ({@link GroupCommit}).
+     * in a cycle; under them the checks are exact. What the checks need is read once for the transaction
+     * (the ids already taken, the names in use, each tenant's count), and every create checked counts for
+     * the ones after it; the writes go at once. Used by one transaction at a time ({@link GroupCommit}).
      */
     private final class InsertWork implements GroupCommit.Work<Insert, Cluster> {
-        private final java.util.Set<String> missingTenants = new java.util.HashSet<>();
-        private final Map<String, Integer> counts = new java.util.HashMap<>();
+        private final Set<String> missingTenants = new HashSet<>();
+        /** The clusters already stored or checked in this transaction, by id. */
+        private final Map<String, Cluster> byId = new HashMap<>();
+        /** tenant id + '\n' + name, of the clusters not deleted, stored or checked in this transaction */
+        private final Set<String> names = new HashSet<>();
+        private final Map<String, Integer> counts = new HashMap<>();
 
         @Override
         public void begin(List<Insert> calls) {
             missingTenants.clear();
+            byId.clear();
+            names.clear();
             counts.clear();
-            for (String tenant : new java.util.TreeSet<>(calls.stream().map(c -> c.cmd().tenantId()).toList())) {
-                if (!catalog.lockTenant(tenant)) {
-                    missingTenants.add(tenant);
-                }
+            Map<String, List<String>> namesByTenant = new TreeMap<>();
+            for (Insert c : calls) {
+                namesByTenant.computeIfAbsent(c.cmd().tenantId(), t -> new ArrayList<>()).add(c.cmd().name());
             }
+            Set<String> locked = catalog.lockTenants(namesByTenant.keySet());
+            namesByTenant.keySet().stream().filter(t -> !locked.contains(t)).forEach(missingTenants::add);
+            namesByTenant.keySet().retainAll(locked);
+            if (!locked.isEmpty()) {
+                clusters.namesInUse(namesByTenant).forEach((tenant, used) -> used.forEach(name -> names.add(tenant + "\n" + name)));
+                counts.putAll(clusters.countNotDeleted(locked));
+            }
+            clusters.findAll(calls.stream().map(c -> c.cluster().id()).toList()).forEach(c -> byId.put(c.id(), c));
         }
 
         @Override
@@ -116,32 +134,36 @@ public final class CreateCluster {
             if (missingTenants.contains(cmd.tenantId())) {
                 throw new DomainException(ErrorCode.NOT_FOUND, "No tenant " + cmd.tenantId() + ".", Map.of("tenantId", cmd.tenantId()));
             }
-            Optional<Cluster> raced = clusters.find(call.cluster().id());
-            if (raced.isPresent()) {
-                return sameRequest(cmd, raced.get());
+            Cluster raced = byId.get(call.cluster().id());
+            if (raced != null) {
+                return sameRequest(cmd, raced);
             }
-            if (clusters.nameInUse(cmd.tenantId(), cmd.name())) {
+            if (names.contains(cmd.tenantId() + "\n" + cmd.name())) {
                 throw new DomainException(ErrorCode.CONFLICT,
                         "The tenant already has a cluster named " + cmd.name() + ".",
                         Map.of("field", "name", "reason", "name-in-use"));
             }
             int limit = catalog.tenant(cmd.tenantId()).map(Tenant::maxClusters).orElse(Tenant.DEFAULT_MAX_CLUSTERS);
-            if (counts.computeIfAbsent(cmd.tenantId(), clusters::countNotDeleted) >= limit) {
+            if (counts.get(cmd.tenantId()) >= limit) {
                 throw new DomainException(ErrorCode.QUOTA_EXCEEDED,
                         "The tenant has " + limit + " clusters that are not deleted, its limit.",
                         Map.of("reason", "clusters", "limit", limit));
             }
+            byId.put(call.cluster().id(), call.cluster());
+            names.add(cmd.tenantId() + "\n" + cmd.name());
+            counts.merge(cmd.tenantId(), 1, Integer::sum);
             return null;
         }
 
         @Override
-        public Cluster write(Insert call) {
-            Cluster cluster = call.cluster();
-            clusters.insert(cluster);
-            access.addOwner(cluster.id(), call.caller().id());
-            outbox.append(new ClusterEvent.ClusterCreated(cluster, call.now()).stored());
-            counts.merge(cluster.tenantId(), 1, Integer::sum);
-            return cluster;
+        public List<Cluster> write(List<Insert> calls) {
+            List<Cluster> created = calls.stream().map(Insert::cluster).toList();
+            clusters.insertAll(created);
+            Map<String, String> owners = new LinkedHashMap<>();
+            calls.forEach(c -> owners.put(c.cluster().id(), c.caller().id()));
+            access.addOwners(owners);
+            outbox.appendAll(calls.stream().map(c -> new ClusterEvent.ClusterCreated(c.cluster(), c.now()).stored()).toList());
+            return created;
         }
     }
 

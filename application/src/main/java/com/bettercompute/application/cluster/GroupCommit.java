@@ -31,13 +31,14 @@ final class GroupCommit<I, R> {
         void begin(List<I> calls);
 
         /**
-         * The call's checks: its answer when it needs no write (the same request again), else null. A
-         * {@link DomainException} refuses this call only, so it must come before any write.
+         * The call's checks, in arrival order, seeing the calls before it in the transaction as written: its
+         * answer when it needs no write (the same request again), else null. A {@link DomainException}
+         * refuses this call only; a check writes nothing.
          */
         R check(I call);
 
-        /** The call's writes, after its checks passed; its answer. */
-        R write(I call);
+        /** The writes of the calls whose checks passed, in order, all at once; their answers in that order. */
+        List<R> write(List<I> calls);
     }
 
     /** The most calls one transaction takes: the locks it holds are held for all of them. */
@@ -119,15 +120,23 @@ final class GroupCommit<I, R> {
         List<Object> outcomes = tx.inTransaction(() -> {
             work.begin(calls.stream().map(c -> c.input).toList());
             List<Object> out = new ArrayList<>(calls.size());
+            List<Integer> toWrite = new ArrayList<>();
             for (Call<I, R> c : calls) {
-                R answer;
                 try {
-                    answer = work.check(c.input);
+                    R answer = work.check(c.input);
+                    if (answer == null) {
+                        toWrite.add(out.size());
+                    }
+                    out.add(answer);
                 } catch (DomainException refused) {
                     out.add(refused);
-                    continue;
                 }
-                out.add(answer != null ? answer : work.write(c.input));
+            }
+            if (!toWrite.isEmpty()) {
+                List<R> written = work.write(toWrite.stream().map(i -> calls.get(i).input).toList());
+                for (int k = 0; k < toWrite.size(); k++) {
+                    out.set(toWrite.get(k), written.get(k));
+                }
             }
             return out;
         });

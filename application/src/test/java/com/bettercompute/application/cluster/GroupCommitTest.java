@@ -56,11 +56,12 @@ class GroupCommitTest {
         }
 
         @Override
-        public String write(String call) {
-            if (call.startsWith("broken")) {
-                throw new IllegalStateException("broken " + call);
+        public List<String> write(List<String> calls) {
+            log.add("write " + String.join(",", calls));
+            if (calls.stream().anyMatch(c -> c.startsWith("broken"))) {
+                throw new IllegalStateException("broken write");
             }
-            return "wrote " + call;
+            return calls.stream().map(c -> "wrote " + c).toList();
         }
     });
 
@@ -102,7 +103,7 @@ class GroupCommitTest {
     void calls_that_arrive_during_a_commit_share_the_next_transaction() throws InterruptedException {
         Map<String, Object> answers = during("b", "again-c", "d");
 
-        assertThat(log).containsExactly("first", "commit", "b,again-c,d", "commit");
+        assertThat(log).containsExactly("first", "write first", "commit", "b,again-c,d", "write b,d", "commit");
         assertThat(answers).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "first", "wrote first", "b", "wrote b", "again-c", "earlier again-c", "d", "wrote d"));
     }
@@ -111,7 +112,7 @@ class GroupCommitTest {
     void a_call_refused_by_its_checks_is_refused_alone_and_the_others_commit() throws InterruptedException {
         Map<String, Object> answers = during("b", "refused-c", "d");
 
-        assertThat(log).containsExactly("first", "commit", "b,refused-c,d", "commit");
+        assertThat(log).containsExactly("first", "write first", "commit", "b,refused-c,d", "write b,d", "commit");
         assertThat((Throwable) answers.get("refused-c")).isInstanceOf(DomainException.class).hasMessage("refused refused-c");
         assertThat(answers).containsEntry("b", "wrote b").containsEntry("d", "wrote d");
     }
@@ -120,8 +121,8 @@ class GroupCommitTest {
     void a_failed_write_rolls_the_shared_transaction_back_and_each_call_runs_alone() throws InterruptedException {
         Map<String, Object> answers = during("b", "broken-c", "d");
 
-        assertThat(log).containsExactly("first", "commit", "b,broken-c,d", "rollback",
-                "b", "commit", "broken-c", "rollback", "d", "commit");
+        assertThat(log).containsExactly("first", "write first", "commit", "b,broken-c,d", "write b,broken-c,d", "rollback",
+                "b", "write b", "commit", "broken-c", "write broken-c", "rollback", "d", "write d", "commit");
         assertThat(answers.get("broken-c")).isInstanceOf(IllegalStateException.class);
         assertThat(answers).containsEntry("b", "wrote b").containsEntry("d", "wrote d");
     }
