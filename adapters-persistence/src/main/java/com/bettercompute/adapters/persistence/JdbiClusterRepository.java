@@ -59,6 +59,12 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     private static final String SELECT_CLUSTERS = "SELECT " + String.join(", ", CLUSTER_COLUMNS) + " FROM clusters";
     private static final String INSERT_CLUSTER = Db.insertSql("clusters", CLUSTER_COLUMNS);
+    /** A cluster and its node pools (oldest first), the pools' columns labelled {@code np_<column>}. */
+    private static final String FIND_WITH_NODE_POOLS = "SELECT "
+            + CLUSTER_COLUMNS.stream().map(c -> "c." + c).collect(Collectors.joining(", ")) + ", "
+            + NODE_POOL_COLUMNS.stream().map(c -> "np." + c + " AS np_" + c).collect(Collectors.joining(", "))
+            + " FROM clusters c LEFT JOIN node_pools np ON np.cluster_id = c.id WHERE c.id = :id"
+            + " ORDER BY np.created_at, np.ordinal, np.id";
     /** sets every column but the first, the id */
     private static final String UPDATE_CLUSTER = "UPDATE clusters SET "
             + Db.assignments(CLUSTER_COLUMNS.subList(1, CLUSTER_COLUMNS.size()))
@@ -87,9 +93,22 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     @Override
     public Optional<Cluster> find(String clusterId) {
-        return db.call("reading a cluster", h -> withNodePools(h,
-                h.createQuery(SELECT_CLUSTERS + " WHERE id = :id").bind("id", clusterId)
-                        .map((rs, ctx) -> cluster(rs)).list()).stream().findFirst());
+        // one round trip: the cluster's row once per node pool (or once, without pools)
+        return db.call("reading a cluster", h -> h.createQuery(FIND_WITH_NODE_POOLS).bind("id", clusterId)
+                .scanResultSet((rows, ctx) -> {
+                    ResultSet rs = rows.get();
+                    if (!rs.next()) {
+                        return Optional.<Cluster>empty();
+                    }
+                    Cluster cluster = cluster(rs);
+                    List<NodePool> pools = new ArrayList<>();
+                    do {
+                        if (rs.getString("np_id") != null) {
+                            pools.add(nodePool(rs, "np_"));
+                        }
+                    } while (rs.next());
+                    return Optional.of(cluster.toBuilder().nodePools(pools).build());
+                }));
     }
 
     @Override
@@ -419,31 +438,36 @@ public final class JdbiClusterRepository implements ClusterRepository {
     }
 
     private static NodePool nodePool(ResultSet rs) throws SQLException {
-        Integer autoscalingMin = rs.getObject("autoscaling_min", Integer.class);
-        Integer autoscalingMax = rs.getObject("autoscaling_max", Integer.class);
-        String acceleratorType = rs.getString("accelerator_type");
+        return nodePool(rs, "");
+    }
+
+    /** The node pool of the row whose node-pool columns are labelled {@code prefix + column}. */
+    private static NodePool nodePool(ResultSet rs, String p) throws SQLException {
+        Integer autoscalingMin = rs.getObject(p + "autoscaling_min", Integer.class);
+        Integer autoscalingMax = rs.getObject(p + "autoscaling_max", Integer.class);
+        String acceleratorType = rs.getString(p + "accelerator_type");
         NodePoolSpec spec = new NodePoolSpec(
-                rs.getString("name"),
-                rs.getString("machine_type"),
-                rs.getInt("node_count"),
+                rs.getString(p + "name"),
+                rs.getString(p + "machine_type"),
+                rs.getInt(p + "node_count"),
                 autoscalingMin == null ? null : new Autoscaling(autoscalingMin, autoscalingMax),
-                rs.getInt("disk_gib"),
-                rs.getString("disk_type"),
-                rs.getBoolean("spot"),
-                acceleratorType == null ? null : new Accelerators(acceleratorType, rs.getInt("accelerator_count")),
-                Json.read(rs.getString("zones_json"), STRINGS),
-                Json.read(rs.getString("labels_json"), LABELS),
-                Json.read(rs.getString("taints_json"), TAINTS));
+                rs.getInt(p + "disk_gib"),
+                rs.getString(p + "disk_type"),
+                rs.getBoolean(p + "spot"),
+                acceleratorType == null ? null : new Accelerators(acceleratorType, rs.getInt(p + "accelerator_count")),
+                Json.read(rs.getString(p + "zones_json"), STRINGS),
+                Json.read(rs.getString(p + "labels_json"), LABELS),
+                Json.read(rs.getString(p + "taints_json"), TAINTS));
         return new NodePool(
-                rs.getString("id"),
-                rs.getString("cluster_id"),
+                rs.getString(p + "id"),
+                rs.getString(p + "cluster_id"),
                 spec,
-                wireEnum(ClusterState.class, rs.getString("state")),
-                rs.getString("message"),
-                rs.getLong("version"),
-                Times.instant(rs, "created_at"),
-                Times.instant(rs, "updated_at"),
-                rs.getString("request_fingerprint"));
+                wireEnum(ClusterState.class, rs.getString(p + "state")),
+                rs.getString(p + "message"),
+                rs.getLong(p + "version"),
+                Times.instant(rs, p + "created_at"),
+                Times.instant(rs, p + "updated_at"),
+                rs.getString(p + "request_fingerprint"));
     }
 
     /** The enum constant whose lower-case name is the stored wire form. */
