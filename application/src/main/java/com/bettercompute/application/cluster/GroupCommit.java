@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -14,7 +15,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * locks the writes take) for every call that arrived while the previous commit ran. No thread of its own:
  * the first caller that finds no commit running writes the queue's calls, the others wait for it. Every
  * caller gets its own answer only after the commit that holds its write, so nothing is acknowledged before
- * it is durable.
+ * it is durable. A leader writes groups until its own call has committed, then wakes the caller that
+ * queued first to lead the next; the others park until their group has committed.
  *
  * <p>A call's {@link Work#check} may refuse it ({@link DomainException}) before it writes; the others in the
  * transaction go on. Anything else — a failure while writing, or of the commit — rolls the shared
@@ -56,6 +58,7 @@ final class GroupCommit<I, R> {
 
     private static final class Call<I, R> {
         final I input;
+        final Thread caller = Thread.currentThread();
         R answer;
         RuntimeException failure;
         volatile boolean done;
@@ -70,13 +73,23 @@ final class GroupCommit<I, R> {
         Call<I, R> call = new Call<>(input);
         queue.add(call);
         while (!call.done) {
-            writer.lock();
-            try {
-                if (!call.done) {
-                    commitQueued();
+            if (writer.tryLock()) {
+                try {
+                    // this call is in the queue until a group takes it, and only the lock's holder takes one
+                    while (!call.done) {
+                        commitQueued();
+                    }
+                } finally {
+                    writer.unlock();
                 }
-            } finally {
-                writer.unlock();
+                // the caller that queued first leads the next group; one that queued before the unlock parked
+                Call<I, R> next = queue.peek();
+                if (next != null) {
+                    LockSupport.unpark(next.caller);
+                }
+            } else {
+                // woken when its group has committed, or to lead the next one; any other wake-up looks again
+                LockSupport.park(this);
             }
         }
         if (call.failure != null) {
@@ -155,5 +168,6 @@ final class GroupCommit<I, R> {
         call.answer = answer;
         call.failure = failure;
         call.done = true;
+        LockSupport.unpark(call.caller);
     }
 }
