@@ -81,11 +81,11 @@ final class GroupCommit<I, R> {
                     }
                 } finally {
                     writer.unlock();
-                }
-                // the caller that queued first leads the next group; one that queued before the unlock parked
-                Call<I, R> next = queue.peek();
-                if (next != null) {
-                    LockSupport.unpark(next.caller);
+                    // the caller that queued first leads the next group; one that queued before the unlock parked
+                    Call<I, R> next = queue.peek();
+                    if (next != null) {
+                        LockSupport.unpark(next.caller);
+                    }
                 }
             } else {
                 // woken when its group has committed, or to lead the next one; any other wake-up looks again
@@ -111,6 +111,20 @@ final class GroupCommit<I, R> {
         if (calls.isEmpty()) {
             return;
         }
+        try {
+            runOrEachAlone(calls);
+        } catch (Error e) {
+            // the callers of this group must not wait for ever: they fail, and the error goes on up
+            for (Call<I, R> c : calls) {
+                if (!c.done) {
+                    finish(c, null, new IllegalStateException("the group's transaction failed", e));
+                }
+            }
+            throw e;
+        }
+    }
+
+    private void runOrEachAlone(List<Call<I, R>> calls) {
         try {
             run(calls);
         } catch (RuntimeException shared) {

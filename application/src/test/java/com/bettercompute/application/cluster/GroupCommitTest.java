@@ -32,7 +32,7 @@ class GroupCommitTest {
                 T result = work.get();
                 log.add("commit");
                 return result;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 log.add("rollback");
                 throw e;
             }
@@ -60,6 +60,9 @@ class GroupCommitTest {
             log.add("write " + String.join(",", calls));
             if (calls.stream().anyMatch(c -> c.startsWith("broken"))) {
                 throw new IllegalStateException("broken write");
+            }
+            if (calls.stream().anyMatch(c -> c.startsWith("error"))) {
+                throw new AssertionError("not an exception");
             }
             return calls.stream().map(c -> "wrote " + c).toList();
         }
@@ -91,7 +94,7 @@ class GroupCommitTest {
         Thread t = new Thread(() -> {
             try {
                 answers.put(name, commit.commit(name));
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 answers.put(name, e);
             }
         });
@@ -134,5 +137,15 @@ class GroupCommitTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    @Test
+    void an_error_that_is_no_exception_fails_the_whole_group_and_leaves_no_caller_waiting() throws InterruptedException {
+        Map<String, Object> answers = during("b", "error-c", "d");
+
+        assertThat(answers).containsEntry("first", "wrote first");
+        assertThat(answers.values()).filteredOn(AssertionError.class::isInstance).hasSize(1);
+        assertThat(answers.values()).filteredOn(IllegalStateException.class::isInstance).hasSize(2);
+        assertThat(log).containsExactly("first", "write first", "commit", "b,error-c,d", "write b,error-c,d", "rollback");
     }
 }
