@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The API against a bare Javalin endpoint, measured with wrk in one run (docs/performance.md).
-#   bench/api-wrk.sh [--db JDBC_URL] [--seconds 10] [--connections 32] [--threads 2]
+#   bench/api-wrk.sh [--db JDBC_URL] [--seconds 10] [--warmup 5] [--connections 32] [--threads 2]
 # Builds the jar (SKIP_BUILD=1 to reuse it), starts ApiBench (the bare endpoint and the server, reconciler off,
-# on a fresh H2 file or on --db), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
-# tenant; prints req/s, p99 and the ratio of each to the bare endpoint. Needs wrk (apt-get install -y wrk).
+# on a fresh embedded PostgreSQL or on --db), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
+# tenant; prints req/s, p99 and the ratio of each to the bare endpoint. Each target first gets --warmup seconds
+# of the same load, not measured (the JIT compiles each path when it first runs hot). Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DB=""; SECONDS_EACH=10; CONNECTIONS=32; THREADS=2
+DB=""; SECONDS_EACH=10; WARMUP=5; CONNECTIONS=32; THREADS=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --db) DB="$2"; shift 2 ;;
     --seconds) SECONDS_EACH="$2"; shift 2 ;;
+    --warmup) WARMUP="$2"; shift 2 ;;
     --connections) CONNECTIONS="$2"; shift 2 ;;
     --threads) THREADS="$2"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
@@ -35,10 +37,13 @@ READY=$(grep '^ready ' "$OUT/bench.log") || { cat "$OUT/bench.log"; exit 1; }
 BARE=$(sed -E 's/.*bare=([0-9]+).*/\1/' <<<"$READY")
 API=$(sed -E 's/.*api=([0-9]+).*/\1/' <<<"$READY")
 CLUSTER=$(sed -E 's/.*cluster=([a-z0-9_]+).*/\1/' <<<"$READY")
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: ${DB:-embedded H2}"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: ${DB:-embedded PostgreSQL}"
 
 run() { # name url lua [env...]
   local name=$1 url=$2 lua=$3; shift 3
+  if [ "$WARMUP" -gt 0 ]; then
+    env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "bench/$lua" "$url" > /dev/null 2>&1
+  fi
   env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "bench/$lua" "$url" > "$OUT/$name.txt" 2>&1
   local rps p99 non2xx
   rps=$(awk '/^Requests\/sec:/ {print $2}' "$OUT/$name.txt")

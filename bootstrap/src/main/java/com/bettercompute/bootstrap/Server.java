@@ -77,6 +77,8 @@ public final class Server implements AutoCloseable {
 
     /** How long the provider's version lists are kept. */
     static final Duration VERSIONS_TTL = Duration.ofSeconds(60);
+    /** How long a replica may act on a catalog another replica has since loaded (its own load is seen at once). */
+    static final Duration CATALOG_TTL = Duration.ofSeconds(5);
     /** How long a replica holds a cluster while it reconciles it; a crashed replica's lease expires after this. */
     static final Duration LEASE = Duration.ofSeconds(60);
     /** How long a stop waits for the reconcile passes in flight: inside the 30 s a stop may take. */
@@ -135,7 +137,9 @@ public final class Server implements AutoCloseable {
         Readiness readiness = new Readiness();
         MarketModule market = null;
         try {
-            new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(catalog);
+            // every use case reads the catalog through the cache; the load empties it
+            CatalogCache cache = new CatalogCache(db.catalog(), db.access(), CATALOG_TTL);
+            new LoadCatalog(db.transactions(), cache.catalog(), cache.access()).load(catalog);
             // ---- the market: its stores and the tick loop (one replica at a time ticks), then the catalog's market ----
             market = MarketModule.start(db, clock, Duration.ofSeconds(config.marketTickSeconds()), config.reconcile(), metrics);
             new LoadMarketCatalog(market.transactions(), market.markets(), market.ledger(), db.clusters(), clock).load(parsed.market());
@@ -147,7 +151,7 @@ public final class Server implements AutoCloseable {
                     k -> new CachingClusterProvider(new MeteringClusterProvider(setup.provider(account), metrics), VERSIONS_TTL));
             Cadence cadence = Cadence.of(Duration.ofSeconds(config.reconcileConvergingSeconds()),
                     Duration.ofSeconds(config.reconcileSettledSeconds()));
-            ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), db.catalog(), db.access(),
+            ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(),
                     db.outbox(), db.usage(), providers, cadence, clock,
                     new EnrolReadyCluster(market.transactions(), market.markets(), db.clusters(), parsed.market(), clock));
             if (config.reconcile()) {
@@ -175,23 +179,23 @@ public final class Server implements AutoCloseable {
                     return metrics.arrived();
                 }
             };
-            Authorizer authorizer = new Authorizer(db.access());
+            Authorizer authorizer = new Authorizer(cache.access());
             tenantClusters = new Fabric8TenantClusterClient(TENANT_CLUSTER_TIMEOUT_MILLIS);
-            IssueCredentials issueCredentials = new IssueCredentials(db.transactions(), db.clusters(), db.catalog(), db.outbox(),
+            IssueCredentials issueCredentials = new IssueCredentials(db.transactions(), db.clusters(), cache.catalog(), db.outbox(),
                     authorizer, providers, tenantClusters, config.credentialTtlSeconds(), clock);
             ApiUseCases useCases = new ApiUseCases(
-                    new Authenticate(db.access()),
-                    new CreateCluster(db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(), authorizer, clock),
+                    new Authenticate(cache.access()),
+                    new CreateCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(), db.outbox(), authorizer, clock),
                     new ListClusters(db.clusters(), authorizer),
                     new GetCluster(db.clusters(), authorizer),
                     new UpdateCluster(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteCluster(db.transactions(), db.clusters(), db.outbox(), authorizer, clock),
-                    new ListVersions(db.catalog(), authorizer, providers),
+                    new ListVersions(cache.catalog(), authorizer, providers),
                     new ReadEvents(db.outbox(), new ReadableClusters(db.clusters(), authorizer)),
                     new ReadUsage(db.usage(), new ReadableClusters(db.clusters(), authorizer)),
                     issueCredentials);
             NodePoolUseCases nodePools = new NodePoolUseCases(
-                    new CreateNodePool(db.transactions(), db.clusters(), db.catalog(), db.outbox(), authorizer, clock),
+                    new CreateNodePool(db.transactions(), db.clusters(), cache.catalog(), db.outbox(), authorizer, clock),
                     new ListNodePools(db.clusters(), authorizer),
                     new GetNodePool(db.clusters(), authorizer),
                     new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.io.IOException;
 import java.lang.reflect.RecordComponent;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,6 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OpenApiTest {
+    /** From the module's directory, where surefire runs. */
+    static final String COMMITTED = "../docs/openapi.json";
+
     ApiWorld api;
     JsonNode doc;
     String text;
@@ -50,6 +56,23 @@ class OpenApiTest {
         assertThat(result.getOpenAPI()).isNotNull();
         assertThat(result.getOpenAPI().getOpenapi()).isEqualTo("3.1.0");
         assertThat(result.getOpenAPI().getPaths()).containsKeys(ClusterRoutes.BASE + "create", NodePoolRoutes.BASE + "update", "/api/events");
+    }
+
+    /**
+     * The copy in the repository ({@value #COMMITTED}) is what the client of the end-to-end tests is generated
+     * from at build time; it must be the served document. After a change of the routes, rewrite it with
+     * {@code -Dopenapi.rewrite=true} on this test, and review the diff.
+     */
+    @Test
+    void the_committed_copy_the_client_is_generated_from_is_the_served_document() throws IOException {
+        Path committed = Path.of(COMMITTED);
+        if (Boolean.getBoolean("openapi.rewrite")) {
+            Files.writeString(committed, ApiWorld.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n");
+        }
+        assertThat(Files.exists(committed)).as(committed.toAbsolutePath() + " exists").isTrue();
+        assertThat(ApiWorld.JSON.readTree(Files.readString(committed)))
+                .as("%s is the served document; rewrite it with -Dopenapi.rewrite=true (see this test)", COMMITTED)
+                .isEqualTo(doc);
     }
 
     @Test

@@ -14,6 +14,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import org.flywaydb.core.Flyway;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.ColonPrefixSqlParser;
+import org.jdbi.v3.core.statement.SqlStatements;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,6 +88,9 @@ public final class Database implements AutoCloseable {
         this.embedded = embedded;
         this.postgres = postgres;
         this.jdbi = Jdbi.create(dataSource).registerArgument(new Times.InstantArgumentFactory());
+        // Jdbi's default SQL caches serialize every statement on one lock (see SqlCache)
+        jdbi.getConfig(SqlStatements.class).setTemplateCache(new SqlCache())
+                .setSqlParser(new ColonPrefixSqlParser(new SqlCache()));
         this.transactions = new JdbiTransactions(jdbi);
         this.clusters = new JdbiClusterRepository(jdbi);
         this.catalog = new JdbiCatalogRepository(jdbi);

@@ -10,6 +10,7 @@ import com.bettercompute.domain.catalog.CatalogPrincipal;
 import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
 
 import java.util.List;
 import java.util.Map;
@@ -120,6 +121,22 @@ public final class JdbiAccessRepository implements AccessRepository {
     public void addOwner(String clusterId, String principalId) {
         db.inTransactionRun("recording a cluster's owner", h -> upsert(h, "cluster_owners", List.of("cluster_id"),
                 row("cluster_id", clusterId, "principal_id", principalId)));
+    }
+
+    /** As {@link #addOwner} for each, in two round trips: the rows removed, then inserted in one JDBC batch. */
+    @Override
+    public void addOwners(Map<String, String> ownerByCluster) {
+        if (ownerByCluster.size() <= 1) {
+            ownerByCluster.forEach(this::addOwner);
+            return;
+        }
+        db.inTransactionRun("recording clusters' owners", h -> {
+            h.createUpdate("DELETE FROM cluster_owners WHERE cluster_id IN (<ids>)")
+                    .bindList("ids", List.copyOf(ownerByCluster.keySet())).execute();
+            PreparedBatch rows = h.prepareBatch("INSERT INTO cluster_owners (cluster_id, principal_id) VALUES (:cluster_id, :principal_id)");
+            ownerByCluster.forEach((cluster, principal) -> rows.bind("cluster_id", cluster).bind("principal_id", principal).add());
+            rows.execute();
+        });
     }
 
     @Override

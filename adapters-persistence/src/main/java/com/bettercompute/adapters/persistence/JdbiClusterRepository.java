@@ -17,6 +17,7 @@ import com.bettercompute.domain.cluster.Taint;
 import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.SqlStatement;
 
@@ -24,11 +25,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -54,6 +59,12 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     private static final String SELECT_CLUSTERS = "SELECT " + String.join(", ", CLUSTER_COLUMNS) + " FROM clusters";
     private static final String INSERT_CLUSTER = Db.insertSql("clusters", CLUSTER_COLUMNS);
+    /** A cluster and its node pools (oldest first), the pools' columns labelled {@code np_<column>}. */
+    private static final String FIND_WITH_NODE_POOLS = "SELECT "
+            + CLUSTER_COLUMNS.stream().map(c -> "c." + c).collect(Collectors.joining(", ")) + ", "
+            + NODE_POOL_COLUMNS.stream().map(c -> "np." + c + " AS np_" + c).collect(Collectors.joining(", "))
+            + " FROM clusters c LEFT JOIN node_pools np ON np.cluster_id = c.id WHERE c.id = :id"
+            + " ORDER BY np.created_at, np.ordinal, np.id";
     /** sets every column but the first, the id */
     private static final String UPDATE_CLUSTER = "UPDATE clusters SET "
             + Db.assignments(CLUSTER_COLUMNS.subList(1, CLUSTER_COLUMNS.size()))
@@ -82,9 +93,32 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     @Override
     public Optional<Cluster> find(String clusterId) {
-        return db.call("reading a cluster", h -> withNodePools(h,
-                h.createQuery(SELECT_CLUSTERS + " WHERE id = :id").bind("id", clusterId)
-                        .map((rs, ctx) -> cluster(rs)).list()).stream().findFirst());
+        // one round trip: the cluster's row once per node pool (or once, without pools)
+        return db.call("reading a cluster", h -> h.createQuery(FIND_WITH_NODE_POOLS).bind("id", clusterId)
+                .scanResultSet((rows, ctx) -> {
+                    ResultSet rs = rows.get();
+                    if (!rs.next()) {
+                        return Optional.<Cluster>empty();
+                    }
+                    Cluster cluster = cluster(rs);
+                    List<NodePool> pools = new ArrayList<>();
+                    do {
+                        if (rs.getString("np_id") != null) {
+                            pools.add(nodePool(rs, "np_"));
+                        }
+                    } while (rs.next());
+                    return Optional.of(cluster.toBuilder().nodePools(pools).build());
+                }));
+    }
+
+    @Override
+    public List<Cluster> findAll(Collection<String> clusterIds) {
+        if (clusterIds.isEmpty()) {
+            return List.of();
+        }
+        return db.call("reading clusters", h -> withNodePools(h,
+                h.createQuery(SELECT_CLUSTERS + " WHERE id IN (<ids>)").bindList("ids", List.copyOf(clusterIds))
+                        .map((rs, ctx) -> cluster(rs)).list()));
     }
 
     @Override
@@ -128,6 +162,62 @@ public final class JdbiClusterRepository implements ClusterRepository {
                         "SELECT COUNT(*) FROM clusters WHERE tenant_id = :tenant_id AND active_name = :name")
                 .bind("tenant_id", tenantId).bind("name", name)
                 .mapTo(Long.class).one() > 0);
+    }
+
+    @Override
+    public Map<String, Set<String>> namesInUse(Map<String, ? extends Collection<String>> namesByTenant) {
+        List<String> names = namesByTenant.values().stream().flatMap(Collection::stream).distinct().toList();
+        if (names.isEmpty()) {
+            return Map.of();
+        }
+        // every asked name of every asked tenant, then only the pairs that were asked
+        Map<String, Set<String>> used = new HashMap<>();
+        db.call("checking cluster names", h -> h.createQuery(
+                        "SELECT tenant_id, active_name FROM clusters WHERE tenant_id IN (<tenants>) AND active_name IN (<names>)")
+                .bindList("tenants", List.copyOf(namesByTenant.keySet())).bindList("names", names)
+                .map((rs, ctx) -> Map.entry(rs.getString("tenant_id"), rs.getString("active_name"))).list())
+                .stream().filter(e -> namesByTenant.get(e.getKey()).contains(e.getValue()))
+                .forEach(e -> used.computeIfAbsent(e.getKey(), t -> new HashSet<>()).add(e.getValue()));
+        return used;
+    }
+
+    @Override
+    public Map<String, Integer> countNotDeleted(Collection<String> tenantIds) {
+        Map<String, Integer> counts = new HashMap<>();
+        if (tenantIds.isEmpty()) {
+            return counts;
+        }
+        tenantIds.forEach(t -> counts.put(t, 0));
+        db.call("counting clusters", h -> h.createQuery("SELECT tenant_id, COUNT(*) AS n FROM clusters"
+                        + " WHERE tenant_id IN (<tenants>) AND state <> :deleted GROUP BY tenant_id")
+                .bindList("tenants", List.copyOf(tenantIds)).bind("deleted", ClusterState.DELETED.wire())
+                .map((rs, ctx) -> Map.entry(rs.getString("tenant_id"), rs.getInt("n"))).list())
+                .forEach(e -> counts.put(e.getKey(), e.getValue()));
+        return counts;
+    }
+
+    /** One round trip for the clusters and one for their node pools (JDBC batches), whatever their number. */
+    @Override
+    public void insertAll(List<Cluster> clusters) {
+        if (clusters.size() <= 1) {
+            clusters.forEach(this::insert);
+            return;
+        }
+        db.inTransactionRun("inserting clusters", h -> Db.guardUnique(h, "clusters_insert", g -> {
+            PreparedBatch rows = g.prepareBatch(INSERT_CLUSTER);
+            PreparedBatch pools = g.prepareBatch(INSERT_NODE_POOL);
+            for (Cluster cluster : clusters) {
+                bindCluster(rows, cluster).add();
+                for (int i = 0; i < cluster.nodePools().size(); i++) {
+                    bindNodePool(pools, cluster.nodePools().get(i), i).add();
+                }
+            }
+            rows.execute();
+            if (pools.size() > 0) {
+                pools.execute();
+            }
+            return null;
+        }, unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists.")));
     }
 
     @Override
@@ -348,31 +438,36 @@ public final class JdbiClusterRepository implements ClusterRepository {
     }
 
     private static NodePool nodePool(ResultSet rs) throws SQLException {
-        Integer autoscalingMin = rs.getObject("autoscaling_min", Integer.class);
-        Integer autoscalingMax = rs.getObject("autoscaling_max", Integer.class);
-        String acceleratorType = rs.getString("accelerator_type");
+        return nodePool(rs, "");
+    }
+
+    /** The node pool of the row whose node-pool columns are labelled {@code prefix + column}. */
+    private static NodePool nodePool(ResultSet rs, String p) throws SQLException {
+        Integer autoscalingMin = rs.getObject(p + "autoscaling_min", Integer.class);
+        Integer autoscalingMax = rs.getObject(p + "autoscaling_max", Integer.class);
+        String acceleratorType = rs.getString(p + "accelerator_type");
         NodePoolSpec spec = new NodePoolSpec(
-                rs.getString("name"),
-                rs.getString("machine_type"),
-                rs.getInt("node_count"),
+                rs.getString(p + "name"),
+                rs.getString(p + "machine_type"),
+                rs.getInt(p + "node_count"),
                 autoscalingMin == null ? null : new Autoscaling(autoscalingMin, autoscalingMax),
-                rs.getInt("disk_gib"),
-                rs.getString("disk_type"),
-                rs.getBoolean("spot"),
-                acceleratorType == null ? null : new Accelerators(acceleratorType, rs.getInt("accelerator_count")),
-                Json.read(rs.getString("zones_json"), STRINGS),
-                Json.read(rs.getString("labels_json"), LABELS),
-                Json.read(rs.getString("taints_json"), TAINTS));
+                rs.getInt(p + "disk_gib"),
+                rs.getString(p + "disk_type"),
+                rs.getBoolean(p + "spot"),
+                acceleratorType == null ? null : new Accelerators(acceleratorType, rs.getInt(p + "accelerator_count")),
+                Json.read(rs.getString(p + "zones_json"), STRINGS),
+                Json.read(rs.getString(p + "labels_json"), LABELS),
+                Json.read(rs.getString(p + "taints_json"), TAINTS));
         return new NodePool(
-                rs.getString("id"),
-                rs.getString("cluster_id"),
+                rs.getString(p + "id"),
+                rs.getString(p + "cluster_id"),
                 spec,
-                wireEnum(ClusterState.class, rs.getString("state")),
-                rs.getString("message"),
-                rs.getLong("version"),
-                Times.instant(rs, "created_at"),
-                Times.instant(rs, "updated_at"),
-                rs.getString("request_fingerprint"));
+                wireEnum(ClusterState.class, rs.getString(p + "state")),
+                rs.getString(p + "message"),
+                rs.getLong(p + "version"),
+                Times.instant(rs, p + "created_at"),
+                Times.instant(rs, p + "updated_at"),
+                rs.getString(p + "request_fingerprint"));
     }
 
     /** The enum constant whose lower-case name is the stored wire form. */

@@ -5,6 +5,7 @@ import com.bettercompute.domain.event.DomainEvent;
 import com.bettercompute.domain.event.StoredEvent;
 import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
 
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,27 @@ public final class JdbiEventOutbox implements EventOutbox {
                 .bind("event_type", event.type()).bind("tenant_id", event.tenantId())
                 .bind("subject_id", event.subjectId()).bind("occurred_at", event.occurredAt())
                 .bind("data_json", data).execute());
+    }
+
+    /** One lock and one JDBC batch for all the events. */
+    @Override
+    public void appendAll(List<DomainEvent> events) {
+        if (events.size() <= 1) {
+            events.forEach(this::append);
+            return;
+        }
+        db.call("ordering event appends", h -> h.createQuery("SELECT id FROM outbox_writer WHERE id = 1 FOR UPDATE")
+                .mapTo(Integer.class).one());
+        db.call("appending events", h -> {
+            PreparedBatch rows = h.prepareBatch("INSERT INTO events (event_type, tenant_id, subject_id, occurred_at, data_json)"
+                    + " VALUES (:event_type, :tenant_id, :subject_id, :occurred_at, :data_json)");
+            for (DomainEvent event : events) {
+                rows.bind("event_type", event.type()).bind("tenant_id", event.tenantId())
+                        .bind("subject_id", event.subjectId()).bind("occurred_at", event.occurredAt())
+                        .bind("data_json", Json.write(event.data())).add();
+            }
+            return rows.execute();
+        });
     }
 
     @Override

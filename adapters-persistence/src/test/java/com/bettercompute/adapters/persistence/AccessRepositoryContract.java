@@ -130,6 +130,22 @@ abstract class AccessRepositoryContract extends PortsContract {
     }
 
     @Test
+    void add_owners_records_each_as_add_owner_does() {
+        Instant at = Instant.parse("2026-01-01T00:00:00Z");
+        Cluster a = Samples.minimal("acme", "a", at);
+        Cluster b = Samples.minimal("acme", "b", at);
+        ports.clusters().insert(a);
+        ports.clusters().insert(b);
+        access.addOwner(a.id(), BOB);
+
+        access.addOwners(java.util.Map.of(a.id(), ALICE, b.id(), ALICE));
+
+        assertThat(access.owner(a.id())).contains(ALICE);
+        assertThat(access.clustersOwnedBy(ALICE)).containsExactlyInAnyOrder(a.id(), b.id());
+        assertThat(access.clustersOwnedBy(BOB)).isEmpty();
+    }
+
+    @Test
     void tokens_may_move_between_principals_saved_together() {
         access.save(principals());
         access.save(List.of(

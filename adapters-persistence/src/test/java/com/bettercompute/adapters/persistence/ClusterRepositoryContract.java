@@ -56,6 +56,36 @@ abstract class ClusterRepositoryContract extends PortsContract {
     }
 
     @Test
+    void insert_all_stores_what_insert_stores_and_find_all_and_names_in_use_read_them_at_once() {
+        Cluster full = full("acme", "train", T0);
+        Cluster minimal = minimal("acme", "serve", T0);
+        Cluster other = minimal("globex", "train", T0);
+        clusters.insertAll(List.of(full, minimal, other));
+
+        assertThat(clusters.find(full.id())).contains(full);
+        assertThat(clusters.find(minimal.id())).contains(minimal);
+        assertThat(clusters.findAll(List.of(full.id(), "kcl_nothing", minimal.id()))).containsExactlyInAnyOrder(full, minimal);
+        assertThat(clusters.findAll(List.of())).isEmpty();
+        assertThat(clusters.namesInUse(Map.of("acme", List.of("train", "serve", "free"), "globex", List.of("serve"))))
+                .isEqualTo(Map.of("acme", java.util.Set.of("train", "serve")));
+        clusters.insertAll(List.of());
+        assertThat(clusters.countNotDeleted(List.of("acme", "globex", "initech"))).isEqualTo(Map.of("acme", 2, "globex", 1, "initech", 0));
+    }
+
+    @Test
+    void insert_all_of_a_taken_name_is_a_conflict_and_its_transaction_stores_none_of_them() {
+        clusters.insert(minimal("acme", "train", T0));
+        Cluster fresh = minimal("acme", "fresh", T0);
+
+        assertThatThrownBy(() -> ports.transactions().inTransaction(() -> {
+            clusters.insertAll(List.of(fresh, minimal("acme", "train", T0, "another-key")));
+            return null;
+        }))
+                .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+        assertThat(clusters.find(fresh.id())).isEmpty();
+    }
+
+    @Test
     void find_of_an_unknown_id_is_empty() {
         assertThat(clusters.find("kcl_nothing")).isEmpty();
     }

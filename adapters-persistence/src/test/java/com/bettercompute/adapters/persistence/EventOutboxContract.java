@@ -47,6 +47,20 @@ abstract class EventOutboxContract extends PortsContract {
     }
 
     @Test
+    void append_all_appends_in_order_as_append_does() {
+        DomainEvent a = event("kubernetes.cluster.created", "acme", 1);
+        DomainEvent b = event("kubernetes.cluster.created", "globex", 2);
+        DomainEvent c = event("kubernetes.cluster.created", "acme", 3);
+        outbox.append(a);
+        outbox.appendAll(List.of(b, c));
+        outbox.appendAll(List.of());
+
+        List<StoredEvent> all = outbox.read(0, 100, null);
+        assertThat(events(all)).containsExactly(a, b, c);
+        assertThat(all.get(2).sequence()).isGreaterThan(all.get(1).sequence());
+    }
+
+    @Test
     void after_and_limit_page_through_the_events() {
         for (int n = 1; n <= 5; n++) {
             outbox.append(event("e" + n, "acme", n));

@@ -61,6 +61,12 @@ abstract class TenantLockContract extends PortsContract {
 
     /** Starts every caller at once and collects what each got. */
     private List<Optional<ErrorCode>> race(IntFunction<Cluster> clusterOfCaller) throws Exception {
+        return race(clusterOfCaller, null);
+    }
+
+    /** As {@link #race(IntFunction)}, each caller running {@code inTransaction} in a transaction instead of the create. */
+    private List<Optional<ErrorCode>> race(IntFunction<Cluster> clusterOfCaller, java.util.function.Consumer<Cluster> inTransaction)
+            throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try {
             CountDownLatch start = new CountDownLatch(1);
@@ -69,7 +75,14 @@ abstract class TenantLockContract extends PortsContract {
                 Cluster c = clusterOfCaller.apply(i);
                 futures.add(pool.submit(() -> {
                     start.await();
-                    return create(c);
+                    if (inTransaction == null) {
+                        return create(c);
+                    }
+                    ports.transactions().inTransaction(() -> {
+                        inTransaction.accept(c);
+                        return null;
+                    });
+                    return Optional.<ErrorCode>empty();
                 }));
             }
             start.countDown();
@@ -105,5 +118,25 @@ abstract class TenantLockContract extends PortsContract {
         assertThat(results).filteredOn(r -> r.equals(Optional.of(ErrorCode.CONFLICT))).hasSize(THREADS - 1);
         assertThat(ports.clusters().countNotDeleted("acme")).isEqualTo(1);
         assertThat(ports.outbox().read(0, 100, "acme")).hasSize(1);
+    }
+
+    @Test
+    void tenants_locked_together_are_locked_in_id_order_whatever_the_order_asked_so_callers_never_deadlock() throws Exception {
+        List<String> tenants = List.of("acme", "globex", "initech");
+        ports.catalog().save(new Catalog(List.of(), List.of(), List.of(), List.of(),
+                tenants.stream().map(t -> new Tenant(t, 100)).toList(), List.of(), List.of(), List.of(), List.of()));
+
+        List<Optional<ErrorCode>> results = race(i -> Samples.minimal(tenants.get(i % 3), "c" + i, T0), cluster -> {
+            List<String> asked = new ArrayList<>(tenants);
+            asked.add("nobody");
+            if (cluster.name().hashCode() % 2 == 0) {
+                java.util.Collections.reverse(asked);
+            }
+            assertThat(ports.catalog().lockTenants(asked)).containsExactlyElementsOf(tenants);
+            ports.clusters().insert(cluster);
+        });
+
+        assertThat(results).allMatch(Optional::isEmpty);
+        assertThat(ports.clusters().countNotDeleted(tenants).values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(THREADS);
     }
 }

@@ -32,18 +32,22 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * {@code kubernetesClusters.create}: records a cluster {@code pending} with its node pools. The checks run
  * in {@code API.md}'s order; the last ones (name, quota) run under the tenant's lock in the transaction
- * that inserts, so they are exact under concurrent calls.
+ * that inserts, so they are exact under concurrent calls. Concurrent creates share that transaction
+ * ({@link GroupCommit}); each is answered once it has committed.
  */
 public final class CreateCluster {
-    private final Transactions tx;
     private final ClusterRepository clusters;
     private final CatalogRepository catalog;
     private final AccessRepository access;
@@ -51,10 +55,11 @@ public final class CreateCluster {
     private final Authorizer authorizer;
     private final ClusterPlacement placement;
     private final Clock clock;
+    /** The creates of concurrent calls commit together: one commit for all that arrived during the last. */
+    private final GroupCommit<Insert, Cluster> writes;
 
     public CreateCluster(Transactions tx, ClusterRepository clusters, CatalogRepository catalog, AccessRepository access,
                          EventOutbox outbox, Authorizer authorizer, Clock clock) {
-        this.tx = tx;
         this.clusters = clusters;
         this.catalog = catalog;
         this.access = access;
@@ -62,6 +67,7 @@ public final class CreateCluster {
         this.authorizer = authorizer;
         this.placement = new ClusterPlacement(catalog);
         this.clock = clock;
+        this.writes = new GroupCommit<>(tx, new InsertWork());
     }
 
     public Cluster create(Caller caller, CreateClusterCommand cmd) {
@@ -81,30 +87,84 @@ public final class CreateCluster {
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         Cluster cluster = newCluster(caller, cmd, id, pool, location, subnet, now);
-        return tx.inTransaction(() -> {
-            if (!catalog.lockTenant(cmd.tenantId())) {
+        return writes.commit(new Insert(caller, cmd, cluster, now));
+    }
+
+    /** A checked create waiting for its transaction. */
+    private record Insert(Caller caller, CreateClusterCommand cmd, Cluster cluster, Instant now) {}
+
+    /**
+     * The last checks (name, quota) and the writes, for the creates that share a transaction. The tenants'
+     * locks are taken first, in the order of their ids, so two such transactions never wait for each other
+     * in a cycle; under them the checks are exact. What the checks need is read once for the transaction
+     * (the ids already taken, the names in use, each tenant's count), and every create checked counts for
+     * the ones after it; the writes go at once. Used by one transaction at a time ({@link GroupCommit}).
+     */
+    private final class InsertWork implements GroupCommit.Work<Insert, Cluster> {
+        private final Set<String> missingTenants = new HashSet<>();
+        /** The clusters already stored or checked in this transaction, by id. */
+        private final Map<String, Cluster> byId = new HashMap<>();
+        /** tenant id + '\n' + name, of the clusters not deleted, stored or checked in this transaction */
+        private final Set<String> names = new HashSet<>();
+        private final Map<String, Integer> counts = new HashMap<>();
+
+        @Override
+        public void begin(List<Insert> calls) {
+            missingTenants.clear();
+            byId.clear();
+            names.clear();
+            counts.clear();
+            Map<String, List<String>> namesByTenant = new TreeMap<>();
+            for (Insert c : calls) {
+                namesByTenant.computeIfAbsent(c.cmd().tenantId(), t -> new ArrayList<>()).add(c.cmd().name());
+            }
+            Set<String> locked = catalog.lockTenants(namesByTenant.keySet());
+            namesByTenant.keySet().stream().filter(t -> !locked.contains(t)).forEach(missingTenants::add);
+            namesByTenant.keySet().retainAll(locked);
+            if (!locked.isEmpty()) {
+                clusters.namesInUse(namesByTenant).forEach((tenant, used) -> used.forEach(name -> names.add(tenant + "\n" + name)));
+                counts.putAll(clusters.countNotDeleted(locked));
+            }
+            clusters.findAll(calls.stream().map(c -> c.cluster().id()).toList()).forEach(c -> byId.put(c.id(), c));
+        }
+
+        @Override
+        public Cluster check(Insert call) {
+            CreateClusterCommand cmd = call.cmd();
+            if (missingTenants.contains(cmd.tenantId())) {
                 throw new DomainException(ErrorCode.NOT_FOUND, "No tenant " + cmd.tenantId() + ".", Map.of("tenantId", cmd.tenantId()));
             }
-            Optional<Cluster> raced = clusters.find(id);
-            if (raced.isPresent()) {
-                return sameRequest(cmd, raced.get());
+            Cluster raced = byId.get(call.cluster().id());
+            if (raced != null) {
+                return sameRequest(cmd, raced);
             }
-            if (clusters.nameInUse(cmd.tenantId(), cmd.name())) {
+            if (names.contains(cmd.tenantId() + "\n" + cmd.name())) {
                 throw new DomainException(ErrorCode.CONFLICT,
                         "The tenant already has a cluster named " + cmd.name() + ".",
                         Map.of("field", "name", "reason", "name-in-use"));
             }
             int limit = catalog.tenant(cmd.tenantId()).map(Tenant::maxClusters).orElse(Tenant.DEFAULT_MAX_CLUSTERS);
-            if (clusters.countNotDeleted(cmd.tenantId()) >= limit) {
+            if (counts.get(cmd.tenantId()) >= limit) {
                 throw new DomainException(ErrorCode.QUOTA_EXCEEDED,
                         "The tenant has " + limit + " clusters that are not deleted, its limit.",
                         Map.of("reason", "clusters", "limit", limit));
             }
-            clusters.insert(cluster);
-            access.addOwner(id, caller.id());
-            outbox.append(new ClusterEvent.ClusterCreated(cluster, now).stored());
-            return cluster;
-        });
+            byId.put(call.cluster().id(), call.cluster());
+            names.add(cmd.tenantId() + "\n" + cmd.name());
+            counts.merge(cmd.tenantId(), 1, Integer::sum);
+            return null;
+        }
+
+        @Override
+        public List<Cluster> write(List<Insert> calls) {
+            List<Cluster> created = calls.stream().map(Insert::cluster).toList();
+            clusters.insertAll(created);
+            Map<String, String> owners = new LinkedHashMap<>();
+            calls.forEach(c -> owners.put(c.cluster().id(), c.caller().id()));
+            access.addOwners(owners);
+            outbox.appendAll(calls.stream().map(c -> new ClusterEvent.ClusterCreated(c.cluster(), c.now()).stored()).toList());
+            return created;
+        }
     }
 
     /** Step 3: the same key again. The same request returns the cluster as it is now, once decided again. */

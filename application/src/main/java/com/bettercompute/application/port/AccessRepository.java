@@ -5,6 +5,7 @@ import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.catalog.CatalogPrincipal;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -35,6 +36,11 @@ public interface AccessRepository {
 
     /** Records the owner of a new cluster. */
     void addOwner(String clusterId, String principalId);
+
+    /** Records the owners of new clusters (cluster id to principal id), as {@link #addOwner} each. */
+    default void addOwners(Map<String, String> ownerByCluster) {
+        ownerByCluster.forEach(this::addOwner);
+    }
 
     /** Removes the cluster's ownership row (when the cluster is deleted). Idempotent. */
     void removeOwner(String clusterId);

@@ -2,8 +2,13 @@ package com.bettercompute.application.port;
 
 import com.bettercompute.domain.cluster.Cluster;
 
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Clusters with their node pools. */
 public interface ClusterRepository {
@@ -20,12 +25,40 @@ public interface ClusterRepository {
     /** Whether a cluster of the tenant that is not deleted has this name. */
     boolean nameInUse(String tenantId, String name);
 
+    /** The clusters of these ids that exist, as {@link #find} reads each; an adapter may read them at once. */
+    default List<Cluster> findAll(Collection<String> clusterIds) {
+        return clusterIds.stream().distinct().map(this::find).flatMap(Optional::stream).toList();
+    }
+
+    /**
+     * Which of the names each tenant's clusters that are not deleted have (by tenant id), as
+     * {@link #nameInUse} asks each; an adapter may ask at once. Tenants with none in use may be left out.
+     */
+    default Map<String, Set<String>> namesInUse(Map<String, ? extends Collection<String>> namesByTenant) {
+        Map<String, Set<String>> used = new HashMap<>();
+        namesByTenant.forEach((tenant, names) -> names.stream().filter(name -> nameInUse(tenant, name))
+                .forEach(name -> used.computeIfAbsent(tenant, t -> new HashSet<>()).add(name)));
+        return used;
+    }
+
+    /** {@link #countNotDeleted} of each tenant, by tenant id; an adapter may count them at once. */
+    default Map<String, Integer> countNotDeleted(Collection<String> tenantIds) {
+        Map<String, Integer> counts = new HashMap<>();
+        tenantIds.forEach(t -> counts.put(t, countNotDeleted(t)));
+        return counts;
+    }
+
     /**
      * Stores a new cluster and its node pools. A second cluster with the same id, or with the name of
      * one of the tenant's clusters that is not deleted, is {@code CONFLICT} — the database's own
      * constraint, the last guard of the rules the caller already checked under the tenant's lock.
      */
     void insert(Cluster cluster);
+
+    /** Stores new clusters as {@link #insert} stores each, in order; an adapter may send them at once. */
+    default void insertAll(List<Cluster> clusters) {
+        clusters.forEach(this::insert);
+    }
 
     /**
      * Replaces the cluster's row and its node pools' rows with these values, if the stored row is still at

@@ -13,6 +13,11 @@ public interface EventOutbox {
 
     void append(DomainEvent event);
 
+    /** Appends the events in order, as {@link #append} each; an adapter may send them at once. */
+    default void appendAll(List<DomainEvent> events) {
+        events.forEach(this::append);
+    }
+
     /**
      * Events with a sequence above {@code after}, in order, at most {@code limit}; only the tenant's
      * when {@code tenantId} is not null.

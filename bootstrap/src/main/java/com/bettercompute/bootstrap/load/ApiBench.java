@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 /**
  * The two targets {@code bench/api-wrk.sh} drives with {@code wrk}, in one process: a bare Javalin endpoint
  * ({@code POST /bare}: reads the body, answers {@code {"ok":true}}) — the floor — and the real server as
- * {@code java -jar} wires it, reconciler off, on a fresh H2 file in a temporary directory (or on the
+ * {@code java -jar} wires it, reconciler off, on a fresh embedded PostgreSQL in a temporary directory (or on the
  * PostgreSQL of {@code --db}), with a catalog of {@value #TENANTS} tenants ({@code load0}…) each allowed
  * {@value #MAX_CLUSTERS} clusters and an admin token {@value #TOKEN}. Prints one line
  * {@code ready bare=<port> api=<port> cluster=<id>} (a cluster of {@code load0} for {@code get}), then serves
@@ -47,7 +47,8 @@ public final class ApiBench {
         Path catalog = dir.resolve("catalog.yaml");
         Files.writeString(catalog, catalog(), StandardCharsets.UTF_8);
         if (db == null) {
-            db = "jdbc:h2:file:" + dir.resolve("db").toAbsolutePath();
+            // the embedded default, as java -jar runs it (fsync and synchronous_commit on)
+            db = com.bettercompute.adapters.persistence.Database.EMBEDDED_POSTGRES + dir.resolve("postgres").toAbsolutePath();
         }
         Javalin bare = Javalin.create(c -> {
             c.startup.showJavalinBanner = false;

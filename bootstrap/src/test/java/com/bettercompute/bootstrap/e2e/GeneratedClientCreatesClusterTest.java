@@ -1,0 +1,91 @@
+package com.bettercompute.bootstrap.e2e;
+
+import com.bettercompute.client.ApiClient;
+import com.bettercompute.client.ApiException;
+import com.bettercompute.client.api.KubernetesClustersApi;
+import com.bettercompute.client.model.AcceleratorsRequest;
+import com.bettercompute.client.model.ClusterView;
+import com.bettercompute.client.model.CreateCluster;
+import com.bettercompute.client.model.ErrorBody;
+import com.bettercompute.client.model.NodePool;
+import com.bettercompute.client.model.OneCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.net.URI;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * A client generated at build time by openapi-generator (Java, {@code native}: java.net.http and Jackson) from
+ * {@code docs/openapi.json} — the served document, as {@code OpenApiTest} proves — calls the real server on
+ * the embedded PostgreSQL: create, get, and an error it can read.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GeneratedClientCreatesClusterTest {
+    RunningServer server;
+    KubernetesClustersApi clusters;
+
+    @BeforeAll
+    void start() {
+        server = RunningServer.start(RunningServer.postgres());
+        ApiClient client = new ApiClient();
+        URI base = URI.create(server.baseUrl());
+        client.setScheme(base.getScheme()).setHost(base.getHost()).setPort(base.getPort()).setBasePath("");
+        client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + RunningServer.ALICE));
+        clusters = new KubernetesClustersApi(client);
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+    }
+
+    private static CreateCluster standard(String name) {
+        return new CreateCluster().tenantId("acme").poolId(RunningServer.POOL).name(name).mode("standard")
+                .location("us-central1-a").idempotencyKey("key-" + name)
+                .nodePools(List.of(new NodePool().name("gpu").machineType("a3-highgpu-8g").nodeCount(2)
+                        .accelerators(new AcceleratorsRequest().type("nvidia-h100-80gb").count(8))
+                        .labels(Map.of("team", "ml"))));
+    }
+
+    @Test
+    void create_then_get_through_the_generated_client() throws ApiException {
+        ClusterView created = clusters.kubernetesClustersCreate(standard("generated"));
+
+        assertThat(created.getId()).startsWith("kcl_");
+        assertThat(created.getTenantId()).isEqualTo("acme");
+        assertThat(created.getName()).isEqualTo("generated");
+        assertThat(created.getState()).isEqualTo("pending");
+        assertThat(created.getVersion()).isEqualTo(1);
+        assertThat(created.getNodePools()).singleElement().satisfies(pool -> {
+            assertThat(pool.getName()).isEqualTo("gpu");
+            assertThat(pool.getNodeCount()).isEqualTo(2);
+            assertThat(pool.getAccelerators().getType()).isEqualTo("nvidia-h100-80gb");
+            assertThat(pool.getLabels()).containsEntry("team", "ml");
+        });
+
+        ClusterView got = clusters.kubernetesClustersGet(new OneCluster().tenantId("acme").clusterId(created.getId()));
+        assertThat(got).isEqualTo(created);
+
+        ClusterView again = clusters.kubernetesClustersCreate(standard("generated"));
+        assertThat(again.getId()).as("the same idempotency key answers the same cluster").isEqualTo(created.getId());
+    }
+
+    @Test
+    void a_refused_create_is_an_error_body_the_generated_model_reads() throws Exception {
+        ApiException e = catchThrowableOfType(ApiException.class,
+                () -> clusters.kubernetesClustersCreate(standard("Not_A_Name")));
+
+        assertThat(e.getCode()).isEqualTo(400);
+        ErrorBody body = new ApiClient().getObjectMapper().readValue(e.getResponseBody(), ErrorBody.class);
+        assertThat(body.getError().getCode()).isEqualTo("INVALID_INPUT");
+        assertThat(body.getError().getDetails()).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .extractingByKey("fields").asString().contains("field=name");
+    }
+}
