@@ -201,7 +201,7 @@ public final class Server implements AutoCloseable {
                     new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
-                    marketUseCases(market, db, authorizer, parsed.market(), clock));
+                    marketUseCases(market, db, cache, authorizer, parsed.market(), clock));
             int port = api.start(config.host(), config.port());
             return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market);
         } catch (RuntimeException e) {
@@ -228,12 +228,15 @@ public final class Server implements AutoCloseable {
         return port;
     }
 
-    /** The market's routes (API.md, "The market API") over the market module's stores. */
-    static MarketUseCases marketUseCases(MarketModule market, Database db, Authorizer authorizer, MarketCatalog catalog,
-                                         Clock clock) {
+    /**
+     * The market's routes (API.md, "The market API") over the market module's stores; principals and the
+     * catalog are read through the same cache as every other route's.
+     */
+    static MarketUseCases marketUseCases(MarketModule market, Database db, CatalogCache cache, Authorizer authorizer,
+                                         MarketCatalog catalog, Clock clock) {
         var tx = market.transactions();
         var markets = market.markets();
-        MarketCallers callers = new MarketCallers(db.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer));
+        MarketCallers callers = new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer));
         return new MarketUseCases(
                 new Bids(tx, callers, markets, clock),
                 new ListClusterRequests(callers, markets),
@@ -243,7 +246,7 @@ public final class Server implements AutoCloseable {
                 new ChangeSupply(tx, markets, clock),
                 new ReportNodeOutOfService(tx, markets, clock),
                 new ReportNodeBack(tx, markets, clock),
-                new TopUpCredits(tx, markets, market.ledger(), db.catalog(), clock),
+                new TopUpCredits(tx, markets, market.ledger(), cache.catalog(), clock),
                 new EnrolCluster(tx, markets, db.clusters(), catalog, clock),
                 new RemoveMarketCluster(tx, markets),
                 new ReadGpuUsage(market.ledger(), new ReadableClusters(db.clusters(), authorizer)));

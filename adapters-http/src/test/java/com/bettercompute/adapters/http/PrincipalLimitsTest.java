@@ -1,14 +1,11 @@
 package com.bettercompute.adapters.http;
 
+import com.bettercompute.application.fakes.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PrincipalLimitsTest {
-    private final StepClock clock = new StepClock();
+    private final MutableClock clock = new MutableClock();
 
     @ParameterizedTest(name = "{0} in flight of {1} allowed: admitted {2}")
     @CsvSource({"0, 2, true", "1, 2, true", "2, 2, false", "15, 16, true", "16, 16, false"})
@@ -76,29 +73,5 @@ class PrincipalLimitsTest {
 
         assertThat(passed).isEqualTo(admitted);
         assertThat(retryAfter).allSatisfy(seconds -> assertThat(seconds).isEqualTo(1L));
-    }
-
-    /** A clock a test moves by hand. */
-    private static final class StepClock extends Clock {
-        private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }
