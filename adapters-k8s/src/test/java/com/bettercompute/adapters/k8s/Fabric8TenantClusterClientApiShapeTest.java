@@ -41,7 +41,7 @@ class Fabric8TenantClusterClientApiShapeTest {
     static void start() {
         running.put("prj/us-central1-a/one", Map.of("gpu", 2, "cpu", 1));
         running.put("prj/us-central1-a/two", Map.of("gpu", 1));
-        apis = SimulatedKubernetesApis.start(clock, (p, l, c) -> running.get(p + "/" + l + "/" + c));
+        apis = SimulatedKubernetesApis.start(clock, SimulatedKubernetesApis.NodeSource.ofCounts((p, l, c) -> running.get(p + "/" + l + "/" + c)));
         client = new Fabric8TenantClusterClient(5000);
     }
 

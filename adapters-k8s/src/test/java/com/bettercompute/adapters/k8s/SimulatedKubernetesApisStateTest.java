@@ -50,7 +50,7 @@ class SimulatedKubernetesApisStateTest {
     }
 
     private SimulatedKubernetesApis start(Path directory) {
-        return SimulatedKubernetesApis.start(clock, (p, l, c) -> running.get(p + "/" + l + "/" + c), directory);
+        return SimulatedKubernetesApis.start(clock, SimulatedKubernetesApis.NodeSource.ofCounts((p, l, c) -> running.get(p + "/" + l + "/" + c)), directory);
     }
 
     private void restart() {

@@ -7,11 +7,18 @@ import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import com.bettercompute.application.provider.ClusterProvider;
 import com.bettercompute.domain.catalog.ProviderAccount;
+import com.google.container.v1.AcceleratorConfig;
+import com.google.container.v1.NodeConfig;
+import com.google.container.v1.NodeTaint;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -29,6 +36,8 @@ public final class GkeProviderSetup implements AutoCloseable {
     /** Real GKE: accounts with their own credentials file get their own client. */
     private final boolean perAccountCredentials;
     private final Map<Path, GkeClusterProvider> byCredentials = new ConcurrentHashMap<>();
+    /** Runs the simulated clusters' controllers every second; null without an embedded simulator. */
+    private final ScheduledExecutorService controllers;
 
     private GkeProviderSetup(GkeClusterProvider provider, GkeSimulator simulator, boolean perAccountCredentials) {
         this(provider, simulator, null, perAccountCredentials);
@@ -40,6 +49,15 @@ public final class GkeProviderSetup implements AutoCloseable {
         this.simulator = simulator;
         this.kubernetesApis = kubernetesApis;
         this.perAccountCredentials = perAccountCredentials;
+        this.controllers = kubernetesApis == null ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "simulated-cluster-controllers");
+            t.setDaemon(true);
+            return t;
+        });
+        if (controllers != null) {
+            // What only time moves in the simulated clusters (nodes turning Ready, pods finishing, graceful deletions, back-offs).
+            controllers.scheduleWithFixedDelay(kubernetesApis::step, 1, 1, TimeUnit.SECONDS);
+        }
     }
 
     /** As {@link #from(String, String, Duration, Clock, Path)} with the embedded simulator's state in memory. */
@@ -77,7 +95,8 @@ public final class GkeProviderSetup implements AutoCloseable {
                 }
                 SimulatedKubernetesApis apis = null;
                 try {
-                    apis = withKubernetesApis(simulator, clock, simulatorState == null ? null : simulatorState.resolve("kubernetes"));
+                    apis = withKubernetesApis(simulator, clock, simulatorState == null ? null : simulatorState.resolve("kubernetes"),
+                            new SimulatedKubernetesApis.Settings(simOperation.dividedBy(4), null));
                     return new GkeProviderSetup(GkeClusterProviders.grpc(simulator.grpcTarget(), apis::adminToken), simulator, apis, false);
                 } catch (RuntimeException e) {
                     if (apis != null) {
@@ -96,8 +115,8 @@ public final class GkeProviderSetup implements AutoCloseable {
      * Gives the simulator's clusters a Kubernetes API (adapters-k8s): once RUNNING, each reports an endpoint
      * on the one HTTPS server of {@link SimulatedKubernetesApis} and its CA, and shows its node pools' nodes.
      */
-    static SimulatedKubernetesApis withKubernetesApis(GkeSimulator simulator, Clock clock, Path state) {
-        SimulatedKubernetesApis apis = SimulatedKubernetesApis.start(clock, simulator::nodeCounts, state);
+    static SimulatedKubernetesApis withKubernetesApis(GkeSimulator simulator, Clock clock, Path state, SimulatedKubernetesApis.Settings settings) {
+        SimulatedKubernetesApis apis = SimulatedKubernetesApis.start(clock, nodesOf(simulator), state, settings);
         simulator.clusterEndpoints(new ClusterEndpoints() {
             @Override
             public Endpoint endpointFor(String project, String location, String cluster) {
@@ -110,6 +129,45 @@ public final class GkeProviderSetup implements AutoCloseable {
             }
         });
         return apis;
+    }
+
+    /**
+     * The simulator's node pools as nodes, as GKE makes them: the node config's labels and taints on every
+     * node, the accelerator type as {@code cloud.google.com/gke-accelerator} and its count as the node's
+     * {@code nvidia.com/gpu} capacity.
+     */
+    static SimulatedKubernetesApis.NodeSource nodesOf(GkeSimulator simulator) {
+        return (project, location, cluster) -> {
+            Map<String, GkeSimulator.PoolNodes> pools = simulator.nodePools(project, location, cluster);
+            if (pools == null) {
+                return null;
+            }
+            Map<String, SimulatedKubernetesApis.NodePool> out = new java.util.LinkedHashMap<>();
+            pools.forEach((name, pool) -> out.put(name, nodePool(pool)));
+            return out;
+        };
+    }
+
+    static SimulatedKubernetesApis.NodePool nodePool(GkeSimulator.PoolNodes nodes) {
+        NodeConfig config = nodes.pool().getConfig();
+        Map<String, String> labels = new java.util.LinkedHashMap<>(config.getLabelsMap());
+        int gpus = 0;
+        if (config.getAcceleratorsCount() > 0) {
+            AcceleratorConfig accelerator = config.getAccelerators(0);
+            labels.put("cloud.google.com/gke-accelerator", accelerator.getAcceleratorType());
+            gpus = (int) accelerator.getAcceleratorCount();
+        }
+        List<SimulatedKubernetesApis.Taint> taints = config.getTaintsList().stream()
+                .map(t -> new SimulatedKubernetesApis.Taint(t.getKey(), t.getValue(), effect(t.getEffect()))).toList();
+        return new SimulatedKubernetesApis.NodePool(nodes.nodes(), labels, taints, gpus, config.getMachineType());
+    }
+
+    private static String effect(NodeTaint.Effect effect) {
+        return switch (effect) {
+            case PREFER_NO_SCHEDULE -> "PreferNoSchedule";
+            case NO_EXECUTE -> "NoExecute";
+            default -> "NoSchedule";
+        };
     }
 
     /** The embedded simulator's clusters' Kubernetes APIs, when there is an embedded simulator. */
@@ -140,6 +198,9 @@ public final class GkeProviderSetup implements AutoCloseable {
 
     @Override
     public void close() {
+        if (controllers != null) {
+            controllers.shutdownNow();
+        }
         byCredentials.values().forEach(GkeClusterProvider::close);
         provider.close();
         if (simulator != null) {

@@ -135,6 +135,24 @@ public final class GkeSimulator implements AutoCloseable {
         return core.nodeCounts(project, location, cluster);
     }
 
+    /**
+     * A running cluster's node pools as the API reports them (pools being created left out), each with its
+     * node count over all zones, or null when no such cluster runs: what its simulated Kubernetes API
+     * makes Nodes from — the pool's node config labels, taints and accelerators included.
+     */
+    public Map<String, PoolNodes> nodePools(String project, String location, String cluster) {
+        Map<String, com.google.container.v1.NodePool> pools = core.nodePools(project, location, cluster);
+        if (pools == null) {
+            return null;
+        }
+        Map<String, PoolNodes> out = new java.util.LinkedHashMap<>();
+        pools.forEach((name, pool) -> out.put(name, new PoolNodes(SimulatorCore.nodeCount(pool), pool)));
+        return out;
+    }
+
+    /** A node pool with how many nodes it has over all its zones. */
+    public record PoolNodes(int nodes, com.google.container.v1.NodePool pool) {}
+
     // ---------------------------------------------------------------- faults and controls
 
     /** The next {@code count} calls of {@code method} ({@code *}: any) fail with this gRPC status code name and message. */

@@ -545,19 +545,35 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
      * still being created are left out. Null when there is no such cluster, or it does not answer.
      */
     synchronized Map<String, Integer> nodeCounts(String project, String location, String clusterName) {
+        Map<String, NodePool> pools = nodePools(project, location, clusterName);
+        if (pools == null) {
+            return null;
+        }
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        pools.forEach((name, pool) -> counts.put(name, nodeCount(pool)));
+        return counts;
+    }
+
+    /** The node pools whose nodes exist (as {@link #nodeCounts}), as the API reports them; null as there. */
+    synchronized Map<String, NodePool> nodePools(String project, String location, String clusterName) {
         settle();
         save();
         SimCluster cluster = clusters.get(new Ref(project, location, clusterName, null, null).clusterPath());
         if (cluster == null || !hasApi(cluster)) {
             return null;
         }
-        Map<String, Integer> counts = new LinkedHashMap<>();
+        Map<String, NodePool> pools = new LinkedHashMap<>();
         cluster.pools.forEach((name, pool) -> {
             if (pool.getStatus() != NodePool.Status.PROVISIONING && pool.getStatus() != NodePool.Status.ERROR) {
-                counts.put(name, pool.getInitialNodeCount() * Math.max(1, pool.getLocationsCount()));
+                pools.put(name, pool.build());
             }
         });
-        return counts;
+        return pools;
+    }
+
+    /** A pool's nodes over all its zones. */
+    static int nodeCount(NodePool pool) {
+        return pool.getInitialNodeCount() * Math.max(1, pool.getLocationsCount());
     }
 
     private static String fingerprint(Map<String, String> labels) {

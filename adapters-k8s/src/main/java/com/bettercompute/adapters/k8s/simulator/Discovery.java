@@ -1,9 +1,17 @@
 package com.bettercompute.adapters.k8s.simulator;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
 /**
  * The discovery documents and {@code /version} the CRUD mock does not serve and {@code kubectl} insists
  * on (legacy, non-aggregated discovery: {@code kubectl} falls back to it when {@code /api} answers plain
- * JSON). Only the groups listed here are announced, and each has its resource list.
+ * JSON). The built-in groups listed here, plus every group and version the cluster's
+ * CustomResourceDefinitions serve — discovery follows the CRDs created through the API, as
+ * kube-apiserver's does.
  */
 final class Discovery {
     private Discovery() {}
@@ -15,41 +23,132 @@ final class Discovery {
     static final String API = """
             {"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0","serverAddress":"127.0.0.1"}]}""";
 
-    static final String APIS = """
-            {"kind":"APIGroupList","apiVersion":"v1","groups":[\
-            {"name":"rbac.authorization.k8s.io","versions":[{"groupVersion":"rbac.authorization.k8s.io/v1","version":"v1"}],\
-            "preferredVersion":{"groupVersion":"rbac.authorization.k8s.io/v1","version":"v1"}},\
-            {"name":"authentication.k8s.io","versions":[{"groupVersion":"authentication.k8s.io/v1","version":"v1"}],\
-            "preferredVersion":{"groupVersion":"authentication.k8s.io/v1","version":"v1"}}]}""";
+    private static final List<String> RW = List.of("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch");
 
-    private static final String RW = "[\"create\",\"delete\",\"deletecollection\",\"get\",\"list\",\"patch\",\"update\",\"watch\"]";
+    /** One resource of a group version, as an APIResourceList entry. */
+    record Resource(String name, String singular, boolean namespaced, String kind, List<String> verbs, List<String> shortNames,
+                    List<String> categories) {
+        static Resource of(String name, String singular, boolean namespaced, String kind, String... shortNames) {
+            return new Resource(name, singular, namespaced, kind, RW, List.of(shortNames), List.of());
+        }
 
-    static final String CORE_V1 = "{\"kind\":\"APIResourceList\",\"groupVersion\":\"v1\",\"resources\":["
-            + resource("namespaces", "namespace", false, "Namespace", RW, "[\"ns\"]") + ","
-            + resource("nodes", "node", false, "Node", RW, "[\"no\"]") + ","
-            + resource("pods", "pod", true, "Pod", RW, "[\"po\"]") + ","
-            + resource("services", "service", true, "Service", RW, "[\"svc\"]") + ","
-            + resource("configmaps", "configmap", true, "ConfigMap", RW, "[\"cm\"]") + ","
-            + resource("secrets", "secret", true, "Secret", RW, "[]") + ","
-            + resource("events", "event", true, "Event", RW, "[\"ev\"]") + ","
-            + resource("serviceaccounts", "serviceaccount", true, "ServiceAccount", RW, "[\"sa\"]") + ","
-            + "{\"name\":\"serviceaccounts/token\",\"singularName\":\"\",\"namespaced\":true,\"group\":\"authentication.k8s.io\","
-            + "\"version\":\"v1\",\"kind\":\"TokenRequest\",\"verbs\":[\"create\"]}"
-            + "]}";
+        static Resource sub(String name, String kind, List<String> verbs) {
+            return new Resource(name, "", true, kind, verbs, List.of(), List.of());
+        }
 
-    static final String RBAC_V1 = "{\"kind\":\"APIResourceList\",\"groupVersion\":\"rbac.authorization.k8s.io/v1\",\"resources\":["
-            + resource("clusterrolebindings", "clusterrolebinding", false, "ClusterRoleBinding", RW, "[]") + ","
-            + resource("clusterroles", "clusterrole", false, "ClusterRole", RW, "[]") + ","
-            + resource("rolebindings", "rolebinding", true, "RoleBinding", RW, "[]") + ","
-            + resource("roles", "role", true, "Role", RW, "[]")
-            + "]}";
+        Map<String, Object> json() {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("name", name);
+            out.put("singularName", singular);
+            out.put("namespaced", namespaced);
+            out.put("kind", kind);
+            out.put("verbs", verbs);
+            if (!shortNames.isEmpty()) {
+                out.put("shortNames", shortNames);
+            }
+            if (!categories.isEmpty()) {
+                out.put("categories", categories);
+            }
+            return out;
+        }
+    }
 
-    static final String AUTHENTICATION_V1 = "{\"kind\":\"APIResourceList\",\"groupVersion\":\"authentication.k8s.io/v1\",\"resources\":["
-            + resource("tokenreviews", "tokenreview", false, "TokenReview", "[\"create\"]", "[]")
-            + "]}";
+    /** The built-in group versions ({@code ""} is the core group), each with its resources. */
+    private static final Map<String, List<Resource>> BUILT_IN = builtIn();
 
-    private static String resource(String name, String singular, boolean namespaced, String kind, String verbs, String shortNames) {
-        return "{\"name\":\"" + name + "\",\"singularName\":\"" + singular + "\",\"namespaced\":" + namespaced
-                + ",\"kind\":\"" + kind + "\",\"verbs\":" + verbs + ",\"shortNames\":" + shortNames + "}";
+    private static Map<String, List<Resource>> builtIn() {
+        Map<String, List<Resource>> out = new LinkedHashMap<>();
+        out.put("v1", List.of(
+                Resource.of("namespaces", "namespace", false, "Namespace", "ns"),
+                Resource.of("nodes", "node", false, "Node", "no"),
+                Resource.sub("nodes/status", "Node", List.of("get", "patch", "update")),
+                Resource.of("pods", "pod", true, "Pod", "po"),
+                Resource.sub("pods/status", "Pod", List.of("get", "patch", "update")),
+                Resource.sub("pods/eviction", "Eviction", List.of("create")),
+                Resource.of("podtemplates", "podtemplate", true, "PodTemplate"),
+                Resource.of("services", "service", true, "Service", "svc"),
+                Resource.of("configmaps", "configmap", true, "ConfigMap", "cm"),
+                Resource.of("secrets", "secret", true, "Secret"),
+                Resource.of("events", "event", true, "Event", "ev"),
+                Resource.of("serviceaccounts", "serviceaccount", true, "ServiceAccount", "sa"),
+                new Resource("serviceaccounts/token", "", true, "TokenRequest", List.of("create"), List.of(), List.of())));
+        out.put("batch/v1", List.of(
+                new Resource("jobs", "job", true, "Job", RW, List.of(), List.of("all")),
+                Resource.sub("jobs/status", "Job", List.of("get", "patch", "update"))));
+        out.put("apps/v1", List.of(
+                Resource.of("deployments", "deployment", true, "Deployment", "deploy"),
+                Resource.of("statefulsets", "statefulset", true, "StatefulSet", "sts"),
+                Resource.of("daemonsets", "daemonset", true, "DaemonSet", "ds")));
+        out.put("policy/v1", List.of(Resource.of("poddisruptionbudgets", "poddisruptionbudget", true, "PodDisruptionBudget", "pdb")));
+        out.put("apiextensions.k8s.io/v1", List.of(
+                Resource.of("customresourcedefinitions", "customresourcedefinition", false, "CustomResourceDefinition", "crd", "crds")));
+        out.put("rbac.authorization.k8s.io/v1", List.of(
+                Resource.of("clusterrolebindings", "clusterrolebinding", false, "ClusterRoleBinding"),
+                Resource.of("clusterroles", "clusterrole", false, "ClusterRole"),
+                Resource.of("rolebindings", "rolebinding", true, "RoleBinding"),
+                Resource.of("roles", "role", true, "Role")));
+        out.put("authentication.k8s.io/v1", List.of(
+                new Resource("tokenreviews", "tokenreview", false, "TokenReview", List.of("create"), List.of(), List.of())));
+        return out;
+    }
+
+    /** Group version → resources: the built-in ones, then the CRDs' served versions. */
+    private static Map<String, List<Resource>> all(List<Map<String, Object>> crds) {
+        Map<String, List<Resource>> out = new LinkedHashMap<>();
+        BUILT_IN.forEach((gv, resources) -> out.put(gv, new ArrayList<>(resources)));
+        Map<String, List<Resource>> custom = new TreeMap<>();
+        for (Map<String, Object> crd : crds) {
+            String group = Obj.str(crd, "spec", "group");
+            Map<String, Object> names = Obj.map(Obj.at(crd, "spec", "names"));
+            String plural = (String) names.get("plural");
+            if (group == null || plural == null) {
+                continue;
+            }
+            boolean namespaced = !"Cluster".equals(Obj.str(crd, "spec", "scope"));
+            String kind = (String) names.get("kind");
+            String singular = names.get("singular") == null ? kind.toLowerCase(java.util.Locale.ROOT) : (String) names.get("singular");
+            List<String> shortNames = Obj.list(names.get("shortNames")).stream().map(Object::toString).toList();
+            List<String> categories = Obj.list(names.get("categories")).stream().map(Object::toString).toList();
+            for (Object v : Obj.list(Obj.at(crd, "spec", "versions"))) {
+                Map<String, Object> version = Obj.map(v);
+                if (Boolean.FALSE.equals(version.get("served"))) {
+                    continue;
+                }
+                List<Resource> resources = custom.computeIfAbsent(group + "/" + version.get("name"), k -> new ArrayList<>());
+                resources.add(new Resource(plural, singular, namespaced, kind, RW, shortNames, categories));
+                if (Obj.at(version, "subresources", "status") != null) {
+                    resources.add(new Resource(plural + "/status", "", namespaced, kind, List.of("get", "patch", "update"), List.of(), List.of()));
+                }
+            }
+        }
+        out.putAll(custom);
+        return out;
+    }
+
+    /** {@code /apis}: every group with its versions, the first one listed preferred. */
+    static Map<String, Object> groups(List<Map<String, Object>> crds) {
+        Map<String, List<String>> versions = new LinkedHashMap<>();
+        for (String gv : all(crds).keySet()) {
+            int slash = gv.indexOf('/');
+            if (slash > 0) {
+                versions.computeIfAbsent(gv.substring(0, slash), g -> new ArrayList<>()).add(gv.substring(slash + 1));
+            }
+        }
+        List<Object> groups = new ArrayList<>();
+        versions.forEach((group, vs) -> {
+            List<Object> listed = vs.stream().<Object>map(v -> Map.of("groupVersion", group + "/" + v, "version", v)).toList();
+            groups.add(Map.of("name", group, "versions", listed, "preferredVersion", listed.get(0)));
+        });
+        return Map.of("kind", "APIGroupList", "apiVersion", "v1", "groups", groups);
+    }
+
+    /** The APIResourceList of a group version ({@code v1} for the core group), or null when nothing serves it. */
+    static Map<String, Object> resources(String groupVersion, List<Map<String, Object>> crds) {
+        List<Resource> resources = all(crds).get(groupVersion);
+        if (resources == null) {
+            return null;
+        }
+        return Map.of("kind", "APIResourceList", "apiVersion", "v1", "groupVersion", groupVersion,
+                "resources", resources.stream().map(Resource::json).toList());
     }
 }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingList;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -65,19 +66,70 @@ import java.util.regex.Pattern;
  */
 public final class SimulatedKubernetesApis implements AutoCloseable {
     /**
-     * What the GKE simulator says about a cluster: its node pools and their node counts (all zones),
-     * or null when no such cluster runs. Called on requests that read nodes, and to find a cluster
-     * on its first request.
+     * What the GKE simulator says about a cluster: its node pools as the nodes they make, or null when no
+     * such cluster runs. Called on requests that read nodes, at every {@link #step()}, and to find a
+     * cluster on its first request.
      */
     @FunctionalInterface
     public interface NodeSource {
-        Map<String, Integer> nodePools(String project, String location, String cluster);
+        Map<String, NodePool> nodePools(String project, String location, String cluster);
+
+        /** Pools known by their node counts only: plain nodes, no labels, taints or GPUs. */
+        static NodeSource ofCounts(Counts counts) {
+            return (project, location, cluster) -> {
+                Map<String, Integer> byPool = counts.nodeCounts(project, location, cluster);
+                if (byPool == null) {
+                    return null;
+                }
+                Map<String, NodePool> out = new java.util.LinkedHashMap<>();
+                byPool.forEach((pool, nodes) -> out.put(pool, NodePool.plain(nodes)));
+                return out;
+            };
+        }
+
+        /** Node counts by pool, or null when no such cluster runs. */
+        @FunctionalInterface
+        interface Counts {
+            Map<String, Integer> nodeCounts(String project, String location, String cluster);
+        }
+    }
+
+    /**
+     * A node pool as its nodes show it: how many, the labels and taints GKE copies from the pool's node
+     * config to each node, and the GPUs each node has (its {@code nvidia.com/gpu} capacity).
+     */
+    public record NodePool(int nodes, Map<String, String> labels, List<Taint> taints, int gpusPerNode, String machineType) {
+        public NodePool {
+            labels = Map.copyOf(labels);
+            taints = List.copyOf(taints);
+        }
+
+        public static NodePool plain(int nodes) {
+            return new NodePool(nodes, Map.of(), List.of(), 0, "e2-standard-4");
+        }
+    }
+
+    /** A node taint as Kubernetes writes it: effect {@code NoSchedule}, {@code PreferNoSchedule} or {@code NoExecute}. */
+    public record Taint(String key, String value, String effect) {}
+
+    /**
+     * How the simulated clusters behave in time: a new node turns Ready {@code nodeReadyAfter} after it
+     * appears; {@code provisioningBackoffBase} replaces the ProvisioningRequestConfig's back-off base
+     * (Kueue's default 60 s) when not null, so a retried request comes sooner in tests and demos.
+     */
+    public record Settings(Duration nodeReadyAfter, Duration provisioningBackoffBase) {
+        public static final Settings DEFAULTS = new Settings(Duration.ZERO, null);
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(SimulatedKubernetesApis.class);
     private static final Pattern ROUTE = Pattern.compile("^/clusters/([^/?]+)/([^/?]+)/([^/?]+)(/[^?]*)?(\\?.*)?$");
     private static final Pattern TOKEN_REQUEST = Pattern.compile("^/api/v1/namespaces/([^/]+)/serviceaccounts/([^/]+)/token$");
+    private static final Pattern EVICTION = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction$");
+    private static final Pattern GROUP_VERSION = Pattern.compile("^/apis/([^/]+/[^/]+)/?$");
+    private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private static final String TOKEN_PREFIX = "bcsim.";
+    /** Controller rounds per reconcile: enough for a change to go from Kueue through the Job to its pods and back. */
+    private static final int MAX_ROUNDS = 6;
     /** What every authenticated caller may read, as {@code system:discovery} grants. */
     private static final Pattern DISCOVERY = Pattern.compile("^/(version|api|apis|api/v1|apis/[^/]+/[^/]+)/?$");
     /** Kubernetes refuses a TokenRequest for less than 10 minutes. */
@@ -94,6 +146,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
 
     private final Clock clock;
     private final NodeSource nodeSource;
+    private final Settings settings;
     private final MockWebServer server = new MockWebServer();
     private final KubernetesSerialization json = new KubernetesSerialization();
     private final Map<String, SimCluster> clusters = new ConcurrentHashMap<>();
@@ -104,9 +157,10 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private final SavedApis saved;
     private final TlsFront front;
 
-    private SimulatedKubernetesApis(Clock clock, NodeSource nodeSource, Path stateDirectory) throws IOException {
+    private SimulatedKubernetesApis(Clock clock, NodeSource nodeSource, Path stateDirectory, Settings settings) throws IOException {
         this.clock = clock;
         this.nodeSource = nodeSource;
+        this.settings = settings;
         this.saved = stateDirectory == null ? null : new SavedApis(stateDirectory, json);
         ServerIdentity identity = saved == null ? null : saved.identity();
         if (identity == null) {
@@ -155,8 +209,13 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
      * out before a restart keep working after it. One server per directory at a time.
      */
     public static SimulatedKubernetesApis start(Clock clock, NodeSource nodes, Path stateDirectory) {
+        return start(clock, nodes, stateDirectory, Settings.DEFAULTS);
+    }
+
+    /** As {@link #start(Clock, NodeSource, Path)}, with these timings. */
+    public static SimulatedKubernetesApis start(Clock clock, NodeSource nodes, Path stateDirectory, Settings settings) {
         try {
-            return new SimulatedKubernetesApis(clock, nodes, stateDirectory);
+            return new SimulatedKubernetesApis(clock, nodes, stateDirectory, settings);
         } catch (IOException e) {
             throw new UncheckedIOException("the simulated Kubernetes API could not start: " + e.getMessage(), e);
         }
@@ -188,6 +247,26 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     /** The platform's credential for every simulated cluster. A secret: never log it. */
     public String adminToken() {
         return adminToken;
+    }
+
+    /**
+     * One round of what the clusters' controllers do, at the clock's time: nodes follow their pools and turn
+     * Ready, Kueue queues and admits, the Job controller, the scheduler and the kubelets run pods, graceful
+     * deletions come due. Changes made by a request are acted on at once; this moves what only time moves.
+     * Call it regularly (the server does, every second); a cluster whose provider cluster is gone is left alone.
+     */
+    public void step() {
+        for (SimCluster cluster : clusters.values()) {
+            Map<String, NodePool> pools = nodeSource.nodePools(cluster.project, cluster.location, cluster.name);
+            if (pools == null) {
+                continue;
+            }
+            try {
+                cluster.step(pools);
+            } catch (RuntimeException e) {
+                LOG.error("simulated Kubernetes API: the controllers of cluster {} failed a round", cluster.key(), e);
+            }
+        }
     }
 
     /** How many clusters have had their API started (by a first request). */
@@ -283,12 +362,15 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 // As kube-apiserver: no hint of why (expired, unknown, another cluster's).
                 return status(401, "Unauthorized", "Unauthorized");
             }
-            Map<String, Integer> pools = nodeSource.nodePools(m.group(1), m.group(2), m.group(3));
+            Map<String, NodePool> pools = nodeSource.nodePools(m.group(1), m.group(2), m.group(3));
             if (pools == null) {
                 clusters.remove(key);
                 return status(404, "NotFound", "no running cluster " + key);
             }
             SimCluster cluster = clusters.computeIfAbsent(key, k -> new SimCluster(m.group(1), m.group(2), m.group(3)));
+            if (!cluster.synced) {
+                cluster.step(pools);
+            }
             String path = m.group(4) == null ? "/" : m.group(4);
             String query = m.group(5) == null ? "" : m.group(5);
             try {
@@ -306,6 +388,11 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         final String name;
         final KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher();
         final Set<String> nodes = new TreeSet<>();
+        /** Whether the nodes were synced once since this cluster's API started (or was restored). */
+        boolean synced;
+        final ClusterStore store = new ClusterStore(crud, json);
+        final SimulatedKueue kueue = new SimulatedKueue(store, settings.provisioningBackoffBase());
+        final SimulatedPods pods = new SimulatedPods(store, settings.nodeReadyAfter());
 
         SimCluster(String project, String location, String name) {
             this.project = project;
@@ -314,6 +401,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             List<SavedApis.StoredObject> objects = load();
             if (objects != null) {
                 restore(objects);
+                synced = true;
                 LOG.info("simulated Kubernetes API restored for cluster {}/{}/{}: {} objects", project, location, name, objects.size());
                 return;
             }
@@ -321,6 +409,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 create("/api/v1/namespaces", json.asJson(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()));
             }
             builtInClusterRoles().forEach(role -> create("/apis/rbac.authorization.k8s.io/v1/clusterroles", role));
+            // Kueue is installed in every simulated cluster, as on the platform's GKE clusters.
+            KueueCrds.all().forEach(crd -> create(CRDS, json.asJson(crd)));
             save();
             LOG.info("simulated Kubernetes API started for cluster {}/{}/{}", project, location, name);
         }
@@ -353,6 +443,11 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 if ("Node".equals(resource.getKind())) {
                     nodes.add(resource.getMetadata().getName());
                 }
+                if ("CustomResourceDefinition".equals(resource.getKind())) {
+                    // The mock learns a CRD's status subresource when the CRD is created through it, not from its map.
+                    crud.expectCustomResource(CustomResourceDefinitionContext.fromCrd(json.unmarshal(object.json(),
+                            io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class)));
+                }
             }
             while (crud.requestResourceVersion() < newest) {
                 // each call takes one version; a cluster holds a few hundred objects at most
@@ -371,7 +466,31 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             }
         }
 
-        MockResponse dispatch(Caller caller, RecordedRequest request, String path, String query, Map<String, Integer> pools) {
+        /** One round of the simulated controllers over this cluster's objects, then a save if anything changed. */
+        synchronized void step(Map<String, NodePool> pools) {
+            syncNodes(pools);
+            reconcile();
+        }
+
+        /** The controllers' rounds until nothing changes (at most a few: each round's changes feed the next). */
+        private synchronized void reconcile() {
+            Instant now = clock.instant();
+            boolean changed = false;
+            for (int round = 0; round < MAX_ROUNDS; round++) {
+                // Kueue first: a Job it queues is suspended before the Job controller makes its pods.
+                kueue.reconcile(now);
+                pods.reconcile(now);
+                if (!store.takeChanged()) {
+                    break;
+                }
+                changed = true;
+            }
+            if (changed) {
+                save();
+            }
+        }
+
+        MockResponse dispatch(Caller caller, RecordedRequest request, String path, String query, Map<String, NodePool> pools) {
             String method = request.getMethod();
             if (caller != Caller.PLATFORM && !DISCOVERY.matcher(path).matches() && !allowed(caller, method, path)) {
                 return status(403, "Forbidden", "system:serviceaccount:" + caller.namespace() + ":" + caller.serviceAccount()
@@ -381,11 +500,15 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 switch (path) {
                     case "/version", "/version/": return ok(Discovery.VERSION);
                     case "/api", "/api/": return ok(Discovery.API);
-                    case "/apis", "/apis/": return ok(Discovery.APIS);
-                    case "/api/v1", "/api/v1/": return ok(Discovery.CORE_V1);
-                    case "/apis/rbac.authorization.k8s.io/v1": return ok(Discovery.RBAC_V1);
-                    case "/apis/authentication.k8s.io/v1": return ok(Discovery.AUTHENTICATION_V1);
+                    case "/apis", "/apis/": return ok(json.asJson(Discovery.groups(store.list(CRDS))));
+                    case "/api/v1", "/api/v1/": return ok(json.asJson(Discovery.resources("v1", List.of())));
                     default: break;
+                }
+                Matcher groupVersion = GROUP_VERSION.matcher(path);
+                if (groupVersion.matches()) {
+                    Map<String, Object> resources = Discovery.resources(groupVersion.group(1), store.list(CRDS));
+                    return resources == null ? status(404, "NotFound", "the server could not find the requested resource")
+                            : ok(json.asJson(resources));
                 }
             }
             String contentType = request.getHeader("Content-Type");
@@ -400,8 +523,13 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 return "POST".equals(method) ? tokenRequest(token.group(1), token.group(2), request)
                         : status(405, "MethodNotAllowed", "the token subresource only takes POST");
             }
-            if (path.startsWith("/api/v1/nodes") && syncNodes(pools)) {
-                save();
+            if (path.startsWith("/api/v1/nodes")) {
+                synchronized (this) {
+                    if (syncNodes(pools)) {
+                        reconcile();
+                        save();
+                    }
+                }
             }
             RecordedRequest forwarded = new RecordedRequest(request.getHttpVersion(), request.method(), path + query,
                     request.getHeaders(), request.getBody());
@@ -410,12 +538,71 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             }
             // A change and the save of the objects it leaves are one step: a later save never holds less.
             synchronized (this) {
-                MockResponse response = crud.dispatch(forwarded);
+                MockResponse response;
+                Matcher eviction = EVICTION.matcher(path);
+                if (eviction.matches()) {
+                    response = "POST".equals(method) ? evict(eviction.group(1), eviction.group(2), request)
+                            : status(405, "MethodNotAllowed", "the eviction subresource only takes POST");
+                } else if ("PATCH".equals(method) && contentType != null
+                        && (contentType.startsWith("application/merge-patch+json") || contentType.startsWith("application/strategic-merge-patch+json"))) {
+                    response = mergePatch(path, contentType.startsWith("application/strategic"), request);
+                } else {
+                    response = crud.dispatch(forwarded);
+                }
                 if (response.code() < 400) {
                     save();
+                    reconcile();
                 }
                 return response;
             }
+        }
+
+        /**
+         * The Eviction API (policy/v1), which the CRUD mock lacks: the pod gets its deletion time, its grace
+         * from now (the request's {@code deleteOptions.gracePeriodSeconds}, else the pod's
+         * {@code terminationGracePeriodSeconds}, else 30 s), and goes then. PodDisruptionBudgets are not read.
+         */
+        private MockResponse evict(String namespace, String pod, RecordedRequest request) {
+            Map<String, Object> found = store.get("/api/v1/namespaces/" + namespace + "/pods/" + pod);
+            if (found == null) {
+                return status(404, "NotFound", "pods \"" + pod + "\" not found");
+            }
+            Map<String, Object> body;
+            try {
+                byte[] bytes = request.getBody() == null ? new byte[0] : request.getBody().getBytes();
+                body = bytes.length == 0 ? Map.of() : store.parse(new String(bytes, StandardCharsets.UTF_8));
+            } catch (RuntimeException e) {
+                return status(400, "BadRequest", "the body is not an Eviction");
+            }
+            long grace = Obj.num(body, SimulatedPods.graceOf(found), "deleteOptions", "gracePeriodSeconds");
+            pods.terminate(found, grace, clock.instant());
+            store.takeChanged();
+            return new MockResponse().setResponseCode(201).setHeader("Content-Type", "application/json")
+                    .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
+        }
+
+        /** A JSON merge or strategic merge patch, applied here (see {@link MergePatch}) and stored as an update. */
+        private MockResponse mergePatch(String path, boolean strategic, RecordedRequest request) {
+            boolean status = path.endsWith("/status");
+            String objectPath = status ? path.substring(0, path.length() - "/status".length()) : path;
+            Map<String, Object> current = store.get(objectPath);
+            if (current == null) {
+                return status(404, "NotFound", "the object at " + objectPath + " was not found");
+            }
+            Map<String, Object> patch;
+            try {
+                patch = store.parse(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+            } catch (RuntimeException e) {
+                return status(400, "BadRequest", "the body is not a JSON object");
+            }
+            Map<String, Object> patched = Obj.map(strategic ? MergePatch.strategic(current, patch) : MergePatch.json(current, patch));
+            Obj.child(patched, "metadata").put("resourceVersion", Obj.str(current, "metadata", "resourceVersion"));
+            Map<String, Object> stored = status ? store.replaceStatus(objectPath, patched) : store.replace(objectPath, patched);
+            store.takeChanged();
+            if (stored == null) {
+                return status(409, "Conflict", "the object at " + objectPath + " changed; try again");
+            }
+            return ok(json.asJson(stored));
         }
 
         /**
@@ -484,12 +671,16 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             return new MockResponse().setResponseCode(201).setHeader("Content-Type", "application/json").setBody(json.asJson(answer));
         }
 
-        /** Makes the Node objects match the node pools: one per node, named as GKE names them. True if it changed any. */
-        private synchronized boolean syncNodes(Map<String, Integer> pools) {
+        /**
+         * Makes the Node objects match the node pools: one per node, named as GKE names them, with the pool's
+         * labels and taints and its GPUs; a new node is NotReady until {@link Settings#nodeReadyAfter()} has
+         * passed. True if it changed any.
+         */
+        private synchronized boolean syncNodes(Map<String, NodePool> pools) {
             boolean changed = false;
             Set<String> wanted = new TreeSet<>();
-            pools.forEach((pool, count) -> {
-                for (int i = 0; i < count; i++) {
+            pools.forEach((pool, shape) -> {
+                for (int i = 0; i < shape.nodes(); i++) {
                     wanted.add(nodeName(pool, i));
                 }
             });
@@ -500,24 +691,50 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                     changed = true;
                 }
             }
-            for (Map.Entry<String, Integer> entry : pools.entrySet()) {
+            // Nodes there when the cluster's API first answers came up with the cluster: Ready at once.
+            boolean ready = settings.nodeReadyAfter().isZero() || !synced;
+            synced = true;
+            for (Map.Entry<String, NodePool> entry : pools.entrySet()) {
                 String pool = entry.getKey();
-                int count = entry.getValue();
-                for (int i = 0; i < count; i++) {
+                NodePool shape = entry.getValue();
+                for (int i = 0; i < shape.nodes(); i++) {
                     String node = nodeName(pool, i);
                     if (nodes.add(node)) {
                         changed = true;
-                        create("/api/v1/nodes", json.asJson(new NodeBuilder()
+                        Map<String, String> capacity = new java.util.LinkedHashMap<>(Map.of("cpu", "4", "memory", "16Gi", "pods", "110"));
+                        if (shape.gpusPerNode() > 0) {
+                            capacity.put(SimulatedKueue.GPU, Integer.toString(shape.gpusPerNode()));
+                        }
+                        NodeBuilder built = new NodeBuilder()
                                 .withNewMetadata().withName(node)
+                                .addToLabels(shape.labels())
                                 .addToLabels(NODE_POOL_LABEL, pool).addToLabels("kubernetes.io/hostname", node)
-                                .addToLabels("topology.kubernetes.io/region", location).endMetadata()
-                                .withNewStatus().addNewCondition().withType("Ready").withStatus("True").withReason("KubeletReady").endCondition()
+                                .addToLabels("kubernetes.io/os", "linux")
+                                .addToLabels("node.kubernetes.io/instance-type", shape.machineType())
+                                .addToLabels("topology.kubernetes.io/region", location)
+                                .addToAnnotations(SimulatedKueue.CREATED_AT, clock.instant().toString())
+                                .endMetadata()
+                                .withNewSpec().withTaints(shape.taints().stream().map(t -> new io.fabric8.kubernetes.api.model.TaintBuilder()
+                                        .withKey(t.key()).withValue(t.value()).withEffect(t.effect()).build()).toList()).endSpec()
+                                .withNewStatus()
+                                .addToCapacity(quantities(capacity)).addToAllocatable(quantities(capacity))
+                                .addNewCondition().withType("Ready").withStatus(ready ? "True" : "False")
+                                .withReason(ready ? "KubeletReady" : "KubeletNotReady")
+                                .withMessage(ready ? "kubelet is posting ready status" : "container runtime status check may not have completed yet")
+                                .withLastTransitionTime(clock.instant().toString()).endCondition()
                                 .withNewNodeInfo().withKubeletVersion("v1.32.0").withOsImage("Container-Optimized OS").endNodeInfo()
-                                .endStatus().build()));
+                                .endStatus();
+                        create("/api/v1/nodes", json.asJson(built.build()));
                     }
                 }
             }
             return changed;
+        }
+
+        private static Map<String, io.fabric8.kubernetes.api.model.Quantity> quantities(Map<String, String> values) {
+            Map<String, io.fabric8.kubernetes.api.model.Quantity> out = new java.util.LinkedHashMap<>();
+            values.forEach((k, v) -> out.put(k, new io.fabric8.kubernetes.api.model.Quantity(v)));
+            return out;
         }
 
         private String nodeName(String pool, int index) {

@@ -1,0 +1,668 @@
+package com.bettercompute.adapters.k8s.simulator;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What Kueue (with its provisioning admission check) would do in one simulated cluster, one round at a
+ * time: Jobs get a suspended start and a Workload {@code job-<name>-<hash>}; Workloads reserve GPU quota in
+ * their ClusterQueue by priority, then age; a Workload holding quota files one ProvisioningRequest
+ * {@code <workload>-<check>-<attempt>} with its PodTemplates per provisioning admission check and follows the
+ * request's conditions; an admitted Workload's Job is started with the flavor's and the request's node
+ * selector, an evicted one's is stopped. Time comes from the given clock; all state lives in the objects, so
+ * a restarted simulator carries on. See docs/gke-simulator.md for where it differs from Kueue.
+ */
+final class SimulatedKueue {
+    static final String WORKLOADS = KueueCrds.API + "/workloads";
+    static final String PROVISIONING_API = "/apis/autoscaling.x-k8s.io/v1";
+    static final String PROVISIONING_CRD = "provisioningrequests.autoscaling.x-k8s.io";
+    static final String QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
+    static final String PRIORITY_LABEL = "kueue.x-k8s.io/priority-class";
+    static final String MANAGED_LABEL = "kueue.x-k8s.io/managed";
+    static final String JOB_UID_LABEL = "kueue.x-k8s.io/job-uid";
+    static final String PROVISIONING_CONTROLLER = "kueue.x-k8s.io/provisioning-request";
+    static final String GPU = "nvidia.com/gpu";
+    static final String CREATED_AT = "sim.better-compute.dev/created-at";
+    private static final String MAIN = "main";
+    private static final Duration DEFAULT_BACKOFF_BASE = Duration.ofSeconds(60);
+    private static final Duration DEFAULT_BACKOFF_MAX = Duration.ofSeconds(1800);
+    private static final long DEFAULT_BACKOFF_LIMIT = 3;
+
+    private final ClusterStore store;
+    /** Overrides every ProvisioningRequestConfig's back-off base (tests, fast demos); null: as configured. */
+    private final Duration backoffBase;
+
+    SimulatedKueue(ClusterStore store, Duration backoffBase) {
+        this.store = store;
+        this.backoffBase = backoffBase;
+    }
+
+    void reconcile(Instant now) {
+        String stamp = now.toString();
+        List<Map<String, Object>> jobs = store.list("/apis/batch/v1/jobs");
+        Map<String, Map<String, Object>> workloadsByJob = new HashMap<>();
+        for (Map<String, Object> w : store.list(WORKLOADS)) {
+            String owner = ownerUid(w);
+            boolean jobExists = jobs.stream().anyMatch(j -> uid(j).equals(owner));
+            if (!jobExists) {
+                deleteWorkload(w);
+            } else {
+                workloadsByJob.put(owner, w);
+            }
+        }
+        for (Map<String, Object> job : jobs) {
+            Map<String, Object> workload = workloadsByJob.get(uid(job));
+            if (workload == null) {
+                String queue = queueOf(job);
+                if (queue == null || job.get("status") != null && Obj.at(job, "status", "startTime") != null) {
+                    continue;
+                }
+                workload = createWorkload(job, queue, stamp);
+                if (workload != null) {
+                    workloadsByJob.put(uid(job), workload);
+                }
+                continue;
+            }
+            if (!Boolean.TRUE.equals(Obj.at(job, "spec", "suspend")) && !Obj.isTrue(workload, "Admitted") && !Obj.isTrue(job, "Complete")) {
+                stop(job, workload);
+            }
+        }
+        reserveQuota(new ArrayList<>(workloadsByJob.values()), now, stamp);
+        for (Map<String, Object> job : jobs) {
+            Map<String, Object> workload = workloadsByJob.get(uid(job));
+            if (workload != null) {
+                followChecks(job, workload, now, stamp);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- workloads
+
+    /** The LocalQueue a Job is queued in: its label's, else (jobs need no queue name here) the namespace's {@code default} or only one. */
+    private String queueOf(Map<String, Object> job) {
+        Object label = Obj.labels(job).get(QUEUE_LABEL);
+        if (label != null) {
+            return label.toString();
+        }
+        List<Map<String, Object>> queues = store.list(KueueCrds.API + "/namespaces/" + Obj.namespace(job) + "/localqueues");
+        for (Map<String, Object> q : queues) {
+            if ("default".equals(Obj.name(q))) {
+                return "default";
+            }
+        }
+        return queues.size() == 1 ? Obj.name(queues.get(0)) : null;
+    }
+
+    static String workloadName(String jobName, String jobUid) {
+        String prefix = "job-" + jobName;
+        if (prefix.length() > 63 - 6) {
+            prefix = prefix.substring(0, 63 - 6);
+        }
+        return prefix + "-" + hash(jobName + "/" + jobUid + "/Job").substring(0, 5);
+    }
+
+    private Map<String, Object> createWorkload(Map<String, Object> job, String queue, String stamp) {
+        String namespace = Obj.namespace(job);
+        Map<String, Object> template = Obj.copy(Obj.map(Obj.at(job, "spec", "template")));
+        Map<String, Object> podSet = new LinkedHashMap<>();
+        podSet.put("name", MAIN);
+        podSet.put("count", parallelism(job));
+        podSet.put("template", template);
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("queueName", queue);
+        spec.put("podSets", List.of(podSet));
+        spec.put("active", true);
+        Object priorityClass = Obj.labels(job).get(PRIORITY_LABEL);
+        if (priorityClass != null) {
+            Map<String, Object> wpc = store.get(KueueCrds.API + "/workloadpriorityclasses/" + priorityClass);
+            spec.put("priorityClassName", priorityClass.toString());
+            spec.put("priorityClassSource", "kueue.x-k8s.io/workloadpriorityclass");
+            spec.put("priority", wpc == null ? 0 : Obj.num(wpc, 0, "value"));
+        } else {
+            spec.put("priority", 0);
+        }
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("name", workloadName(Obj.name(job), uid(job)));
+        metadata.put("namespace", namespace);
+        metadata.put("labels", Map.of(JOB_UID_LABEL, uid(job)));
+        metadata.put("annotations", Map.of(CREATED_AT, stamp));
+        metadata.put("ownerReferences", List.of(owner("batch/v1", "Job", job)));
+        Map<String, Object> workload = new LinkedHashMap<>();
+        workload.put("apiVersion", KueueCrds.GROUP + "/" + KueueCrds.VERSION);
+        workload.put("kind", "Workload");
+        workload.put("metadata", metadata);
+        workload.put("spec", spec);
+        Map<String, Object> created = store.create(KueueCrds.API + "/namespaces/" + namespace + "/workloads", workload);
+        if (created == null) {
+            return null;
+        }
+        // As Kueue's webhook: a Job in a queue starts suspended.
+        Map<String, Object> suspended = Obj.copy(job);
+        Obj.child(suspended, "spec").put("suspend", true);
+        store.replace(jobPath(job), suspended);
+        return created;
+    }
+
+    private void deleteWorkload(Map<String, Object> workload) {
+        String namespace = Obj.namespace(workload);
+        for (Map<String, Object> request : store.list(PROVISIONING_API + "/namespaces/" + namespace + "/provisioningrequests")) {
+            if (uid(workload).equals(ownerUid(request))) {
+                deleteRequest(request);
+            }
+        }
+        store.delete(path(workload, KueueCrds.API, "workloads"));
+    }
+
+    private void deleteRequest(Map<String, Object> request) {
+        String namespace = Obj.namespace(request);
+        for (Object podSet : Obj.list(Obj.at(request, "spec", "podSets"))) {
+            String template = Obj.str(Obj.map(podSet), "podTemplateRef", "name");
+            if (template != null) {
+                store.delete("/api/v1/namespaces/" + namespace + "/podtemplates/" + template);
+            }
+        }
+        store.delete(PROVISIONING_API + "/namespaces/" + namespace + "/provisioningrequests/" + Obj.name(request));
+    }
+
+    // ---------------------------------------------------------------- quota
+
+    /** Quota by ClusterQueue: holders keep theirs (no preemption); waiting Workloads by priority, then age. */
+    private void reserveQuota(List<Map<String, Object>> workloads, Instant now, String stamp) {
+        Map<String, Map<String, Long>> used = new HashMap<>();
+        List<Map<String, Object>> waiting = new ArrayList<>();
+        for (Map<String, Object> w : workloads) {
+            Map<String, Object> admission = Obj.map(Obj.at(w, "status", "admission"));
+            if (Obj.isTrue(w, "Finished") || Boolean.FALSE.equals(Obj.at(w, "spec", "active"))) {
+                continue;
+            }
+            if (!admission.isEmpty()) {
+                for (Object a : Obj.list(admission.get("podSetAssignments"))) {
+                    String flavor = Obj.str(Obj.map(a), "flavors", GPU);
+                    if (flavor != null) {
+                        used.computeIfAbsent((String) admission.get("clusterQueue"), k -> new HashMap<>())
+                                .merge(flavor, gpus(w), Long::sum);
+                    }
+                }
+            } else {
+                Instant requeueAt = Obj.instant(Obj.str(w, "status", "requeueState", "requeueAt"));
+                if (requeueAt == null || !now.isBefore(requeueAt)) {
+                    waiting.add(w);
+                }
+            }
+        }
+        waiting.sort(Comparator.<Map<String, Object>>comparingLong(w -> -Obj.num(w, 0, "spec", "priority"))
+                .thenComparing(w -> String.valueOf(Obj.annotations(w).get(CREATED_AT)))
+                .thenComparing(Obj::name));
+        Set<String> blocked = new HashSet<>();
+        for (Map<String, Object> w : waiting) {
+            Map<String, Object> queue = store.get(KueueCrds.API + "/namespaces/" + Obj.namespace(w) + "/localqueues/" + Obj.str(w, "spec", "queueName"));
+            if (queue == null) {
+                pending(w, "Inadmissible", "LocalQueue " + Obj.str(w, "spec", "queueName") + " doesn't exist", stamp);
+                continue;
+            }
+            String cqName = Obj.str(queue, "spec", "clusterQueue");
+            Map<String, Object> cq = store.get(KueueCrds.API + "/clusterqueues/" + cqName);
+            if (cq == null) {
+                pending(w, "Inadmissible", "ClusterQueue " + cqName + " doesn't exist", stamp);
+                continue;
+            }
+            List<String> missing = checksOf(cq, null).stream()
+                    .filter(c -> store.get(KueueCrds.API + "/admissionchecks/" + c) == null).toList();
+            if (!missing.isEmpty()) {
+                pending(w, "Inadmissible", "ClusterQueue " + cqName + " is inactive: admission check " + missing.get(0) + " not found", stamp);
+                continue;
+            }
+            if (blocked.contains(cqName)) {
+                pending(w, "Pending", "Workloads ahead of this one in StrictFIFO ClusterQueue " + cqName + " are waiting", stamp);
+                continue;
+            }
+            long gpus = gpus(w);
+            String flavor = null;
+            String refusal = null;
+            if (gpus > 0) {
+                Map<String, Long> usage = used.computeIfAbsent(cqName, k -> new HashMap<>());
+                for (Map.Entry<String, Long> f : gpuFlavors(cq).entrySet()) {
+                    if (!fitsFlavor(w, f.getKey())) {
+                        continue;
+                    }
+                    long free = f.getValue() - usage.getOrDefault(f.getKey(), 0L);
+                    if (gpus <= free) {
+                        flavor = f.getKey();
+                        break;
+                    }
+                    if (refusal == null) {
+                        refusal = gpus > f.getValue()
+                                ? "insufficient quota for " + GPU + " in flavor " + f.getKey() + ", request > maximum capacity (" + gpus + " > " + f.getValue() + ")"
+                                : "insufficient unused quota for " + GPU + " in flavor " + f.getKey() + ", " + (gpus - free) + " more needed";
+                    }
+                }
+                if (flavor == null) {
+                    pending(w, "Pending", "couldn't assign flavors to pod set " + MAIN + ": "
+                            + (refusal == null ? "resource " + GPU + " unavailable in ClusterQueue" : refusal), stamp);
+                    if ("StrictFIFO".equals(Obj.str(cq, "spec", "queueingStrategy"))) {
+                        blocked.add(cqName);
+                    }
+                    continue;
+                }
+                usage.merge(flavor, gpus, Long::sum);
+            }
+            admit(w, cqName, cq, flavor, gpus, stamp);
+        }
+    }
+
+    /** The flavors offering GPUs in the ClusterQueue, in order, with their nominal quota. */
+    private static Map<String, Long> gpuFlavors(Map<String, Object> cq) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (Object group : Obj.list(Obj.at(cq, "spec", "resourceGroups"))) {
+            for (Object f : Obj.list(Obj.map(group).get("flavors"))) {
+                for (Object r : Obj.list(Obj.map(f).get("resources"))) {
+                    if (GPU.equals(Obj.map(r).get("name"))) {
+                        out.put(Obj.str(Obj.map(f), "name"), quantity(Obj.map(r).get("nominalQuota")));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A flavor fits unless its node labels contradict the pod template's node selector. */
+    private boolean fitsFlavor(Map<String, Object> w, String flavor) {
+        Map<String, Object> rf = store.get(KueueCrds.API + "/resourceflavors/" + flavor);
+        if (rf == null) {
+            return false;
+        }
+        Map<String, Object> selector = Obj.map(Obj.at(podSet(w), "template", "spec", "nodeSelector"));
+        for (Map.Entry<String, Object> label : Obj.map(Obj.at(rf, "spec", "nodeLabels")).entrySet()) {
+            Object wanted = selector.get(label.getKey());
+            if (wanted != null && !wanted.equals(label.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The admission checks of a ClusterQueue that apply to a flavor (null: all of them). */
+    private static List<String> checksOf(Map<String, Object> cq, String flavor) {
+        List<String> out = new ArrayList<>();
+        Obj.list(Obj.at(cq, "spec", "admissionChecks")).forEach(c -> out.add(c.toString()));
+        for (Object c : Obj.list(Obj.at(cq, "spec", "admissionChecksStrategy", "admissionChecks"))) {
+            List<Object> on = Obj.list(Obj.map(c).get("onFlavors"));
+            if (flavor == null || on.isEmpty() || on.contains(flavor)) {
+                out.add(Obj.str(Obj.map(c), "name"));
+            }
+        }
+        return out;
+    }
+
+    private void pending(Map<String, Object> w, String reason, String message, String stamp) {
+        Map<String, Object> changed = Obj.copy(w);
+        if (Obj.setCondition(changed, "QuotaReserved", "False", reason, message, stamp)) {
+            store.replace(path(w, KueueCrds.API, "workloads"), changed);
+        }
+    }
+
+    private void admit(Map<String, Object> w, String cqName, Map<String, Object> cq, String flavor, long gpus, String stamp) {
+        Map<String, Object> changed = Obj.copy(w);
+        Map<String, Object> status = Obj.child(changed, "status");
+        Map<String, Object> assignment = new LinkedHashMap<>();
+        assignment.put("name", MAIN);
+        assignment.put("count", Obj.num(podSet(w), 1, "count"));
+        if (flavor != null) {
+            assignment.put("flavors", Map.of(GPU, flavor));
+            assignment.put("resourceUsage", Map.of(GPU, Long.toString(gpus)));
+        }
+        status.put("admission", Map.of("clusterQueue", cqName, "podSetAssignments", List.of(assignment)));
+        status.remove("requeueState");
+        Obj.setCondition(changed, "QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue " + cqName, stamp);
+        // GPU-less workloads pass without the provisioning check: they never reach the market.
+        List<String> checks = gpus > 0 ? checksOf(cq, flavor) : List.of();
+        Map<String, Map<String, Object>> previous = new HashMap<>();
+        Obj.list(status.get("admissionChecks")).forEach(c -> previous.put(Obj.str(Obj.map(c), "name"), Obj.map(c)));
+        List<Object> states = new ArrayList<>();
+        for (String check : checks) {
+            Map<String, Object> state = new LinkedHashMap<>();
+            state.put("name", check);
+            state.put("state", "Pending");
+            state.put("message", "");
+            state.put("lastTransitionTime", stamp);
+            state.put("retryCount", previous.containsKey(check) ? Obj.num(previous.get(check), 0, "retryCount") : 0);
+            states.add(state);
+        }
+        status.put("admissionChecks", states);
+        if (checks.isEmpty()) {
+            Obj.setCondition(changed, "Admitted", "True", "Admitted", "The workload is admitted", stamp);
+        }
+        store.replace(path(w, KueueCrds.API, "workloads"), changed);
+    }
+
+    // ---------------------------------------------------------------- admission checks
+
+    private void followChecks(Map<String, Object> job, Map<String, Object> stale, Instant now, String stamp) {
+        Map<String, Object> w = store.get(path(stale, KueueCrds.API, "workloads"));
+        if (w == null) {
+            return;
+        }
+        if (Obj.isTrue(job, "Complete")) {
+            if (!Obj.isTrue(w, "Finished")) {
+                Map<String, Object> finished = Obj.copy(w);
+                Obj.setCondition(finished, "Finished", "True", "Succeeded", "Job finished successfully", stamp);
+                store.replace(path(w, KueueCrds.API, "workloads"), finished);
+            }
+            return;
+        }
+        Map<String, Object> admission = Obj.map(Obj.at(w, "status", "admission"));
+        if (admission.isEmpty() || Boolean.FALSE.equals(Obj.at(w, "spec", "active"))) {
+            return;
+        }
+        Map<String, Object> changed = Obj.copy(w);
+        List<Object> states = Obj.list(Obj.at(changed, "status", "admissionChecks"));
+        boolean provisioningServed = store.get("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + PROVISIONING_CRD) != null;
+        String evictedBy = null;
+        String rejectedBy = null;
+        Map<String, Object> nodeSelector = new LinkedHashMap<>();
+        for (Object s : states) {
+            Map<String, Object> state = Obj.map(s);
+            String check = (String) state.get("name");
+            Map<String, Object> ac = store.get(KueueCrds.API + "/admissionchecks/" + check);
+            if (ac == null || !PROVISIONING_CONTROLLER.equals(Obj.str(ac, "spec", "controllerName")) || !provisioningServed) {
+                continue;
+            }
+            Map<String, Object> config = store.get(KueueCrds.API + "/provisioningrequestconfigs/" + Obj.str(ac, "spec", "parameters", "name"));
+            if (config == null) {
+                state.put("message", "ProvisioningRequestConfig " + Obj.str(ac, "spec", "parameters", "name") + " not found");
+                continue;
+            }
+            long attempt = Obj.num(state, 0, "retryCount") + 1;
+            String requestName = requestName(Obj.name(w), check, attempt);
+            String requests = PROVISIONING_API + "/namespaces/" + Obj.namespace(w) + "/provisioningrequests";
+            Map<String, Object> request = store.get(requests + "/" + requestName);
+            if (request == null) {
+                fileRequest(w, job, check, attempt, requestName, config);
+                continue;
+            }
+            Map<String, Object> failed = Obj.condition(request, "Failed");
+            boolean revoked = Obj.isTrue(request, "CapacityRevoked");
+            boolean expired = Obj.isTrue(request, "BookingExpired") && !Obj.isTrue(w, "Admitted");
+            if (Obj.isTrue(request, "Failed") || expired || revoked) {
+                long limit = Obj.num(config, DEFAULT_BACKOFF_LIMIT, "spec", "retryStrategy", "backoffLimitCount");
+                String message = failed != null && "True".equals(failed.get("status")) ? String.valueOf(failed.get("message"))
+                        : revoked ? "capacity revoked" : "booking expired";
+                if (revoked || attempt > limit) {
+                    state.put("state", "Rejected");
+                    rejectedBy = check + ": " + message;
+                } else {
+                    state.put("state", "Retry");
+                    state.put("retryCount", attempt);
+                    evictedBy = check;
+                    Duration base = backoffBase != null ? backoffBase
+                            : Duration.ofSeconds(Obj.num(config, DEFAULT_BACKOFF_BASE.toSeconds(), "spec", "retryStrategy", "backoffBaseSeconds"));
+                    Duration max = Duration.ofSeconds(Obj.num(config, DEFAULT_BACKOFF_MAX.toSeconds(), "spec", "retryStrategy", "backoffMaxSeconds"));
+                    Duration wait = base.multipliedBy(1L << Math.min(30, attempt - 1));
+                    Map<String, Object> requeue = Obj.child(changed, "status", "requeueState");
+                    requeue.put("count", attempt);
+                    requeue.put("requeueAt", now.plus(wait.compareTo(max) > 0 ? max : wait).toString());
+                }
+                state.put("message", message);
+                state.put("lastTransitionTime", stamp);
+                continue;
+            }
+            String message = Obj.isTrue(request, "Accepted") && Obj.condition(request, "Provisioned") != null
+                    ? String.valueOf(Obj.condition(request, "Provisioned").get("message")) : "";
+            if (Obj.isTrue(request, "Provisioned")) {
+                if (!"Ready".equals(state.get("state"))) {
+                    state.put("lastTransitionTime", stamp);
+                }
+                state.put("state", "Ready");
+                nodeSelector.putAll(podSetUpdates(config, request));
+            }
+            state.put("message", message);
+        }
+        if (rejectedBy != null) {
+            Obj.child(changed, "spec").put("active", false);
+            Obj.child(changed, "status").remove("admission");
+            Obj.setCondition(changed, "QuotaReserved", "False", "Pending", "The workload is deactivated", stamp);
+            Obj.setCondition(changed, "Admitted", "False", "NoReservation", "The workload has no reservation", stamp);
+            Obj.setCondition(changed, "Evicted", "True", "DeactivatedDueToAdmissionCheck",
+                    "The workload is deactivated due to the rejected admission check " + rejectedBy, stamp);
+        } else if (evictedBy != null) {
+            Obj.child(changed, "status").remove("admission");
+            Obj.setCondition(changed, "QuotaReserved", "False", "Pending", "The workload was evicted and waits to be requeued", stamp);
+            Obj.setCondition(changed, "Admitted", "False", "NoReservation", "The workload has no reservation", stamp);
+            Obj.setCondition(changed, "Evicted", "True", "AdmissionCheck", "At least one admission check is false", stamp);
+            Obj.setCondition(changed, "Requeued", "False", "AdmissionCheck", "At least one admission check is false", stamp);
+        } else if (!states.isEmpty() && states.stream().allMatch(s -> "Ready".equals(Obj.map(s).get("state")))) {
+            Obj.setCondition(changed, "Admitted", "True", "Admitted", "The workload is admitted", stamp);
+            Obj.setCondition(changed, "Requeued", "True", "Admitted", "The workload is admitted", stamp);
+        }
+        if (!changed.equals(w)) {
+            w = store.replace(path(w, KueueCrds.API, "workloads"), changed);
+            if (w == null) {
+                return;
+            }
+        }
+        Map<String, Object> current = store.get(jobPath(job));
+        if (current == null) {
+            return;
+        }
+        if (Obj.isTrue(w, "Admitted") && rejectedBy == null && evictedBy == null) {
+            if (Boolean.TRUE.equals(Obj.at(current, "spec", "suspend"))) {
+                start(current, w, nodeSelector);
+            }
+        } else if (!Boolean.TRUE.equals(Obj.at(current, "spec", "suspend"))) {
+            stop(current, w);
+        }
+    }
+
+    static String requestName(String workload, String check, long attempt) {
+        String name = workload + "-" + check + "-" + attempt;
+        if (name.length() > 253) {
+            name = name.substring(0, 247) + "-" + hash(name).substring(0, 5);
+        }
+        return name;
+    }
+
+    private void fileRequest(Map<String, Object> w, Map<String, Object> job, String check, long attempt, String requestName,
+                             Map<String, Object> config) {
+        String namespace = Obj.namespace(w);
+        if (attempt > 1) {
+            Map<String, Object> previous = store.get(PROVISIONING_API + "/namespaces/" + namespace + "/provisioningrequests/"
+                    + requestName(Obj.name(w), check, attempt - 1));
+            if (previous != null) {
+                deleteRequest(previous);
+            }
+        }
+        Map<String, Object> labels = Map.of(MANAGED_LABEL, "true");
+        Map<String, Object> podSet = podSet(w);
+        String templateName = "ppt-" + requestName + "-" + MAIN;
+        Map<String, Object> template = Obj.copy(Obj.map(podSet.get("template")));
+        applyFlavor(template, w);
+        Map<String, Object> requestMetadata = new LinkedHashMap<>();
+        requestMetadata.put("name", requestName);
+        requestMetadata.put("namespace", namespace);
+        requestMetadata.put("labels", labels);
+        requestMetadata.put("ownerReferences", List.of(owner(KueueCrds.GROUP + "/" + KueueCrds.VERSION, "Workload", w)));
+        Map<String, Object> parameters = new LinkedHashMap<>(Obj.map(Obj.at(config, "spec", "parameters")));
+        Obj.annotations(job).forEach((k, v) -> {
+            if (k.startsWith("provreq.kueue.x-k8s.io/")) {
+                parameters.put(k.substring("provreq.kueue.x-k8s.io/".length()), v);
+            }
+        });
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("provisioningClassName", Obj.str(config, "spec", "provisioningClassName"));
+        spec.put("podSets", List.of(Map.of("podTemplateRef", Map.of("name", templateName), "count", Obj.num(podSet, 1, "count"))));
+        if (!parameters.isEmpty()) {
+            spec.put("parameters", parameters);
+        }
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("apiVersion", "autoscaling.x-k8s.io/v1");
+        request.put("kind", "ProvisioningRequest");
+        request.put("metadata", requestMetadata);
+        request.put("spec", spec);
+        Map<String, Object> created = store.create(PROVISIONING_API + "/namespaces/" + namespace + "/provisioningrequests", request);
+        if (created == null) {
+            return;
+        }
+        Map<String, Object> templateMetadata = new LinkedHashMap<>();
+        templateMetadata.put("name", templateName);
+        templateMetadata.put("namespace", namespace);
+        templateMetadata.put("labels", labels);
+        templateMetadata.put("ownerReferences", List.of(owner("autoscaling.x-k8s.io/v1", "ProvisioningRequest", created)));
+        Map<String, Object> podTemplate = new LinkedHashMap<>();
+        podTemplate.put("apiVersion", "v1");
+        podTemplate.put("kind", "PodTemplate");
+        podTemplate.put("metadata", templateMetadata);
+        podTemplate.put("template", template);
+        store.create("/api/v1/namespaces/" + namespace + "/podtemplates", podTemplate);
+    }
+
+    /** What the config's {@code podSetUpdates.nodeSelector} takes from the request's {@code provisioningClassDetails}. */
+    private static Map<String, Object> podSetUpdates(Map<String, Object> config, Map<String, Object> request) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Object> details = Obj.map(Obj.at(request, "status", "provisioningClassDetails"));
+        for (Object u : Obj.list(Obj.at(config, "spec", "podSetUpdates", "nodeSelector"))) {
+            Map<String, Object> update = Obj.map(u);
+            Object value = details.get(update.get("valueFromProvisioningClassDetail"));
+            if (value != null && update.get("key") != null) {
+                out.put((String) update.get("key"), value.toString());
+            }
+        }
+        return out;
+    }
+
+    /** The assigned flavor's node labels into the node selector and its tolerations into the tolerations, as Kueue injects them. */
+    private void applyFlavor(Map<String, Object> template, Map<String, Object> w) {
+        String flavor = null;
+        for (Object a : Obj.list(Obj.at(w, "status", "admission", "podSetAssignments"))) {
+            flavor = Obj.str(Obj.map(a), "flavors", GPU);
+        }
+        Map<String, Object> rf = flavor == null ? null : store.get(KueueCrds.API + "/resourceflavors/" + flavor);
+        if (rf == null) {
+            return;
+        }
+        Map<String, Object> spec = Obj.child(template, "spec");
+        Map<String, Object> labels = Obj.map(Obj.at(rf, "spec", "nodeLabels"));
+        if (!labels.isEmpty()) {
+            Obj.child(spec, "nodeSelector").putAll(labels);
+        }
+        List<Object> tolerations = Obj.childList(spec, "tolerations");
+        for (Object t : Obj.list(Obj.at(rf, "spec", "tolerations"))) {
+            if (!tolerations.contains(t)) {
+                tolerations.add(Obj.copy(t));
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- jobs
+
+    private void start(Map<String, Object> job, Map<String, Object> w, Map<String, Object> nodeSelector) {
+        Map<String, Object> changed = Obj.copy(job);
+        Map<String, Object> template = Obj.copy(Obj.map(podSet(w).get("template")));
+        applyFlavor(template, w);
+        if (!nodeSelector.isEmpty()) {
+            Obj.child(template, "spec", "nodeSelector").putAll(nodeSelector);
+        }
+        for (Object s : Obj.list(Obj.at(w, "status", "admissionChecks"))) {
+            String check = Obj.str(Obj.map(s), "name");
+            String request = requestName(Obj.name(w), check, Obj.num(Obj.map(s), 0, "retryCount") + 1);
+            Map<String, Object> annotations = Obj.child(template, "metadata", "annotations");
+            annotations.put("autoscaling.x-k8s.io/consume-provisioning-request", request);
+            Map<String, Object> ac = store.get(KueueCrds.API + "/admissionchecks/" + check);
+            Map<String, Object> config = ac == null ? null
+                    : store.get(KueueCrds.API + "/provisioningrequestconfigs/" + Obj.str(ac, "spec", "parameters", "name"));
+            if (config != null) {
+                annotations.put("autoscaling.x-k8s.io/provisioning-class-name", Obj.str(config, "spec", "provisioningClassName"));
+            }
+        }
+        Obj.child(changed, "spec").put("template", template);
+        Obj.child(changed, "spec").put("suspend", false);
+        store.replace(jobPath(job), changed);
+    }
+
+    /** Suspends the Job and gives it back its own pod template, as Kueue does at eviction. */
+    private void stop(Map<String, Object> job, Map<String, Object> w) {
+        Map<String, Object> changed = Obj.copy(job);
+        Obj.child(changed, "spec").put("suspend", true);
+        Object original = podSet(w).get("template");
+        if (original != null) {
+            Obj.child(changed, "spec").put("template", Obj.copy(original));
+        }
+        store.replace(jobPath(job), changed);
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static Map<String, Object> podSet(Map<String, Object> w) {
+        List<Object> sets = Obj.list(Obj.at(w, "spec", "podSets"));
+        return sets.isEmpty() ? new LinkedHashMap<>() : Obj.map(sets.get(0));
+    }
+
+    /** GPUs a workload asks for: pods × GPUs per pod. */
+    private static long gpus(Map<String, Object> w) {
+        Map<String, Object> set = podSet(w);
+        return Obj.num(set, 1, "count") * SimulatedPods.gpusPerPod(Obj.map(set.get("template")));
+    }
+
+    static long parallelism(Map<String, Object> job) {
+        long parallelism = Obj.num(job, 1, "spec", "parallelism");
+        long completions = Obj.num(job, parallelism, "spec", "completions");
+        return Math.max(1, Math.min(parallelism, completions));
+    }
+
+    static long quantity(Object value) {
+        if (value instanceof Number n) {
+            return n.longValue();
+        }
+        String s = value == null ? "" : value.toString().trim();
+        return s.matches("\\d{1,18}") ? Long.parseLong(s) : 0;
+    }
+
+    static String uid(Map<String, Object> object) {
+        return String.valueOf(Obj.at(object, "metadata", "uid"));
+    }
+
+    private static String ownerUid(Map<String, Object> object) {
+        for (Object o : Obj.list(Obj.at(object, "metadata", "ownerReferences"))) {
+            return String.valueOf(Obj.map(o).get("uid"));
+        }
+        return "";
+    }
+
+    static Map<String, Object> owner(String apiVersion, String kind, Map<String, Object> object) {
+        Map<String, Object> ref = new LinkedHashMap<>();
+        ref.put("apiVersion", apiVersion);
+        ref.put("kind", kind);
+        ref.put("name", Obj.name(object));
+        ref.put("uid", uid(object));
+        ref.put("controller", true);
+        ref.put("blockOwnerDeletion", true);
+        return ref;
+    }
+
+    static String jobPath(Map<String, Object> job) {
+        return "/apis/batch/v1/namespaces/" + Obj.namespace(job) + "/jobs/" + Obj.name(job);
+    }
+
+    private static String path(Map<String, Object> object, String api, String plural) {
+        return api + "/namespaces/" + Obj.namespace(object) + "/" + plural + "/" + Obj.name(object);
+    }
+
+    static String hash(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package com.bettercompute.adapters.k8s.simulator;
+
+import com.bettercompute.application.fakes.MutableClock;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One simulated cluster for the simulator's own tests: its node pools held here (as the GKE simulator
+ * would report them), a mutable clock, and a fabric8 client with the platform's token. {@link #installMarket}
+ * puts in the objects the platform installs in a market-managed cluster — written here from Kueue's
+ * documented shapes, not from the product's code, so these tests say what the simulator answers to.
+ */
+final class SimulatedCluster implements AutoCloseable {
+    static final String PROJECT = "prj";
+    static final String LOCATION = "us-central1-a";
+    static final String REQUEST_LABEL = "nationalcompute.com/request";
+    static final SimulatedKubernetesApis.Taint GPU_WORKER = new SimulatedKubernetesApis.Taint("nationalcompute.com/gpu-worker", "true", "NoSchedule");
+    private static final java.util.concurrent.atomic.AtomicInteger NEXT = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** One simulated API server (its start is the slow part) for many clusters, each test its own cluster. */
+    static final class World implements AutoCloseable {
+        final MutableClock clock = new MutableClock();
+        final Map<String, Map<String, SimulatedKubernetesApis.NodePool>> clusters = new ConcurrentHashMap<>();
+        final SimulatedKubernetesApis apis;
+
+        World(SimulatedKubernetesApis.Settings settings) {
+            apis = SimulatedKubernetesApis.start(clock, (p, l, c) -> {
+                Map<String, SimulatedKubernetesApis.NodePool> pools = clusters.get(c);
+                return pools == null ? null : Map.copyOf(pools);
+            }, null, settings);
+        }
+
+        @Override
+        public void close() {
+            apis.close();
+        }
+    }
+
+    final String name = "c" + NEXT.incrementAndGet();
+    final MutableClock clock;
+    final Map<String, SimulatedKubernetesApis.NodePool> pools = new ConcurrentHashMap<>();
+    final SimulatedKubernetesApis apis;
+    final KubernetesClient client;
+
+    SimulatedCluster(World world) {
+        clock = world.clock;
+        apis = world.apis;
+        pools.put("cpu-worker", new SimulatedKubernetesApis.NodePool(1, Map.of("node-role.kubernetes.io/cpu", ""), List.of(), 0, "e2-standard-4"));
+        world.clusters.put(name, pools);
+        client = clientWith(apis.adminToken());
+    }
+
+    KubernetesClient clientWith(String token) {
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl("https://" + apis.endpointFor(PROJECT, LOCATION, name))
+                .withCaCertData(apis.caCertificateBase64()).withOauthToken(token).withRequestRetryBackoffLimit(0).build();
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** A market grant at the provider: a pool of GPU nodes labelled for the request, tainted for GPU work. */
+    void grant(String pool, int nodes, String request) {
+        pools.put(pool, new SimulatedKubernetesApis.NodePool(nodes, Map.of("nationalcompute.com/market-node", "true",
+                "nationalcompute.com/node-class", "h100", REQUEST_LABEL, request), List.of(GPU_WORKER), 8, "a3-highgpu-8g"));
+        apis.step();
+    }
+
+    void advance(Duration by) {
+        clock.advance(by);
+        apis.step();
+    }
+
+    /** The platform's objects in a market-managed cluster: the ProvisioningRequest CRD, one flavor, the ClusterQueue and the rest. */
+    void installMarket(int gpuQuota) {
+        apply("""
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: provisioningrequests.autoscaling.x-k8s.io}
+                spec:
+                  group: autoscaling.x-k8s.io
+                  names: {kind: ProvisioningRequest, listKind: ProvisioningRequestList, plural: provisioningrequests, singular: provisioningrequest, shortNames: [provreq, provreqs]}
+                  scope: Namespaced
+                  versions:
+                  - name: v1
+                    served: true
+                    storage: true
+                    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+                    subresources: {status: {}}
+                """);
+        apply("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ResourceFlavor
+                metadata: {name: h100}
+                spec:
+                  nodeLabels: {nationalcompute.com/market-node: "true", nationalcompute.com/node-class: h100}
+                  tolerations: [{key: nationalcompute.com/gpu-worker, operator: Equal, value: "true", effect: NoSchedule}]
+                """);
+        apply("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: market}
+                spec:
+                  namespaceSelector: {}
+                  resourceGroups:
+                  - coveredResources: [nvidia.com/gpu]
+                    flavors:
+                    - name: h100
+                      resources: [{name: nvidia.com/gpu, nominalQuota: %d}]
+                  admissionChecksStrategy:
+                    admissionChecks: [{name: market, onFlavors: [h100]}]
+                """.formatted(gpuQuota));
+        apply("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: LocalQueue
+                metadata: {name: default, namespace: default}
+                spec: {clusterQueue: market}
+                """);
+        apply("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: AdmissionCheck
+                metadata: {name: market}
+                spec:
+                  controllerName: kueue.x-k8s.io/provisioning-request
+                  parameters: {apiGroup: kueue.x-k8s.io, kind: ProvisioningRequestConfig, name: market}
+                """);
+        apply("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ProvisioningRequestConfig
+                metadata: {name: market}
+                spec:
+                  provisioningClassName: market.nationalcompute.com
+                  podSetUpdates:
+                    nodeSelector: [{key: nationalcompute.com/request, valueFromProvisioningClassDetail: nationalcompute.com/request}]
+                  retryStrategy: {backoffLimitCount: 100, backoffBaseSeconds: 60, backoffMaxSeconds: 1800}
+                """);
+        for (String[] wpc : new String[][] {{"low", "100"}, {"normal", "500"}, {"high", "1000"}}) {
+            apply("""
+                    apiVersion: kueue.x-k8s.io/v1beta1
+                    kind: WorkloadPriorityClass
+                    metadata: {name: %s}
+                    value: %s
+                    """.formatted(wpc[0], wpc[1]));
+        }
+    }
+
+    /** A Job of {@code pods} pods with {@code gpus} GPUs each, at a priority, running for a while (null: until stopped). */
+    void job(String name, int pods, int gpus, String priority, String runsFor) {
+        apply("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata:
+                  name: %s
+                  namespace: default
+                  labels: {kueue.x-k8s.io/priority-class: %s}
+                  annotations: {%s}
+                spec:
+                  parallelism: %d
+                  completions: %d
+                  template:
+                    spec:
+                      restartPolicy: Never
+                      terminationGracePeriodSeconds: 60
+                      containers:
+                      - name: train
+                        image: trainer:1
+                        resources: {limits: {nvidia.com/gpu: %d}}
+                """.formatted(name, priority, runsFor == null ? "" : "sim.better-compute.dev/runs-for: " + runsFor, pods, pods, gpus));
+    }
+
+    void apply(String yaml) {
+        client.resource(yaml).create();
+    }
+
+    GenericKubernetesResource get(String apiVersion, String kind, String name) {
+        return client.genericKubernetesResources(apiVersion, kind).inNamespace("default").withName(name).get();
+    }
+
+    List<GenericKubernetesResource> list(String apiVersion, String kind) {
+        return client.genericKubernetesResources(apiVersion, kind).inNamespace("default").list().getItems();
+    }
+
+    GenericKubernetesResource workloadOf(String job) {
+        return list("kueue.x-k8s.io/v1beta1", "Workload").stream()
+                .filter(w -> w.getMetadata().getOwnerReferences().get(0).getName().equals(job)).findFirst().orElse(null);
+    }
+
+    /** Writes a request's status as the market's provisioner would: conditions (type, status, reason, message) and details. */
+    void provisioningStatus(String request, Map<String, String> details, String[]... conditions) {
+        GenericKubernetesResource pr = get("autoscaling.x-k8s.io/v1", "ProvisioningRequest", request);
+        List<Map<String, Object>> list = java.util.Arrays.stream(conditions).map(c -> Map.<String, Object>of("type", c[0], "status", c[1],
+                "reason", c[2], "message", c[3], "lastTransitionTime", clock.instant().toString())).toList();
+        pr.setAdditionalProperty("status", details.isEmpty() ? Map.of("conditions", list)
+                : Map.of("conditions", list, "provisioningClassDetails", details));
+        client.genericKubernetesResources("autoscaling.x-k8s.io/v1", "ProvisioningRequest").inNamespace("default").resource(pr).updateStatus();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}
