@@ -125,6 +125,49 @@ final class Discovery {
         return out;
     }
 
+    /**
+     * {@code /openapi/v3}: the index of the per-group-version documents, so {@code kubectl} learns the server
+     * validates fields itself ({@code fieldValidation}) and skips its own schema validation, which would need
+     * the protobuf {@code /openapi/v2} this simulator does not serve.
+     */
+    static Map<String, Object> openApiIndex(List<Map<String, Object>> crds) {
+        Map<String, Object> paths = new LinkedHashMap<>();
+        for (String gv : all(crds).keySet()) {
+            String key = gv.contains("/") ? "apis/" + gv : "api/" + gv;
+            paths.put(key, Map.of("serverRelativeURL", "/openapi/v3/" + key));
+        }
+        return Map.of("paths", paths);
+    }
+
+    /**
+     * A group version's OpenAPI v3 document, reduced to what {@code kubectl} reads from it: each kind's PATCH
+     * operation with its {@code fieldValidation} parameter. Null when nothing serves the group version.
+     */
+    static Map<String, Object> openApi(String groupVersion, List<Map<String, Object>> crds) {
+        List<Resource> resources = all(crds).get(groupVersion);
+        if (resources == null) {
+            return null;
+        }
+        int slash = groupVersion.indexOf('/');
+        String group = slash < 0 ? "" : groupVersion.substring(0, slash);
+        String version = groupVersion.substring(slash + 1);
+        String prefix = slash < 0 ? "/api/" + groupVersion : "/apis/" + groupVersion;
+        Map<String, Object> paths = new LinkedHashMap<>();
+        for (Resource r : resources) {
+            if (r.name().contains("/")) {
+                continue;
+            }
+            Map<String, Object> patch = new LinkedHashMap<>();
+            patch.put("x-kubernetes-group-version-kind", Map.of("group", group, "version", version, "kind", r.kind()));
+            patch.put("parameters", List.of(Map.of("name", "fieldValidation", "in", "query", "schema", Map.of("type", "string"))));
+            patch.put("responses", Map.of("200", Map.of("description", "OK")));
+            String path = prefix + (r.namespaced() ? "/namespaces/{namespace}/" : "/") + r.name() + "/{name}";
+            paths.put(path, Map.of("patch", patch));
+        }
+        return Map.of("openapi", "3.0.0", "info", Map.of("title", "Kubernetes", "version", "v1.32.0"), "paths", paths,
+                "components", Map.of("schemas", Map.of()));
+    }
+
     /** {@code /apis}: every group with its versions, the first one listed preferred. */
     static Map<String, Object> groups(List<Map<String, Object>> crds) {
         Map<String, List<String>> versions = new LinkedHashMap<>();

@@ -374,7 +374,13 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             String path = m.group(4) == null ? "/" : m.group(4);
             String query = m.group(5) == null ? "" : m.group(5);
             try {
-                return cluster.dispatch(caller, request, path, query, pools);
+                MockResponse response = cluster.dispatch(caller, request, path, query, pools);
+                if (response.getWebSocketListener() == null && response.header("Content-Type") == null) {
+                    // The CRUD mock names no content type; client-go then reads the body as what it asked for first,
+                    // protobuf for kubectl's typed calls (describe) — say JSON, which it is.
+                    response.setHeader("Content-Type", "application/json");
+                }
+                return response;
             } catch (RuntimeException e) {
                 LOG.error("simulated Kubernetes API: unexpected failure on {} {}", request.getMethod(), path, e);
                 return status(500, "InternalError", "internal error in the simulated Kubernetes API");
@@ -503,6 +509,21 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                     case "/apis", "/apis/": return ok(json.asJson(Discovery.groups(store.list(CRDS))));
                     case "/api/v1", "/api/v1/": return ok(json.asJson(Discovery.resources("v1", List.of())));
                     default: break;
+                }
+                if (path.equals("/openapi/v3")) {
+                    return ok(json.asJson(Discovery.openApiIndex(store.list(CRDS))));
+                }
+                if (path.startsWith("/openapi/v3/api/") || path.startsWith("/openapi/v3/apis/")) {
+                    String gv = path.substring(path.startsWith("/openapi/v3/api/") ? "/openapi/v3/api/".length() : "/openapi/v3/apis/".length());
+                    Map<String, Object> document = Discovery.openApi(gv, store.list(CRDS));
+                    if (document != null) {
+                        return ok(json.asJson(document));
+                    }
+                }
+                if (!path.startsWith("/api/") && !path.startsWith("/apis/")) {
+                    // The CRUD mock answers any path with some list; kube-apiserver says what it does not serve (the
+                    // OpenAPI documents among them: kubectl then validates nothing on its side and goes on).
+                    return status(404, "NotFound", "the server could not find the requested resource");
                 }
                 Matcher groupVersion = GROUP_VERSION.matcher(path);
                 if (groupVersion.matches()) {

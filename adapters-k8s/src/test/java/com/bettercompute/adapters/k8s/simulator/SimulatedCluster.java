@@ -27,15 +27,23 @@ final class SimulatedCluster implements AutoCloseable {
 
     /** One simulated API server (its start is the slow part) for many clusters, each test its own cluster. */
     static final class World implements AutoCloseable {
-        final MutableClock clock = new MutableClock();
-        final Map<String, Map<String, SimulatedKubernetesApis.NodePool>> clusters = new ConcurrentHashMap<>();
+        final MutableClock clock;
+        final Map<String, Map<String, SimulatedKubernetesApis.NodePool>> clusters;
         final SimulatedKubernetesApis apis;
 
         World(SimulatedKubernetesApis.Settings settings) {
+            this(settings, null, new MutableClock(), new ConcurrentHashMap<>());
+        }
+
+        /** A world keeping its state in {@code directory}, with this clock and these clusters (a restarted one shares them). */
+        World(SimulatedKubernetesApis.Settings settings, java.nio.file.Path directory, MutableClock clock,
+              Map<String, Map<String, SimulatedKubernetesApis.NodePool>> clusters) {
+            this.clock = clock;
+            this.clusters = clusters;
             apis = SimulatedKubernetesApis.start(clock, (p, l, c) -> {
                 Map<String, SimulatedKubernetesApis.NodePool> pools = clusters.get(c);
                 return pools == null ? null : Map.copyOf(pools);
-            }, null, settings);
+            }, directory, settings);
         }
 
         @Override
@@ -44,13 +52,24 @@ final class SimulatedCluster implements AutoCloseable {
         }
     }
 
-    final String name = "c" + NEXT.incrementAndGet();
+    final String name;
     final MutableClock clock;
     final Map<String, SimulatedKubernetesApis.NodePool> pools = new ConcurrentHashMap<>();
     final SimulatedKubernetesApis apis;
     final KubernetesClient client;
 
+    /** The same cluster in a restarted world. */
+    SimulatedCluster(World world, SimulatedCluster before) {
+        this.name = before.name;
+        clock = world.clock;
+        apis = world.apis;
+        pools.putAll(before.pools);
+        world.clusters.put(name, pools);
+        client = clientWith(apis.adminToken());
+    }
+
     SimulatedCluster(World world) {
+        this.name = "c" + NEXT.incrementAndGet();
         clock = world.clock;
         apis = world.apis;
         pools.put("cpu-worker", new SimulatedKubernetesApis.NodePool(1, Map.of("node-role.kubernetes.io/cpu", ""), List.of(), 0, "e2-standard-4"));

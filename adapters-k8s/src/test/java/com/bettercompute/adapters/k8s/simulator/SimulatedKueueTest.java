@@ -260,6 +260,32 @@ class SimulatedKueueTest {
         return workload;
     }
 
+    @Test
+    void a_restarted_simulator_carries_on_from_the_saved_objects(@org.junit.jupiter.api.io.TempDir java.nio.file.Path state) {
+        SimulatedKubernetesApis.Settings settings = new SimulatedKubernetesApis.Settings(Duration.ofSeconds(10), Duration.ofSeconds(5));
+        String workload;
+        SimulatedCluster before;
+        Map<String, Map<String, SimulatedKubernetesApis.NodePool>> clusters = new java.util.concurrent.ConcurrentHashMap<>();
+        try (SimulatedCluster.World first = new SimulatedCluster.World(settings, state, world.clock, clusters)) {
+            before = new SimulatedCluster(first);
+            before.installMarket(16);
+            before.job("train", 1, 8, "normal", null);
+            workload = before.workloadOf("train").getMetadata().getName();
+            before.grant("market-r1", 1, "r1");
+            before.close();
+        }
+        try (SimulatedCluster.World second = new SimulatedCluster.World(settings, state, world.clock, clusters);
+             SimulatedCluster after = new SimulatedCluster(second, before)) {
+            after.advance(Duration.ofSeconds(10));
+            after.provisioningStatus(workload + "-market-1", Map.of(SimulatedCluster.REQUEST_LABEL, "r1"), ACCEPTED,
+                    new String[] {"Provisioned", "True", "Provisioned", "1 of 1 granted nodes ready"});
+
+            assertThat(condition(after.workloadOf("train"), "Admitted")).containsEntry("status", "True");
+            assertThat(after.client.pods().inNamespace("default").list().getItems()).singleElement()
+                    .satisfies(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
+        }
+    }
+
     private static String ready(Node node) {
         return node.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).findFirst().orElseThrow().getStatus();
     }
