@@ -5,6 +5,7 @@ import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.catalog.Budget;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.cluster.CpuWorker;
 import com.bettercompute.domain.cluster.LocationType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +43,9 @@ class CreateClusterTest {
         assertThat(c.releaseChannel().wire()).isEqualTo("regular");
         assertThat(c.providerAccountId()).isEqualTo("acct_platform");
         assertThat(c.ownerId()).isEqualTo("user:alice@acme.example");
-        assertThat(c.nodePools()).singleElement().satisfies(p -> {
+        // the pool asked for, and the CPU worker (CpuWorkerApiTest)
+        assertThat(c.nodePools()).extracting(p -> p.spec().name()).endsWith(CpuWorker.NAME);
+        assertThat(c.nodePools()).filteredOn(p -> !CpuWorker.is(p)).singleElement().satisfies(p -> {
             assertThat(p.id()).matches("knp_[0-9a-hjkmnp-tv-z]{26}");
             assertThat(p.spec().diskGiB()).isEqualTo(100);
             assertThat(p.spec().diskType()).isEqualTo("pd-balanced");

@@ -22,6 +22,7 @@ import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.event.ClusterEvent;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.cluster.CpuWorker;
 import com.bettercompute.domain.cluster.Ids;
 import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.cluster.NodePoolSpec;
@@ -294,11 +295,24 @@ public final class CreateCluster {
         return ClusterResources.of(cmd.tenantId(), id, pool.account().id(), cmd.poolId(), cmd.projectId(), cmd.mode(), cmd.location());
     }
 
+    /** One zone for the CPU worker's one node: a zonal cluster's own (empty list), a regional cluster's first configured zone. */
+    private static List<String> cpuWorkerZones(ClusterPlacement.VisiblePool pool, ClusterPlacement.Location location) {
+        if (location.type() == com.bettercompute.domain.cluster.LocationType.ZONAL) {
+            return List.of();
+        }
+        return pool.account().zones().stream().filter(z -> location.region().equals(Locations.regionOfZone(z))).sorted().limit(1).toList();
+    }
+
     private static Cluster newCluster(Caller caller, CreateClusterCommand cmd, String id, ClusterPlacement.VisiblePool pool,
                                       ClusterPlacement.Location location, Optional<Subnet> subnet, Instant now) {
         List<NodePool> pools = new ArrayList<>();
         for (NodePoolSpec spec : cmd.nodePools()) {
             pools.add(new NodePool(Ids.nodePoolId(id, spec.name()), id, spec, ClusterState.PENDING, null, 1, now, now));
+        }
+        if (cmd.mode() == ClusterMode.STANDARD) {
+            // An Autopilot cluster's provider runs CPU pods on nodes of its own: only Standard clusters get the CPU worker.
+            NodePoolSpec worker = CpuWorker.spec(cpuWorkerZones(pool, location));
+            pools.add(new NodePool(Ids.nodePoolId(id, worker.name()), id, worker, ClusterState.PENDING, null, 1, now, now));
         }
         return new Cluster(id, cmd.tenantId(), cmd.projectId(), cmd.poolId(), pool.account().id(), cmd.name(),
                 cmd.description(), cmd.mode(), location.name(), location.region(), location.type(), cmd.releaseChannel(),

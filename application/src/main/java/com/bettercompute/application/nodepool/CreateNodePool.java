@@ -18,6 +18,7 @@ import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.event.NodePoolEvent;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.cluster.CpuWorker;
 import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.input.FieldProblem;
 import com.bettercompute.domain.input.Input;
@@ -102,11 +103,15 @@ public final class CreateNodePool {
             throw NodePools.beingDeleted(c);
         }
         String name = cmd.spec().name();
+        if (CpuWorker.is(cmd.spec())) {
+            throw new DomainException(ErrorCode.INVALID_INPUT, "The node pool name " + name + " is the platform's CPU worker's; "
+                    + "a cluster has one, made with it.", Map.of("field", "name", "reason", "cpu-worker"));
+        }
         if (c.nodePools().stream().anyMatch(p -> p.state() != ClusterState.DELETED && p.spec().name().equals(name))) {
             throw new DomainException(ErrorCode.CONFLICT, "The cluster already has a node pool named " + name + ".",
                     Map.of("field", "name", "reason", "name-in-use"));
         }
-        long notDeleted = c.nodePools().stream().filter(p -> p.state() != ClusterState.DELETED).count();
+        long notDeleted = c.nodePools().stream().filter(p -> p.state() != ClusterState.DELETED && !CpuWorker.is(p)).count();
         if (notDeleted >= MAX_POOLS_PER_CLUSTER) {
             throw new DomainException(ErrorCode.QUOTA_EXCEEDED,
                     "The cluster has " + MAX_POOLS_PER_CLUSTER + " node pools that are not deleted, its limit.",

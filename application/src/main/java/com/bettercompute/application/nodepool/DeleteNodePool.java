@@ -13,6 +13,7 @@ import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.cluster.CpuWorker;
 import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.event.NodePoolEvent;
 
@@ -54,7 +55,10 @@ public final class DeleteNodePool {
             if (current.goingAway()) {
                 throw NodePools.beingDeleted(current);
             }
-            long live = current.nodePools().stream().filter(NodePool::live).count();
+            if (CpuWorker.is(pool)) {
+                throw CpuWorker.refused(pool, "deleted");
+            }
+            long live = current.nodePools().stream().filter(p -> p.live() && !CpuWorker.is(p)).count();
             if (current.mode() == ClusterMode.STANDARD && live <= 1) {
                 throw new DomainException(ErrorCode.INVALID_STATE,
                         "Node pool " + pool.id() + " is the last node pool of cluster " + current.id()

@@ -11,6 +11,7 @@ import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.cluster.CpuWorker;
 import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.cluster.NodePoolSpec;
 
@@ -44,6 +45,9 @@ public final class UpdateNodePool {
         return GuardedWrite.retry(() -> {
             Cluster current = lookup.require(caller, cmd.ref().cluster(), Action.UPDATE);
             NodePool pool = NodePools.find(current, cmd.ref().nodePoolId());
+            if (CpuWorker.is(pool)) {
+                throw CpuWorker.refused(pool, "resized or changed");
+            }
             if (current.goingAway()) {
                 throw NodePools.beingDeleted(current);
             }
