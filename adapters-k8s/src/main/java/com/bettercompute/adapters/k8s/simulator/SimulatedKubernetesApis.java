@@ -555,7 +555,19 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             RecordedRequest forwarded = new RecordedRequest(request.getHttpVersion(), request.method(), path + query,
                     request.getHeaders(), request.getBody());
             if ("GET".equals(method)) {
-                return crud.dispatch(forwarded);
+                String accept = request.getHeader("Accept");
+                String plural = accept != null && accept.contains("as=Table") && !query.contains("watch=") ? tablePlural(path) : null;
+                if (plural == null) {
+                    return crud.dispatch(forwarded);
+                }
+                MockResponse read = crud.dispatch(forwarded);
+                if (read.code() != 200 || read.getBody() == null) {
+                    return read;
+                }
+                Map<String, Object> body = store.parse(new String(read.getBody().getBytes(), StandardCharsets.UTF_8));
+                List<Map<String, Object>> items = body.containsKey("items")
+                        ? Obj.list(body.get("items")).stream().map(Obj::map).toList() : List.of(body);
+                return ok(json.asJson(Tables.table(plural, items, Obj.str(body, "metadata", "resourceVersion"), clock.instant())));
             }
             // A change and the save of the objects it leaves are one step: a later save never holds less.
             synchronized (this) {
@@ -576,6 +588,20 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 }
                 return response;
             }
+        }
+
+        /** The resource a GET reads, when it reads a collection or one object of it (no subresource); else null. */
+        private static String tablePlural(String path) {
+            String[] parts = path.replaceAll("/+$", "").split("/");
+            int start = parts.length > 1 && "api".equals(parts[1]) ? 3 : 4;
+            if (parts.length <= start) {
+                return null;
+            }
+            List<String> rest = List.of(parts).subList(start, parts.length);
+            if ("namespaces".equals(rest.get(0)) && rest.size() >= 3) {
+                rest = rest.subList(2, rest.size());
+            }
+            return rest.size() <= 2 ? rest.get(0) : null;
         }
 
         /**

@@ -66,7 +66,8 @@ final class SimulatedKueue {
             Map<String, Object> workload = workloadsByJob.get(uid(job));
             if (workload == null) {
                 String queue = queueOf(job);
-                if (queue == null || job.get("status") != null && Obj.at(job, "status", "startTime") != null) {
+                boolean runningUnqueued = !Boolean.TRUE.equals(Obj.at(job, "spec", "suspend")) && Obj.at(job, "status", "startTime") != null;
+                if (queue == null || runningUnqueued) {
                     continue;
                 }
                 workload = createWorkload(job, queue, stamp);
@@ -75,7 +76,14 @@ final class SimulatedKueue {
                 }
                 continue;
             }
-            if (!Boolean.TRUE.equals(Obj.at(job, "spec", "suspend")) && !Obj.isTrue(workload, "Admitted") && !Obj.isTrue(job, "Complete")) {
+            boolean suspended = Boolean.TRUE.equals(Obj.at(job, "spec", "suspend"));
+            if (suspended && !Obj.isTrue(workload, "Admitted") && !matches(job, workload)) {
+                // As Kueue: a Job changed while it waits no longer matches its Workload, which is made again.
+                deleteWorkload(workload);
+                workloadsByJob.remove(uid(job));
+                continue;
+            }
+            if (!suspended && !Obj.isTrue(workload, "Admitted") && !Obj.isTrue(job, "Complete")) {
                 stop(job, workload);
             }
         }
@@ -153,6 +161,12 @@ final class SimulatedKueue {
         Obj.child(suspended, "spec").put("suspend", true);
         store.replace(jobPath(job), suspended);
         return created;
+    }
+
+    private static boolean matches(Map<String, Object> job, Map<String, Object> workload) {
+        Map<String, Object> set = podSet(workload);
+        return Obj.map(Obj.at(job, "spec", "template")).equals(Obj.map(set.get("template")))
+                && parallelism(job) == Obj.num(set, 1, "count");
     }
 
     private void deleteWorkload(Map<String, Object> workload) {
@@ -389,7 +403,10 @@ final class SimulatedKueue {
             String requests = PROVISIONING_API + "/namespaces/" + Obj.namespace(w) + "/provisioningrequests";
             Map<String, Object> request = store.get(requests + "/" + requestName);
             if (request == null) {
-                fileRequest(w, job, check, attempt, requestName, config);
+                // A Ready check stays Ready when its request goes (the nodes are there); a Pending one files it.
+                if (!"Ready".equals(state.get("state"))) {
+                    fileRequest(w, job, check, attempt, requestName, config);
+                }
                 continue;
             }
             Map<String, Object> failed = Obj.condition(request, "Failed");

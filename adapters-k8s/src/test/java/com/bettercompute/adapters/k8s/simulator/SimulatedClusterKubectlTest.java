@@ -98,7 +98,9 @@ class SimulatedClusterKubectlTest {
         String workload = cluster.workloadOf("train").getMetadata().getName();
         Run workloads = run("get", "workloads");
         assertThat(workloads.exit()).as(workloads.output()).isZero();
-        assertThat(workloads.output()).contains(workload);
+        assertThat(workloads.output()).contains(workload).contains("RESERVED IN").contains("market");
+        Run jobs = run("get", "jobs");
+        assertThat(jobs.output()).containsPattern("train\\s+Suspended\\s+0/2");
 
         String request = workload + "-market-1";
         cluster.provisioningStatus(request, Map.of(), new String[] {"Accepted", "True", "Accepted", "read by the market"},
@@ -136,10 +138,32 @@ class SimulatedClusterKubectlTest {
         assertThat(cluster.client.nodes().withName(node).get().getSpec().getTaints())
                 .anySatisfy(t -> assertThat(t.getKey()).isEqualTo("nationalcompute.com/preempting"));
         Run nodes = run("get", "nodes");
-        assertThat(nodes.output()).contains(node);
+        assertThat(nodes.output()).containsPattern(node + "\\s+Ready,SchedulingDisabled\\s+cpu");
         Run describe = run("describe", "node", node);
         assertThat(describe.exit()).as(describe.output()).isZero();
         assertThat(describe.output()).contains("Roles:              cpu").contains("Unschedulable:      true");
+    }
+
+    @Test
+    void a_cpu_job_shows_its_running_pod_and_node() throws Exception {
+        cluster.pools.put("spare", SimulatedKubernetesApis.NodePool.plain(1));
+        cluster.apis.step();
+        Path job = dir.resolve("prep.yaml");
+        Files.writeString(job, """
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: prep, namespace: default}
+                spec:
+                  template:
+                    spec:
+                      restartPolicy: Never
+                      containers: [{name: prep, image: prep:1}]
+                """);
+        assertThat(run("apply", "-f", job.toString()).exit()).isZero();
+
+        Run pods = run("get", "pods", "-o", "wide", "-l", "job-name=prep");
+        assertThat(pods.exit()).as(pods.output()).isZero();
+        assertThat(pods.output()).containsPattern("prep-\\w{5}\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+gke-" + cluster.name);
     }
 
     record Run(int exit, String output) {}
