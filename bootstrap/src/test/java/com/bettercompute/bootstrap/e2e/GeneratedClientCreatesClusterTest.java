@@ -63,7 +63,9 @@ class GeneratedClientCreatesClusterTest {
         assertThat(created.getName()).isEqualTo("generated");
         assertThat(created.getState()).isEqualTo("pending");
         assertThat(created.getVersion()).isEqualTo(1);
-        assertThat(created.getNodePools()).singleElement().satisfies(pool -> {
+        // the pool asked for, then the platform's CPU worker
+        assertThat(created.getNodePools()).extracting(p -> p.getName()).containsExactly("gpu", "bc-cpu-worker");
+        assertThat(created.getNodePools()).first().satisfies(pool -> {
             assertThat(pool.getName()).isEqualTo("gpu");
             assertThat(pool.getNodeCount()).isEqualTo(2);
             assertThat(pool.getAccelerators().getType()).isEqualTo("nvidia-h100-80gb");

@@ -18,13 +18,54 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.Arguments;
+import com.google.container.v1.AcceleratorConfig;
+import com.google.container.v1.NodeTaint;
+import com.google.container.v1.NodeConfig;
+import com.google.container.v1.NodePool;
+import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import org.junit.jupiter.api.io.TempDir;
 
 class GkeProviderSetupTest {
     private static final String ID = "kcl_01hzx8k3v4w5y6z7a8b9c0d1e2";
     private static final ClusterLocator AT = new ClusterLocator("demo", "us-central1-a", ProviderNames.clusterName(ID));
     private final MutableClock clock = new MutableClock();
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nodePools")
+    void aSimulatedClustersNodesCarryTheirPoolsLabelsTaintsAndGpus(String what, NodePool pool,
+                                                                    SimulatedKubernetesApis.NodePool nodes) {
+        assertThat(GkeProviderSetup.nodePool(new GkeSimulator.PoolNodes(2, pool))).isEqualTo(nodes);
+    }
+
+    static Stream<Arguments> nodePools() {
+        var plain = NodePool.newBuilder().setName("cpu")
+                .setConfig(NodeConfig.newBuilder().setMachineType("e2-standard-4").putLabels("node-role.kubernetes.io/cpu", ""))
+                .build();
+        var gpu = NodePool.newBuilder().setName("market-r1")
+                .setConfig(NodeConfig.newBuilder().setMachineType("a3-highgpu-8g")
+                        .putLabels("nationalcompute.com/request", "r1")
+                        .addTaints(NodeTaint.newBuilder().setKey("nationalcompute.com/gpu-worker").setValue("true")
+                                .setEffect(NodeTaint.Effect.NO_SCHEDULE))
+                        .addTaints(NodeTaint.newBuilder().setKey("soft").setValue("x")
+                                .setEffect(NodeTaint.Effect.PREFER_NO_SCHEDULE))
+                        .addAccelerators(AcceleratorConfig.newBuilder().setAcceleratorType("nvidia-h100-80gb").setAcceleratorCount(8)))
+                .build();
+        return Stream.of(
+                Arguments.of("a CPU pool: its labels, no GPUs", plain,
+                        new SimulatedKubernetesApis.NodePool(2, Map.of("node-role.kubernetes.io/cpu", ""),
+                                List.of(), 0, "e2-standard-4")),
+                Arguments.of("a GPU pool: accelerator label and count, taints with Kubernetes' effects", gpu,
+                        new SimulatedKubernetesApis.NodePool(2, Map.of("nationalcompute.com/request", "r1",
+                                "cloud.google.com/gke-accelerator", "nvidia-h100-80gb"),
+                                List.of(new SimulatedKubernetesApis.Taint("nationalcompute.com/gpu-worker", "true", "NoSchedule"),
+                                        new SimulatedKubernetesApis.Taint("soft", "x", "PreferNoSchedule")),
+                                8, "a3-highgpu-8g")));
+    }
 
     @Test
     void theDefaultIsAnEmbeddedSimulatorReachedOverGrpc() {
