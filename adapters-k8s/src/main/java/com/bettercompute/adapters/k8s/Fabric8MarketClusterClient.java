@@ -1,0 +1,162 @@
+package com.bettercompute.adapters.k8s;
+
+import com.bettercompute.application.port.ClusterConnection;
+import com.bettercompute.application.port.MarketClusterClient;
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@link MarketClusterClient} on fabric8: Kueue's and the autoscaler's objects as
+ * {@link GenericKubernetesResource}s (no Kueue model), addressed with explicit resource contexts so no API
+ * discovery is needed. No fabric8 type leaves this class.
+ */
+public final class Fabric8MarketClusterClient implements MarketClusterClient, AutoCloseable {
+    static final String AUTOSCALING = "autoscaling.x-k8s.io";
+    static final String PROVREQ_CRD = "provisioningrequests." + AUTOSCALING;
+
+    private final ClusterApis apis;
+
+    /** @param timeoutMillis connection and request timeout of each call */
+    public Fabric8MarketClusterClient(int timeoutMillis) {
+        this.apis = new ClusterApis(timeoutMillis);
+    }
+
+    @Override
+    public void ensurePlatformObjects(ClusterConnection cluster, PlatformObjects objects) {
+        apis.call(cluster, "install the platform's Kueue objects", client -> {
+            ensureProvisioningRequestApi(client);
+            for (GenericKubernetesResource wanted : PlatformObjectManifests.all(objects)) {
+                ensure(client, wanted);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public DemandWatch watchDemand(ClusterConnection cluster, Runnable onChange) {
+        throw new UnsupportedOperationException("demand watch: next commit");
+    }
+
+    @Override
+    public void writeRequestStatus(ClusterConnection cluster, String namespace, String name, RequestStatus status) {
+        throw new UnsupportedOperationException("request status: next commit");
+    }
+
+    @Override
+    public void postEvent(ClusterConnection cluster, ObjectRef on, PostedEvent event) {
+        throw new UnsupportedOperationException("events: next commit");
+    }
+
+    /** The ProvisioningRequest CRD, where the cluster does not serve {@code autoscaling.x-k8s.io/v1} yet. */
+    private static void ensureProvisioningRequestApi(KubernetesClient client) {
+        APIResourceList served;
+        try {
+            served = client.getApiResources(AUTOSCALING + "/v1");
+        } catch (KubernetesClientException e) {
+            served = null;
+        }
+        boolean hasProvisioningRequests = served != null && served.getResources() != null
+                && served.getResources().stream().anyMatch(r -> "provisioningrequests".equals(r.getName()));
+        if (!hasProvisioningRequests) {
+            ClusterApis.ensureCreated(() -> client.apiextensions().v1().customResourceDefinitions()
+                    .resource(provisioningRequestCrd()).create());
+        }
+    }
+
+    static CustomResourceDefinition provisioningRequestCrd() {
+        return new CustomResourceDefinitionBuilder()
+                .withNewMetadata().withName(PROVREQ_CRD).addToLabels(OWNED_BY, "platform").endMetadata()
+                .withNewSpec().withGroup(AUTOSCALING).withScope("Namespaced")
+                .withNewNames().withKind("ProvisioningRequest").withListKind("ProvisioningRequestList")
+                .withPlural("provisioningrequests").withSingular("provisioningrequest").withShortNames("provreq").endNames()
+                .addNewVersion().withName("v1").withServed(true).withStorage(true)
+                .withNewSubresources().withNewStatus().endStatus().endSubresources()
+                .withNewSchema().withOpenAPIV3Schema(new JSONSchemaPropsBuilder().withType("object")
+                        .withXKubernetesPreserveUnknownFields(true).build()).endSchema()
+                .endVersion()
+                .endSpec().build();
+    }
+
+    static ResourceDefinitionContext kueue(String kind) {
+        boolean namespaced = kind.equals("LocalQueue");
+        String plural = kind.toLowerCase(java.util.Locale.ROOT) + (kind.endsWith("s") ? "es" : "s");
+        return new ResourceDefinitionContext.Builder().withGroup("kueue.x-k8s.io").withVersion("v1beta1")
+                .withKind(kind).withPlural(plural).withNamespaced(namespaced).build();
+    }
+
+    /** Creates the object, or replaces it when what we declare is not (or no longer) what it holds. */
+    private static void ensure(KubernetesClient client, GenericKubernetesResource wanted) {
+        var all = client.genericKubernetesResources(kueue(wanted.getKind()));
+        var resources = wanted.getMetadata().getNamespace() == null ? all : all.inNamespace(wanted.getMetadata().getNamespace());
+        GenericKubernetesResource existing = resources.withName(wanted.getMetadata().getName()).get();
+        if (existing == null) {
+            ClusterApis.ensureCreated(() -> resources.resource(wanted).create());
+            return;
+        }
+        if (declaredIn(wanted, existing)) {
+            return;
+        }
+        // A replace with the resourceVersion read: a concurrent writer makes it fail (409), and the next
+        // resync tries again.
+        wanted.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
+        resources.resource(wanted).update();
+        wanted.getMetadata().setResourceVersion(null);
+    }
+
+    /**
+     * Whether every field we declare holds in {@code existing} (fields the API server or Kueue's webhook
+     * defaulted beside them do not count), and it still carries our label.
+     */
+    static boolean declaredIn(GenericKubernetesResource wanted, GenericKubernetesResource existing) {
+        Map<String, String> labels = existing.getMetadata().getLabels();
+        if (labels == null || !"platform".equals(labels.get(OWNED_BY))) {
+            return false;
+        }
+        // Compare both as parsed JSON, so numbers and quantities read alike.
+        Map<String, Object> want = Serialization.unmarshal(Serialization.asJson(wanted.getAdditionalProperties()), Map.class);
+        Map<String, Object> have = Serialization.unmarshal(Serialization.asJson(existing.getAdditionalProperties()), Map.class);
+        return subset(want, have);
+    }
+
+    private static boolean subset(Object want, Object have) {
+        if (want instanceof Map<?, ?> w) {
+            if (!(have instanceof Map<?, ?> h)) {
+                return false;
+            }
+            for (Map.Entry<?, ?> e : w.entrySet()) {
+                if (!subset(e.getValue(), h.get(e.getKey()))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (want instanceof List<?> w) {
+            if (!(have instanceof List<?> h) || h.size() != w.size()) {
+                return false;
+            }
+            for (int i = 0; i < w.size(); i++) {
+                if (!subset(w.get(i), h.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return have != null && Objects.equals(String.valueOf(want), String.valueOf(have));
+    }
+
+    @Override
+    public void close() {
+        apis.close();
+    }
+}
