@@ -3,6 +3,8 @@ package com.bettercompute.adapters.k8s;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.MarketClusterClient;
 import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
@@ -12,6 +14,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,11 +28,19 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
     static final String AUTOSCALING = "autoscaling.x-k8s.io";
     static final String PROVREQ_CRD = "provisioningrequests." + AUTOSCALING;
 
-    private final ClusterApis apis;
+    /** Who posts the market's Events. */
+    static final String EVENT_SOURCE = "nationalcompute-market";
 
-    /** @param timeoutMillis connection and request timeout of each call */
-    public Fabric8MarketClusterClient(int timeoutMillis) {
+    private final ClusterApis apis;
+    private final long resyncMillis;
+
+    /**
+     * @param timeoutMillis connection and request timeout of each call
+     * @param resyncMillis  how often a demand watch goes over its caches again, so a change it missed is seen
+     */
+    public Fabric8MarketClusterClient(int timeoutMillis, long resyncMillis) {
         this.apis = new ClusterApis(timeoutMillis);
+        this.resyncMillis = resyncMillis;
     }
 
     @Override
@@ -45,17 +56,56 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
 
     @Override
     public DemandWatch watchDemand(ClusterConnection cluster, Runnable onChange) {
-        throw new UnsupportedOperationException("demand watch: next commit");
+        KubernetesClient client = apis.open(cluster);
+        try {
+            return new Fabric8DemandWatch(client, onChange, resyncMillis);
+        } catch (RuntimeException e) {
+            client.close();
+            throw ClusterApis.translate("watch the cluster's ProvisioningRequests", e);
+        }
     }
 
     @Override
     public void writeRequestStatus(ClusterConnection cluster, String namespace, String name, RequestStatus status) {
-        throw new UnsupportedOperationException("request status: next commit");
+        apis.call(cluster, "write the status of ProvisioningRequest " + namespace + "/" + name, client -> {
+            var requests = client.genericKubernetesResources(Fabric8DemandWatch.PROVISIONING_REQUESTS).inNamespace(namespace);
+            GenericKubernetesResource request = requests.withName(name).get();
+            if (request == null) {
+                return null;
+            }
+            Map<String, String> annotations = new LinkedHashMap<>(request.getMetadata().getAnnotations() == null
+                    ? Map.of() : request.getMetadata().getAnnotations());
+            String changes = Integer.toString(status.reasonChanges());
+            if (!status.marketRequest().equals(annotations.get(MARKET_REQUEST_ANNOTATION))
+                    || !changes.equals(annotations.get(REASON_CHANGES_ANNOTATION))) {
+                annotations.put(MARKET_REQUEST_ANNOTATION, status.marketRequest());
+                annotations.put(REASON_CHANGES_ANNOTATION, changes);
+                request.getMetadata().setAnnotations(annotations);
+                request = requests.resource(request).update();
+            }
+            if (RequestStatuses.merge(request, status)) {
+                requests.resource(request).updateStatus();
+            }
+            return null;
+        });
     }
 
     @Override
     public void postEvent(ClusterConnection cluster, ObjectRef on, PostedEvent event) {
-        throw new UnsupportedOperationException("events: next commit");
+        apis.call(cluster, "post an Event on " + on.kind() + " " + on.namespace() + "/" + on.name(), client -> {
+            String at = event.at().toString();
+            Event e = new EventBuilder()
+                    .withNewMetadata().withName(event.eventName()).withNamespace(on.namespace()).endMetadata()
+                    .withNewInvolvedObject().withApiVersion(on.apiVersion()).withKind(on.kind()).withNamespace(on.namespace())
+                    .withName(on.name()).withUid(on.uid()).endInvolvedObject()
+                    .withType(event.type()).withReason(event.reason()).withMessage(event.message())
+                    .withFirstTimestamp(at).withLastTimestamp(at).withCount(1)
+                    .withNewSource().withComponent(EVENT_SOURCE).endSource()
+                    .withReportingComponent(EVENT_SOURCE).withReportingInstance(EVENT_SOURCE)
+                    .build();
+            ClusterApis.ensureCreated(() -> client.v1().events().inNamespace(on.namespace()).resource(e).create());
+            return null;
+        });
     }
 
     /** The ProvisioningRequest CRD, where the cluster does not serve {@code autoscaling.x-k8s.io/v1} yet. */

@@ -30,7 +30,7 @@ class PlatformObjectsOnFabric8MockTest {
     @BeforeEach
     void start() {
         cluster = new CrudMockCluster();
-        client = new Fabric8MarketClusterClient(5000);
+        client = new Fabric8MarketClusterClient(5000, 60_000);
     }
 
     @AfterEach
