@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
@@ -104,6 +105,39 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
                     .withReportingComponent(EVENT_SOURCE).withReportingInstance(EVENT_SOURCE)
                     .build();
             ClusterApis.ensureCreated(() -> client.v1().events().inNamespace(on.namespace()).resource(e).create());
+            return null;
+        });
+    }
+
+    @Override
+    public List<ClusterNode> nodes(ClusterConnection cluster) {
+        return apis.call(cluster, "list the cluster's nodes", client -> client.nodes().list().getItems().stream()
+                .map(Fabric8MarketClusterClient::node).toList());
+    }
+
+    static ClusterNode node(Node n) {
+        boolean ready = n.getStatus() != null && n.getStatus().getConditions() != null && n.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        List<NodeTaint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of()
+                : n.getSpec().getTaints().stream().map(t -> new NodeTaint(t.getKey(), t.getValue(), t.getEffect())).toList();
+        return new ClusterNode(n.getMetadata().getName(),
+                n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels(),
+                n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations(), ready,
+                n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable()), taints);
+    }
+
+    @Override
+    public void markNode(ClusterConnection cluster, String name, NodeMarking marking) {
+        apis.call(cluster, "mark node " + name, client -> {
+            Node node = client.nodes().withName(name).get();
+            if (node == null) {
+                return null;
+            }
+            if (NodeMarkings.apply(node, marking)) {
+                // A replace with the resourceVersion read: a concurrent write (the kubelet's) makes it fail with
+                // 409 and the next pass marks again.
+                client.nodes().resource(node).update();
+            }
             return null;
         });
     }

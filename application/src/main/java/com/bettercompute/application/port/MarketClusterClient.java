@@ -24,6 +24,10 @@ public interface MarketClusterClient {
     String PRIORITY_LABEL = "kueue.x-k8s.io/priority-class";
     /** The GPU worker taint's key ({@code =true:NoSchedule}), tolerated by injection on admission. */
     String GPU_WORKER_TAINT = "nationalcompute.com/gpu-worker";
+    /** The notice taint's key ({@code =true:NoSchedule}) on a node the market reclaims. */
+    String PREEMPTING_TAINT = "nationalcompute.com/preempting";
+    /** The deadline of a notice, on the node's pods (and on the node, to name its rescind). */
+    String PREEMPT_AT_ANNOTATION = "marketplace.nationalcompute.com/preempt-at";
 
     /**
      * Makes the platform's objects in the cluster what {@code objects} declares: creates what is missing,
@@ -53,6 +57,45 @@ public interface MarketClusterClient {
      * same name again is a success that changes nothing, so a replay never shows an Event twice.
      */
     void postEvent(ClusterConnection cluster, ObjectRef on, PostedEvent event);
+
+    /** The cluster's nodes, as the API server has them now. */
+    List<ClusterNode> nodes(ClusterConnection cluster);
+
+    /**
+     * Makes a node carry {@code marking}: its labels set (and {@code removedLabels} gone), its annotations set,
+     * of the taints whose keys are in {@code ownedTaintKeys} exactly {@code taints} (other taints are left as
+     * they are), and cordoned or not. Writes nothing when all of it holds. A node that is gone is a success.
+     */
+    void markNode(ClusterConnection cluster, String node, NodeMarking marking);
+
+    /** The label GKE gives each node: the name of its node pool. */
+    String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
+
+    /** A node: its labels and annotations, whether it is Ready and cordoned, its taints. */
+    record ClusterNode(String name, Map<String, String> labels, Map<String, String> annotations, boolean ready,
+                       boolean unschedulable, List<NodeTaint> taints) {
+        public ClusterNode {
+            labels = Map.copyOf(labels);
+            annotations = Map.copyOf(annotations);
+            taints = List.copyOf(taints);
+        }
+    }
+
+    /** A node taint; {@code effect} is {@code NoSchedule}, {@code PreferNoSchedule} or {@code NoExecute}. */
+    record NodeTaint(String key, String value, String effect) {
+    }
+
+    /** What a market node should carry (see {@link #markNode}). */
+    record NodeMarking(Map<String, String> labels, java.util.Set<String> removedLabels, Map<String, String> annotations,
+                       java.util.Set<String> ownedTaintKeys, List<NodeTaint> taints, boolean unschedulable) {
+        public NodeMarking {
+            labels = Map.copyOf(labels);
+            removedLabels = java.util.Set.copyOf(removedLabels);
+            annotations = Map.copyOf(annotations);
+            ownedTaintKeys = java.util.Set.copyOf(ownedTaintKeys);
+            taints = List.copyOf(taints);
+        }
+    }
 
     /** The annotation on a ProvisioningRequest naming the market request it stands for. */
     String MARKET_REQUEST_ANNOTATION = "nationalcompute.com/market-request";

@@ -52,6 +52,9 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     /** Events by name, in posting order; a name posted again is not added twice. */
     public final Map<String, PostedEvent> events = new LinkedHashMap<>();
     public final List<PlatformObjects> ensured = new ArrayList<>();
+    /** The cluster's nodes by name. */
+    public final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
+    public int nodeWrites;
     /** When set, every call fails with it. */
     public RuntimeException failure;
 
@@ -142,6 +145,38 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     public void postEvent(ClusterConnection cluster, ObjectRef on, PostedEvent event) {
         failIfAsked();
         events.putIfAbsent(on.namespace() + "/" + event.eventName(), event);
+    }
+
+    /** A node joins, as the provider's pool would make it: the pool label, Ready or not. */
+    public void node(String name, String pool, boolean ready) {
+        nodes.put(name, new ClusterNode(name, Map.of(NODE_POOL_LABEL, pool), Map.of(), ready, false, List.of()));
+    }
+
+    @Override
+    public List<ClusterNode> nodes(ClusterConnection cluster) {
+        failIfAsked();
+        return List.copyOf(nodes.values());
+    }
+
+    @Override
+    public void markNode(ClusterConnection cluster, String node, NodeMarking marking) {
+        failIfAsked();
+        ClusterNode n = nodes.get(node);
+        if (n == null) {
+            return;
+        }
+        Map<String, String> labels = new HashMap<>(n.labels());
+        labels.putAll(marking.labels());
+        marking.removedLabels().forEach(labels::remove);
+        Map<String, String> annotations = new HashMap<>(n.annotations());
+        annotations.putAll(marking.annotations());
+        List<NodeTaint> taints = new ArrayList<>(n.taints().stream().filter(t -> !marking.ownedTaintKeys().contains(t.key())).toList());
+        taints.addAll(marking.taints());
+        ClusterNode next = new ClusterNode(node, labels, annotations, n.ready(), marking.unschedulable(), taints);
+        if (!next.equals(n)) {
+            nodes.put(node, next);
+            nodeWrites++;
+        }
     }
 
     private void failIfAsked() {

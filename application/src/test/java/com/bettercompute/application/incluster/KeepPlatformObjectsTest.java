@@ -5,7 +5,6 @@ import com.bettercompute.application.market.EnrolCluster;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.application.port.MarketClusterClient.NodeClass;
 import com.bettercompute.application.provider.InMemoryClusterProvider;
-import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolId;
@@ -24,17 +23,7 @@ class KeepPlatformObjectsTest {
             w.ports.catalog(), account -> new InMemoryClusterProvider(w.ports.clock(), Duration.ofSeconds(1))), cluster);
 
     void reachable(String clusterId) {
-        Cluster c = w.ports.clusters().find(clusterId).orElseThrow();
-        Cluster withEndpoint = new Cluster(c.id(), c.tenantId(), c.projectId(), c.poolId(), c.providerAccountId(), c.name(),
-                c.description(), c.mode(), c.location(), c.region(), c.locationType(), c.releaseChannel(),
-                c.requestedVersion(), c.kubernetesVersion(), c.nodeVersion(), "127.0.0.1:6443", c.authorizedNetworks(),
-                c.privateNodes(), c.networkId(), c.subnetName(), c.state(), c.message(), c.providerName(), c.ownerId(),
-                c.requestFingerprint(), c.version(), c.createdAt(), c.updatedAt(), c.readyAt(), c.deletedAt(), c.nodePools(),
-                new Cluster.Progress(null, null, null, 0, null, "Y2E=", null));
-        w.ports.transactions().inTransaction(() -> {
-            w.ports.clusters().update(withEndpoint, c.version());
-            return null;
-        });
+        ReachableClusters.reachable(w.ports, clusterId);
     }
 
     @Test
