@@ -6,7 +6,12 @@ import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.policy.v1.Eviction;
+import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
+import com.bettercompute.application.provider.ProviderException;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
@@ -97,7 +102,9 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
             String at = event.at().toString();
             Event e = new EventBuilder()
                     .withNewMetadata().withName(event.eventName()).withNamespace(on.namespace()).endMetadata()
-                    .withNewInvolvedObject().withApiVersion(on.apiVersion()).withKind(on.kind()).withNamespace(on.namespace())
+                    .withNewInvolvedObject().withApiVersion(on.apiVersion()).withKind(on.kind())
+                    // A node has no namespace; its Events live in "default", as kubectl looks for them.
+                    .withNamespace("Node".equals(on.kind()) ? null : on.namespace())
                     .withName(on.name()).withUid(on.uid()).endInvolvedObject()
                     .withType(event.type()).withReason(event.reason()).withMessage(event.message())
                     .withFirstTimestamp(at).withLastTimestamp(at).withCount(1)
@@ -137,6 +144,55 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
                 // A replace with the resourceVersion read: a concurrent write (the kubelet's) makes it fail with
                 // 409 and the next pass marks again.
                 client.nodes().resource(node).update();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<PodOnNode> podsOn(ClusterConnection cluster, String node) {
+        return apis.call(cluster, "list the pods of node " + node, client -> client.pods().inAnyNamespace().list().getItems()
+                .stream().filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName()))
+                .map(p -> new PodOnNode(new ObjectRef("v1", "Pod", p.getMetadata().getNamespace(), p.getMetadata().getName(),
+                        p.getMetadata().getUid()), p.getMetadata().getAnnotations() == null ? Map.of() : p.getMetadata().getAnnotations(),
+                        p.getMetadata().getDeletionTimestamp() != null))
+                .toList());
+    }
+
+    @Override
+    public void annotatePod(ClusterConnection cluster, ObjectRef pod, Map<String, String> annotations) {
+        apis.call(cluster, "annotate pod " + pod.namespace() + "/" + pod.name(), client -> {
+            Pod found = client.pods().inNamespace(pod.namespace()).withName(pod.name()).get();
+            if (found == null) {
+                return null;
+            }
+            Map<String, String> had = found.getMetadata().getAnnotations() == null ? Map.of() : found.getMetadata().getAnnotations();
+            Map<String, String> next = new LinkedHashMap<>(had);
+            next.putAll(annotations);
+            if (!next.equals(had)) {
+                found.getMetadata().setAnnotations(next);
+                client.pods().inNamespace(pod.namespace()).resource(found).update();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void evictPod(ClusterConnection cluster, ObjectRef pod, long graceSeconds) {
+        apis.call(cluster, "evict pod " + pod.namespace() + "/" + pod.name(), client -> {
+            Eviction eviction = new EvictionBuilder().withNewMetadata().withName(pod.name()).withNamespace(pod.namespace())
+                    .endMetadata().withDeleteOptions(new DeleteOptionsBuilder().withGracePeriodSeconds(graceSeconds).build()).build();
+            try {
+                boolean evicted = client.pods().inNamespace(pod.namespace()).withName(pod.name()).evict(eviction);
+                if (!evicted) {
+                    // fabric8 answers false for 429: a disruption budget refuses for now.
+                    throw new ProviderException(ProviderException.Kind.UNAVAILABLE,
+                            "A disruption budget refuses the eviction of pod " + pod.namespace() + "/" + pod.name() + " for now.");
+                }
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404) {
+                    throw e;
+                }
             }
             return null;
         });

@@ -22,8 +22,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Tells Kueue what the market decided, from the market's saved state (never from a tick's events, so a
@@ -46,13 +44,13 @@ public final class PublishRequestStatus {
     private final MarketRepository markets;
     private final MarketClusterClient clusters;
     private final Clock clock;
-    /** Events posted by this process (cluster, name): a restart posts them again and the cluster keeps one. */
-    private final Set<String> posted = ConcurrentHashMap.newKeySet();
+    private final PostedEvents events;
 
     public PublishRequestStatus(MarketRepository markets, MarketClusterClient clusters, Clock clock) {
         this.markets = markets;
         this.clusters = clusters;
         this.clock = clock;
+        this.events = new PostedEvents(clusters);
     }
 
     /** @return how many jobs could not be told (their cluster's API failed); the next pass tries again */
@@ -131,12 +129,7 @@ public final class PublishRequestStatus {
     }
 
     private void post(ClusterConnection connection, ObservedJob job, PostedEvent event) {
-        String key = connection.endpointUrl() + "\n" + job.job().namespace() + "\n" + event.eventName();
-        if (posted.contains(key)) {
-            return;
-        }
-        clusters.postEvent(connection, job.job(), event);
-        posted.add(key);
+        events.post(connection, job.job(), event);
     }
 
     /** The reason Kueue reads (the Failed one when failing, else Provisioned's) differs from what it read. */

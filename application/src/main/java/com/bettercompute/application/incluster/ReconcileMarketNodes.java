@@ -9,8 +9,6 @@ import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.ClusterNode;
-import com.bettercompute.application.port.MarketClusterClient.NodeMarking;
-import com.bettercompute.application.port.MarketClusterClient.NodeTaint;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterObservation;
@@ -27,11 +25,16 @@ import com.bettercompute.domain.cluster.NodePoolSpec;
 import com.bettercompute.domain.cluster.Taint;
 import com.bettercompute.domain.cluster.TaintEffect;
 import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketRequest;
+import com.bettercompute.domain.market.Node;
 import com.bettercompute.domain.market.NodeGrant;
+import com.bettercompute.domain.market.Pool;
+import com.bettercompute.domain.market.RequestPhase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -53,7 +56,6 @@ public final class ReconcileMarketNodes {
     private static final Logger LOG = LoggerFactory.getLogger(ReconcileMarketNodes.class);
     /** Every market node pool's name starts with this; no tenant pool can (theirs are validated names). */
     public static final String POOL_PREFIX = "mk-";
-    static final NodeTaint GPU_WORKER = new NodeTaint(MarketClusterClient.GPU_WORKER_TAINT, "true", "NoSchedule");
 
     /** What one pass did. */
     public record Outcome(List<String> created, List<String> deleted, List<String> ready, List<String> left) {
@@ -68,6 +70,8 @@ public final class ReconcileMarketNodes {
     private final MarketClusterClient clusters;
     private final ReportNodeReady reportReady;
     private final ReportNodeLeft reportLeft;
+    private final NodeNotice notice;
+    private final Clock clock;
 
     public ReconcileMarketNodes(Transactions transactions, MarketRepository markets, MarketCatalog catalog,
                                 ClusterConnections connections, CatalogRepository accounts, ClusterProviders providers,
@@ -83,11 +87,16 @@ public final class ReconcileMarketNodes {
         MarketEffects fromSavedState = events -> { };
         this.reportReady = new ReportNodeReady(markets, fromSavedState, clock);
         this.reportLeft = new ReportNodeLeft(markets, clock);
+        this.notice = new NodeNotice(clusters, clock);
+        this.clock = clock;
     }
 
-    /** The provider node pool of a grant: {@code mk-} and 20 hex digits of its id's hash (a valid GKE pool name). */
-    public static String poolName(String grantId) {
-        return POOL_PREFIX + Ids.sha256Hex(grantId).substring(0, 20);
+    /**
+     * The provider node pool of a market node in a cluster: {@code mk-} and 20 hex digits of a hash of both
+     * (a valid GKE pool name). The same node granted to the same cluster again keeps its pool.
+     */
+    public static String poolName(String clusterId, String nodeId) {
+        return POOL_PREFIX + Ids.sha256Hex(clusterId + "/" + nodeId).substring(0, 20);
     }
 
     /**
@@ -111,20 +120,38 @@ public final class ReconcileMarketNodes {
         Map<String, NodeGrant> wanted = new LinkedHashMap<>();
         for (NodeGrant g : market.liveGrants()) {
             if (g.clusterId().equals(clusterId)) {
-                wanted.put(poolName(g.id()), g);
+                wanted.put(poolName(clusterId, g.nodeId()), g);
             }
         }
         ClusterObservation observed = provider.observe(at);
         if (!observed.exists()) {
             return outcome;
         }
-        changeOnePool(provider, at, market, cluster, wanted, observed, outcome);
+        // A node whose grant ended with its pods running drains first: its pool stays until the grace is over.
+        Map<String, Node> draining = new LinkedHashMap<>();
+        Instant now = clock.instant();
+        for (Pool pool : market.pools()) {
+            for (Node n : market.nodes(pool.id())) {
+                String name = poolName(clusterId, n.id());
+                if (n.drainingUntil() != null && n.drainingUntil().isAfter(now) && !wanted.containsKey(name)
+                        && observed.nodePool(name).isPresent()) {
+                    draining.put(name, n);
+                }
+            }
+        }
+        changeOnePool(provider, at, market, cluster, wanted, draining.keySet(), observed, outcome);
 
         Map<String, ClusterNode> nodesByPool = new HashMap<>();
         for (ClusterNode n : clusters.nodes(connection.get())) {
             String pool = n.labels().get(MarketClusterClient.NODE_POOL_LABEL);
-            if (pool != null && wanted.containsKey(pool)) {
+            if (pool != null && (wanted.containsKey(pool) || draining.containsKey(pool))) {
                 nodesByPool.put(pool, n);
+            }
+        }
+        for (Map.Entry<String, Node> e : draining.entrySet()) {
+            ClusterNode node = nodesByPool.get(e.getKey());
+            if (node != null) {
+                notice.drain(connection.get(), node, e.getValue().drainingUntil(), labels(e.getValue().pool().nodeClass(), null));
             }
         }
         for (Map.Entry<String, NodeGrant> e : wanted.entrySet()) {
@@ -140,7 +167,15 @@ public final class ReconcileMarketNodes {
                 }
                 continue;
             }
-            clusters.markNode(connection.get(), node.name(), marking(market, grant));
+            String request = grant.requestId();
+            Map<String, String> labels = labels(market.node(grant.nodeId()).pool().nodeClass(), request);
+            Instant deadline = request != null && market.hasOpenRequest(jobOf(market, request))
+                    ? noticeDeadline(market, grant) : null;
+            if (deadline != null) {
+                notice.drain(connection.get(), node, deadline, labels);
+            } else {
+                notice.keep(connection.get(), node, labels);
+            }
             if (node.ready() && grant.readyAt() == null) {
                 transactions.inTransaction(() -> reportReady.report(new ReportNodeReady.Command(grant.nodeId())));
                 outcome.ready().add(grant.nodeId());
@@ -151,7 +186,8 @@ public final class ReconcileMarketNodes {
 
     /** Creates the first missing pool, else deletes the first pool no grant wants; nothing while the cluster is busy. */
     private void changeOnePool(ClusterProvider provider, ClusterLocator at, Market market, Cluster cluster,
-                               Map<String, NodeGrant> wanted, ClusterObservation observed, Outcome outcome) {
+                               Map<String, NodeGrant> wanted, Set<String> draining, ClusterObservation observed,
+                               Outcome outcome) {
         if (observed.busy()) {
             return;
         }
@@ -163,7 +199,7 @@ public final class ReconcileMarketNodes {
             }
         }
         for (NodePoolObservation pool : observed.nodePools()) {
-            if (pool.name().startsWith(POOL_PREFIX) && !wanted.containsKey(pool.name())) {
+            if (pool.name().startsWith(POOL_PREFIX) && !wanted.containsKey(pool.name()) && !draining.contains(pool.name())) {
                 provider.deleteNodePool(at, pool.name());
                 outcome.deleted().add(pool.name());
                 return;
@@ -176,28 +212,32 @@ public final class ReconcileMarketNodes {
         MarketCatalog.PoolSpec sold = catalog.pools().stream().filter(p -> p.id().equals(poolId)).findFirst()
                 .orElseThrow(() -> new ProviderException(ProviderException.Kind.INVALID,
                         "The market's pool " + poolId + " is not in the catalog: no machine to make its node of."));
-        Map<String, String> labels = new LinkedHashMap<>();
-        labels.put(MarketClusterClient.MARKET_NODE_LABEL, "true");
-        labels.put(MarketClusterClient.NODE_CLASS_LABEL, poolId.nodeClass());
-        if (grant.requestId() != null) {
-            labels.put(MarketClusterClient.REQUEST_LABEL, InClusterNames.requestLabel(grant.requestId()));
-        }
+        Map<String, String> labels = labels(poolId.nodeClass(), grant.requestId());
         return new NodePoolSpec(name, sold.machineType(), 1, null, NodePoolSpec.DEFAULT_DISK_GIB,
                 NodePoolSpec.DEFAULT_DISK_TYPE, false, new Accelerators(sold.acceleratorType(), sold.gpusPerNode()),
-                List.of(), labels, List.of(new Taint(GPU_WORKER.key(), GPU_WORKER.value(), TaintEffect.NoSchedule)));
+                List.of(), labels, List.of(new Taint(NodeNotice.GPU_WORKER.key(), NodeNotice.GPU_WORKER.value(), TaintEffect.NoSchedule)));
     }
 
-    /** The node's labels (its request's, none when idle) and the GPU worker taint. */
-    static NodeMarking marking(Market market, NodeGrant grant) {
+    /** A market node's labels: its request's when it serves one (null when idle). */
+    static Map<String, String> labels(String nodeClass, String requestId) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(MarketClusterClient.MARKET_NODE_LABEL, "true");
-        labels.put(MarketClusterClient.NODE_CLASS_LABEL, market.node(grant.nodeId()).pool().nodeClass());
-        Set<String> removed = Set.of();
-        if (grant.requestId() != null) {
-            labels.put(MarketClusterClient.REQUEST_LABEL, InClusterNames.requestLabel(grant.requestId()));
-        } else {
-            removed = Set.of(MarketClusterClient.REQUEST_LABEL);
+        labels.put(MarketClusterClient.NODE_CLASS_LABEL, nodeClass);
+        if (requestId != null) {
+            labels.put(MarketClusterClient.REQUEST_LABEL, InClusterNames.requestLabel(requestId));
         }
-        return new NodeMarking(labels, removed, Map.of(), Set.of(GPU_WORKER.key()), List.of(GPU_WORKER), false);
+        return labels;
+    }
+
+    /** The job of a request: its id up to the attempt ({@code <job>#<n>}). */
+    private static String jobOf(Market market, String requestId) {
+        int hash = requestId.lastIndexOf('#');
+        return hash < 0 ? requestId : requestId.substring(0, hash);
+    }
+
+    /** The deadline of the notice the grant's gang is under, null when it is not reclaimed. */
+    private static Instant noticeDeadline(Market market, NodeGrant grant) {
+        MarketRequest r = market.openRequest(jobOf(market, grant.requestId()));
+        return r.id().equals(grant.requestId()) && r.phase() == RequestPhase.RECLAIMING ? r.noticeDeadline() : null;
     }
 }

@@ -68,6 +68,26 @@ public interface MarketClusterClient {
      */
     void markNode(ClusterConnection cluster, String node, NodeMarking marking);
 
+    /** The pods bound to a node (listed and filtered here: not every API server selects by {@code spec.nodeName}). */
+    List<PodOnNode> podsOn(ClusterConnection cluster, String node);
+
+    /** Sets annotations on a pod; writes nothing when they hold. A pod that is gone is a success. */
+    void annotatePod(ClusterConnection cluster, ObjectRef pod, Map<String, String> annotations);
+
+    /**
+     * Evicts a pod through the Eviction API with {@code graceSeconds} as its termination grace. A pod that is
+     * gone is a success; an eviction a PodDisruptionBudget refuses for now (429) is a
+     * {@link com.bettercompute.application.provider.ProviderException.Kind#UNAVAILABLE} to try again.
+     */
+    void evictPod(ClusterConnection cluster, ObjectRef pod, long graceSeconds);
+
+    /** A pod on a node: its reference, annotations, and whether it is terminating already. */
+    record PodOnNode(ObjectRef pod, Map<String, String> annotations, boolean terminating) {
+        public PodOnNode {
+            annotations = Map.copyOf(annotations);
+        }
+    }
+
     /** The label GKE gives each node: the name of its node pool. */
     String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
 

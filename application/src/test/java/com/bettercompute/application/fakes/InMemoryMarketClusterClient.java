@@ -55,6 +55,10 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     /** The cluster's nodes by name. */
     public final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
     public int nodeWrites;
+    /** Pods by node name. */
+    public final Map<String, List<PodOnNode>> pods = new LinkedHashMap<>();
+    /** Evictions asked: the pod's name and the grace given. */
+    public final List<Map.Entry<String, Long>> evictions = new ArrayList<>();
     /** When set, every call fails with it. */
     public RuntimeException failure;
 
@@ -176,6 +180,42 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
         if (!next.equals(n)) {
             nodes.put(node, next);
             nodeWrites++;
+        }
+    }
+
+    /** A running pod on a node. */
+    public void pod(String node, String namespace, String name) {
+        pods.computeIfAbsent(node, n -> new ArrayList<>()).add(new PodOnNode(new ObjectRef("v1", "Pod", namespace, name,
+                "uid-" + name), Map.of(), false));
+    }
+
+    @Override
+    public List<PodOnNode> podsOn(ClusterConnection cluster, String node) {
+        failIfAsked();
+        return List.copyOf(pods.getOrDefault(node, List.of()));
+    }
+
+    @Override
+    public void annotatePod(ClusterConnection cluster, ObjectRef pod, Map<String, String> annotations) {
+        failIfAsked();
+        for (List<PodOnNode> onNode : pods.values()) {
+            onNode.replaceAll(p -> {
+                if (!p.pod().equals(pod)) {
+                    return p;
+                }
+                Map<String, String> next = new HashMap<>(p.annotations());
+                next.putAll(annotations);
+                return new PodOnNode(p.pod(), next, p.terminating());
+            });
+        }
+    }
+
+    @Override
+    public void evictPod(ClusterConnection cluster, ObjectRef pod, long graceSeconds) {
+        failIfAsked();
+        evictions.add(Map.entry(pod.name(), graceSeconds));
+        for (List<PodOnNode> onNode : pods.values()) {
+            onNode.replaceAll(p -> p.pod().equals(pod) ? new PodOnNode(p.pod(), p.annotations(), true) : p);
         }
     }
 

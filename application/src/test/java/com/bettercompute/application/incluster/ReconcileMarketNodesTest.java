@@ -58,7 +58,8 @@ class ReconcileMarketNodesTest {
     }
 
     List<String> wantedPools() {
-        return w.markets.load().liveGrants().stream().map(g -> ReconcileMarketNodes.poolName(g.id())).sorted().toList();
+        return w.markets.load().liveGrants().stream().map(g -> ReconcileMarketNodes.poolName(g.clusterId(), g.nodeId()))
+                .sorted().toList();
     }
 
     /** Passes until the provider has every pool (one change per pass, each taking a while). */
@@ -129,5 +130,50 @@ class ReconcileMarketNodesTest {
         List<NodeGrant> live = w.markets.load().liveGrants();
         assertThat(marketPools()).isEqualTo(wantedPools()).hasSize(live.size());
         assertThat(marketPools()).doesNotContain(pools.get(0));
+    }
+
+    @Test
+    void a_notice_cordons_taints_annotates_and_evicts_with_the_time_left_and_a_rescind_undoes_it() {
+        makePools();
+        List<String> pools = marketPools();
+        cluster.node("gke-a-0", pools.get(0), true);
+        cluster.node("gke-b-0", pools.get(1), true);
+        cluster.pod("gke-a-0", "research", "train-0");
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        w.ports.clock().advance(Duration.ofHours(3));
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.GLOBEX_TRAIN, 64L, null, null));
+        var credited = w.markets.load();
+        credited.credit("globex", com.bettercompute.domain.market.Money.usd(10_000));
+        w.markets.save(credited);
+        new SetLimitPrice(w.markets).set(new SetLimitPrice.Command(MarketWorld.GLOBEX_TRAIN, null, "3.00"));
+        w.file("rival", MarketWorld.GLOBEX_TRAIN, 32, null);
+        w.tick.run();
+        var deadline = new ReadMarketRequest(w.markets).read(JOB).noticeDeadline();
+        assertThat(deadline).as("the rival's bid reclaims acme's gang with notice").isNotNull();
+        w.ports.clock().advance(Duration.ofSeconds(15));
+
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+
+        var a = cluster.nodes.get("gke-a-0");
+        assertThat(a.unschedulable()).isTrue();
+        assertThat(a.taints()).contains(new NodeTaint("nationalcompute.com/preempting", "true", "NoSchedule"));
+        assertThat(cluster.pods.get("gke-a-0").get(0).annotations())
+                .containsEntry("marketplace.nationalcompute.com/preempt-at", deadline.toString());
+        assertThat(cluster.evictions).containsExactly(java.util.Map.entry("train-0", 45L));
+        assertThat(cluster.eventsWithReason("NodePreempting")).extracting(e -> e.eventName())
+                .anySatisfy(n -> assertThat(n).startsWith("gke-a-0."))
+                .anySatisfy(n -> assertThat(n).startsWith("train-0."));
+
+        var m = w.markets.load();
+        m.endJob("rival", w.ports.clock().instant());
+        w.markets.save(m);
+        w.tick.run();
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+
+        a = cluster.nodes.get("gke-a-0");
+        assertThat(a.unschedulable()).isFalse();
+        assertThat(a.taints()).containsExactly(new NodeTaint("nationalcompute.com/gpu-worker", "true", "NoSchedule"));
+        assertThat(cluster.eventsWithReason("PreemptionRescinded")).hasSize(2);
     }
 }
