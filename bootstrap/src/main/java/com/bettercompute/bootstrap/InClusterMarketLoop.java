@@ -19,7 +19,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,10 +57,12 @@ final class InClusterMarketLoop implements AutoCloseable {
     private static final class Watched {
         final DemandWatch watch;
         Instant objectsKeptAt;
+        long maxGpusKept;
 
-        Watched(DemandWatch watch, Instant objectsKeptAt) {
+        Watched(DemandWatch watch, Instant objectsKeptAt, long maxGpusKept) {
             this.watch = watch;
             this.objectsKeptAt = objectsKeptAt;
+            this.maxGpusKept = maxGpusKept;
         }
     }
 
@@ -106,29 +107,30 @@ final class InClusterMarketLoop implements AutoCloseable {
     }
 
     void pass() {
-        Set<String> enrolled = new HashSet<>();
+        Map<String, Long> enrolled = new HashMap<>();
         for (TenantCluster c : markets.load().clusters()) {
-            enrolled.add(c.id());
+            enrolled.put(c.id(), c.maxGpus());
         }
         for (String gone : Set.copyOf(watched.keySet())) {
-            if (!enrolled.contains(gone) || connections.cluster(gone).isEmpty()) {
+            if (!enrolled.containsKey(gone) || connections.cluster(gone).isEmpty()) {
                 watched.remove(gone).watch.close();
                 LOG.info("cluster {}: its demand watch stopped (the cluster left the market or was deleted)", gone);
             }
         }
-        for (String clusterId : enrolled) {
+        for (Map.Entry<String, Long> cluster : enrolled.entrySet()) {
+            String clusterId = cluster.getKey();
             if (stopping) {
                 return;
             }
             try {
-                passOver(clusterId);
+                passOver(clusterId, cluster.getValue());
             } catch (RuntimeException e) {
                 LOG.warn("cluster {}: in-cluster market pass failed: {}", clusterId, e.getMessage());
             }
         }
     }
 
-    private void passOver(String clusterId) {
+    private void passOver(String clusterId, long maxGpus) {
         Optional<Cluster> cluster = connections.cluster(clusterId);
         Optional<ClusterConnection> connection = cluster.isEmpty() ? Optional.empty() : connections.of(clusterId);
         if (connection.isEmpty()) {
@@ -139,12 +141,14 @@ final class InClusterMarketLoop implements AutoCloseable {
         if (w == null) {
             // The CRD and Kueue's objects before the watch: its ProvisioningRequest informer needs the API served.
             objects.keep(clusterId);
-            w = new Watched(clusters.watchDemand(connection.get(), this::wake), now);
+            w = new Watched(clusters.watchDemand(connection.get(), this::wake), now, maxGpus);
             watched.put(clusterId, w);
             LOG.info("cluster {}: platform objects kept and its demand watch started", clusterId);
-        } else if (!now.isBefore(w.objectsKeptAt.plus(objectsEvery))) {
+        } else if (w.maxGpusKept != maxGpus || !now.isBefore(w.objectsKeptAt.plus(objectsEvery))) {
+            // A new max cluster size reaches the ClusterQueue at the next pass, not the next resync.
             objects.keep(clusterId);
             w.objectsKeptAt = now;
+            w.maxGpusKept = maxGpus;
         }
         if (!w.watch.synced()) {
             return;

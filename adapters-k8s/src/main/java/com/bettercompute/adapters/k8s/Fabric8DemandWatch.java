@@ -81,6 +81,14 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
 
     @Override
     public List<ObservedJob> jobs() {
+        try {
+            return readJobs();
+        } catch (RuntimeException e) {
+            throw ClusterApis.translate("read the cluster's demand", e);
+        }
+    }
+
+    private List<ObservedJob> readJobs() {
         Map<String, Builder> byJob = new LinkedHashMap<>();
         List<GenericKubernetesResource> all = new ArrayList<>(requests.getStore().list());
         all.sort(Comparator.comparing((GenericKubernetesResource r) -> created(r)).thenComparing(r -> r.getMetadata().getName()));
@@ -140,6 +148,10 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         HasMetadata found;
         if ("batch/v1".equals(job.getApiVersion()) && "Job".equals(job.getKind())) {
             found = batchJobs.getStore().getByKey(Cache.namespaceKeyFunc(namespace, job.getName()));
+            if (found == null) {
+                // Its informer may not have seen it yet: ask, rather than read its labels as absent.
+                found = client.batch().v1().jobs().inNamespace(namespace).withName(job.getName()).get();
+            }
         } else {
             found = read(namespace, job.getApiVersion(), job.getKind(), job.getName());
         }
@@ -203,7 +215,12 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
 
     private PodTemplate template(String namespace, Map<String, Object> podSet) {
         Object name = map(podSet.get("podTemplateRef")).get("name");
-        return name == null ? null : templates.getStore().getByKey(Cache.namespaceKeyFunc(namespace, name.toString()));
+        if (name == null) {
+            return null;
+        }
+        PodTemplate cached = templates.getStore().getByKey(Cache.namespaceKeyFunc(namespace, name.toString()));
+        // Kueue writes the templates before the request, but their informer may not have seen them yet.
+        return cached != null ? cached : client.v1().podTemplates().inNamespace(namespace).withName(name.toString()).get();
     }
 
     static ObservedRequest observed(GenericKubernetesResource request) {

@@ -84,7 +84,8 @@ public final class SyncClusterDemand {
                             ended.add(jobId);
                         }
                     } else if (!open) {
-                        if (job.requests().stream().anyMatch(r -> !r.failed())) {
+                        // No GPUs read (its PodTemplates are not there yet): not demand yet, filed at a later pass.
+                        if (job.gpus() > 0 && job.requests().stream().anyMatch(r -> !r.failed())) {
                             market.file(demand(market, clusterId, site, jobId, job), clock.instant());
                             filed.add(jobId);
                         }

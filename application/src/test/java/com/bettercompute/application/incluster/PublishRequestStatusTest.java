@@ -152,4 +152,19 @@ class PublishRequestStatusTest {
         w.pass();
         assertThat(condition(attempt1, "Provisioned").reason()).isEqualTo("BidTooLow");
     }
+
+    @Test
+    void after_a_restart_the_same_state_writes_nothing_and_posts_no_event_twice() {
+        w.limit(A, "2.00");
+        w.pass();
+        w.tick();
+        w.pass();
+        int writes = attempt1.statusWrites;
+        int events = w.cluster.events.size();
+
+        new PublishRequestStatus(w.markets, w.cluster, w.clock).publish(A, InClusterWorld.CONNECTION, w.cluster.observed());
+
+        assertThat(attempt1.statusWrites).isEqualTo(writes);
+        assertThat(w.cluster.events).hasSize(events);
+    }
 }

@@ -81,6 +81,11 @@ class ReconcileMarketNodesTest {
 
         assertThat(marketPools()).hasSize(2).isEqualTo(wantedPools());
         assertThat(provider.callsByMethod().get("createNodePool")).isEqualTo(2);
+        var afterRestart = new ReconcileMarketNodes(w.ports.transactions(), w.markets, w.catalog,
+                new ClusterConnections(w.ports.clusters(), w.ports.catalog(), account -> provider), w.ports.catalog(),
+                account -> provider, cluster, w.ports.clock());
+        assertThat(afterRestart.reconcile(MarketWorld.ACME_TRAIN).created()).as("a restart adopts its pools").isEmpty();
+        assertThat(provider.callsByMethod().get("createNodePool")).isEqualTo(2);
     }
 
     @Test

@@ -131,4 +131,16 @@ class SyncClusterDemandTest {
 
         assertThat(w.sync.sync("kcl_gone", SITE, w.cluster.observed()).changed()).isFalse();
     }
+
+    @Test
+    void a_job_whose_gpus_are_not_read_yet_is_not_filed_and_its_open_request_is_kept() {
+        Job job = train(0);
+
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).changed()).isFalse();
+        job.gpus = 8;
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).filed()).containsExactly("kcl_a/research/train");
+        job.gpus = 0;
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).changed()).isFalse();
+        assertThat(market().hasOpenRequest("kcl_a/research/train")).isTrue();
+    }
 }
