@@ -1,18 +1,29 @@
 package com.bettercompute.bootstrap;
 
+import com.bettercompute.adapters.k8s.Fabric8MarketClusterClient;
 import com.bettercompute.adapters.persistence.Database;
+import com.bettercompute.application.incluster.ClusterConnections;
+import com.bettercompute.application.incluster.KeepPlatformObjects;
+import com.bettercompute.application.incluster.PublishRequestStatus;
+import com.bettercompute.application.incluster.ReconcileMarketNodes;
+import com.bettercompute.application.incluster.SyncClusterDemand;
+import com.bettercompute.application.market.MarketCatalog;
 import com.bettercompute.application.market.MarketEffects;
 import com.bettercompute.application.market.MarketFeed;
 import com.bettercompute.application.market.MarketLedger;
 import com.bettercompute.application.market.MarketRepository;
 import com.bettercompute.application.market.RunMarketTick;
+import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
+import com.bettercompute.application.reconcile.ClusterProviders;
 import com.bettercompute.domain.market.MarketEvent;
 import com.bettercompute.domain.market.TickOutcome;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The market in the server: its stores on the database, the tick, and the loop that runs the tick every
@@ -24,11 +35,20 @@ import java.time.Duration;
 public final class MarketModule implements AutoCloseable {
     /** How long a stop waits for a tick under way. */
     static final Duration TICK_DRAIN = Duration.ofSeconds(15);
+    /** How often the in-cluster loop passes over the clusters when nothing wakes it. */
+    static final Duration IN_CLUSTER_EVERY = Duration.ofSeconds(5);
+    /** How often each cluster's platform objects are checked against what the market declares. */
+    static final Duration OBJECTS_EVERY = Duration.ofSeconds(60);
+    static final int CLUSTER_API_TIMEOUT_MILLIS = 10_000;
+    static final long WATCH_RESYNC_MILLIS = 30_000;
+
     /**
-     * Decisions are not carried out in clusters yet (issue 15): the outbox holds them meanwhile. Effects
-     * must be idempotent when they come, as a crash between the commit and them replays nothing.
+     * The tick's decisions reach the clusters through the in-cluster loop, which reads them from the saved
+     * state (so a crash between the commit and the clusters replays them): applying them only wakes it.
      */
-    private static final MarketEffects NOT_APPLIED_YET = events -> { };
+    private final WakingEffects effects;
+    private InClusterMarketLoop inCluster;
+    private Fabric8MarketClusterClient clusterClient;
 
     private final Database db;
     private final Clock clock;
@@ -36,7 +56,9 @@ public final class MarketModule implements AutoCloseable {
     private final RunMarketTick tick;
     private final MarketTickLoop loop;
 
-    private MarketModule(Database db, Clock clock, MarketRepository markets, RunMarketTick tick, MarketTickLoop loop) {
+    private MarketModule(Database db, Clock clock, MarketRepository markets, RunMarketTick tick, MarketTickLoop loop,
+                         WakingEffects effects) {
+        this.effects = effects;
         this.db = db;
         this.clock = clock;
         this.markets = markets;
@@ -52,8 +74,9 @@ public final class MarketModule implements AutoCloseable {
     static MarketModule start(Database db, Clock clock, Duration tickEvery, boolean ticking, Metrics metrics) {
         Clock marketClock = Clock.tick(clock, Duration.ofMillis(1));
         MarketRepository markets = db.newMarketRepository(marketClock);
+        WakingEffects effects = new WakingEffects();
         RunMarketTick tick = new RunMarketTick(db.transactions(), markets, db.marketLedger(), db.marketFeed(),
-                db.outbox(), NOT_APPLIED_YET, marketClock);
+                db.outbox(), effects, marketClock);
         MarketTickLoop loop = !ticking ? null : new MarketTickLoop(tick, db.newMarketTickLock(), tickEvery, TICK_DRAIN,
                 new MarketTickLoop.Listener() {
                     @Override
@@ -67,7 +90,37 @@ public final class MarketModule implements AutoCloseable {
                         metrics.marketTickFailed();
                     }
                 });
-        return new MarketModule(db, marketClock, markets, tick, loop);
+        return new MarketModule(db, marketClock, markets, tick, loop, effects);
+    }
+
+    /** A {@link MarketEffects} that wakes whoever carries decisions out; nothing until one is set. */
+    static final class WakingEffects implements MarketEffects {
+        private volatile Runnable wake = () -> { };
+
+        @Override
+        public void apply(List<MarketEvent> events) {
+            if (!events.isEmpty()) {
+                wake.run();
+            }
+        }
+    }
+
+    /**
+     * Starts carrying the market out inside its tenant clusters (docs/decisions.md, "The market inside tenant
+     * clusters"): platform objects, demand in, verdicts out, nodes. Only where the reconcilers run.
+     */
+    void startInCluster(ClusterRepository clusters, CatalogRepository catalog, ClusterProviders providers,
+                        MarketCatalog marketCatalog) {
+        clusterClient = new Fabric8MarketClusterClient(CLUSTER_API_TIMEOUT_MILLIS, WATCH_RESYNC_MILLIS);
+        ClusterConnections connections = new ClusterConnections(clusters, catalog, providers);
+        inCluster = new InClusterMarketLoop(markets, connections, clusterClient,
+                new KeepPlatformObjects(markets, connections, clusterClient),
+                new SyncClusterDemand(db.transactions(), markets, clock),
+                new PublishRequestStatus(markets, clusterClient, clock),
+                new ReconcileMarketNodes(db.transactions(), markets, marketCatalog, connections, catalog, providers,
+                        clusterClient, clock),
+                clock, IN_CLUSTER_EVERY, OBJECTS_EVERY);
+        effects.wake = inCluster::wake;
     }
 
     static int granted(TickOutcome outcome) {
@@ -113,7 +166,7 @@ public final class MarketModule implements AutoCloseable {
     }
 
     public MarketEffects effects() {
-        return NOT_APPLIED_YET;
+        return effects;
     }
 
     /** The market's clock (milliseconds): use it for every market use case. */
@@ -135,6 +188,12 @@ public final class MarketModule implements AutoCloseable {
     public void close() {
         if (loop != null) {
             loop.close();
+        }
+        if (inCluster != null) {
+            inCluster.close();
+        }
+        if (clusterClient != null) {
+            clusterClient.close();
         }
     }
 }

@@ -155,6 +155,8 @@ public final class Server implements AutoCloseable {
                     db.outbox(), db.usage(), providers, cadence, clock,
                     new EnrolReadyCluster(market.transactions(), market.markets(), db.clusters(), parsed.market(), clock));
             if (config.reconcile()) {
+                // The market inside its tenant clusters runs where the reconcilers run.
+                market.startInCluster(db.clusters(), cache.catalog(), providers, parsed.market());
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
                         Duration.ofMillis(500), 4, RECONCILE_DRAIN,
                         (pass, took) -> metrics.reconcilePass(pass.outcome().name().toLowerCase(java.util.Locale.ROOT), took.toNanos()));

@@ -10,19 +10,10 @@ import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
-import io.vertx.core.Vertx;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * {@link TenantClusterClient} on the fabric8 client: one short-lived client per call, on one shared HTTP
@@ -34,25 +25,19 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
     static final String MANAGED_BY = "app.kubernetes.io/managed-by";
     static final String MANAGER = "better-compute";
 
-    private final Vertx vertx;
-    private final HttpClient.Factory httpClients;
-    private final int timeoutMillis;
+    private final ClusterApis apis;
 
     /** @param timeoutMillis connection and request timeout of each call */
     public Fabric8TenantClusterClient(int timeoutMillis) {
-        // Our own Vert.x, shared by every call's client and closed with this adapter, so closing one
-        // client never stops another's event loop.
-        this.vertx = Vertx.vertx();
-        this.httpClients = new Vertx5HttpClientFactory(vertx);
-        this.timeoutMillis = timeoutMillis;
+        this.apis = new ClusterApis(timeoutMillis);
     }
 
     @Override
     public void ensureServiceAccount(ClusterConnection cluster, String serviceAccount, String clusterRole) {
-        call(cluster, "ensure service account " + serviceAccount, client -> {
-            ensureCreated(() -> client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
+        apis.call(cluster, "ensure service account " + serviceAccount, client -> {
+            ClusterApis.ensureCreated(() -> client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE)
                     .addToLabels(MANAGED_BY, MANAGER).endMetadata().build()).create());
-            ensureCreated(() -> client.serviceAccounts().inNamespace(NAMESPACE).resource(new ServiceAccountBuilder()
+            ClusterApis.ensureCreated(() -> client.serviceAccounts().inNamespace(NAMESPACE).resource(new ServiceAccountBuilder()
                     .withNewMetadata().withName(serviceAccount).withNamespace(NAMESPACE).addToLabels(MANAGED_BY, MANAGER).endMetadata()
                     .build()).create());
             ClusterRoleBinding wanted = new ClusterRoleBindingBuilder()
@@ -67,7 +52,7 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
                 existing = null;
             }
             if (existing == null) {
-                ensureCreated(() -> client.rbac().clusterRoleBindings().resource(wanted).create());
+                ClusterApis.ensureCreated(() -> client.rbac().clusterRoleBindings().resource(wanted).create());
             }
             return null;
         });
@@ -75,7 +60,7 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
 
     @Override
     public ServiceAccountToken requestToken(ClusterConnection cluster, String serviceAccount, long expirationSeconds, String audience) {
-        return call(cluster, "request a token for " + serviceAccount, client -> {
+        return apis.call(cluster, "request a token for " + serviceAccount, client -> {
             TokenRequest request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(expirationSeconds)
                     .withAudiences(audience == null ? List.of() : List.of(audience)).endSpec().build();
             TokenRequest answer = client.serviceAccounts().inNamespace(NAMESPACE).withName(serviceAccount).tokenRequest(request);
@@ -95,7 +80,7 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
 
     @Override
     public void close() {
-        vertx.close();
+        apis.close();
     }
 
     private static boolean sameGrant(ClusterRoleBinding a, ClusterRoleBinding b) {
@@ -108,61 +93,5 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
 
     private static String serviceAccountOf(ClusterRoleBinding b) {
         return b.getSubjects().get(0).getName();
-    }
-
-    /** Creates, and takes 409 (it exists, perhaps made by a concurrent call) as success. */
-    private static void ensureCreated(Supplier<?> create) {
-        try {
-            create.get();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
-                throw e;
-            }
-        }
-    }
-
-    private interface Work<T> {
-        T run(KubernetesClient client);
-    }
-
-    private <T> T call(ClusterConnection cluster, String what, Work<T> work) {
-        Config config = new ConfigBuilder(Config.empty())
-                .withMasterUrl(cluster.endpointUrl())
-                .withCaCertData(cluster.caCertificateBase64())
-                .withOauthToken(cluster.platformBearerToken())
-                .withConnectionTimeout(timeoutMillis)
-                .withRequestTimeout(timeoutMillis)
-                .withRequestRetryBackoffLimit(0)
-                .build();
-        try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(httpClients).build()) {
-            return work.run(client);
-        } catch (KubernetesClientException e) {
-            throw translate(what, e);
-        } catch (ProviderException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            // fabric8 wraps connection failures in its own or plain runtime exceptions; their messages may
-            // quote the request, never its Authorization header.
-            throw new ProviderException(ProviderException.Kind.UNAVAILABLE,
-                    "The cluster's Kubernetes API could not be reached to " + what + ".");
-        }
-    }
-
-    private static ProviderException translate(String what, KubernetesClientException e) {
-        int code = e.getCode();
-        String reason = e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage() : "HTTP " + code;
-        if (code < 100) {
-            // No HTTP answer at all: fabric8 reports a connection failure without a status code.
-            return new ProviderException(ProviderException.Kind.UNAVAILABLE, "The cluster's Kubernetes API could not be reached to " + what + ".");
-        }
-        ProviderException.Kind kind = switch (code) {
-            case 401, 403 -> ProviderException.Kind.PERMISSION_DENIED;
-            case 404 -> ProviderException.Kind.NOT_FOUND;
-            case 409 -> ProviderException.Kind.ALREADY_EXISTS;
-            case 400, 422 -> ProviderException.Kind.INVALID;
-            case 429, 500, 502, 503, 504 -> ProviderException.Kind.UNAVAILABLE;
-            default -> ProviderException.Kind.INTERNAL;
-        };
-        return new ProviderException(kind, "The cluster's Kubernetes API refused to " + what + ": " + reason);
     }
 }

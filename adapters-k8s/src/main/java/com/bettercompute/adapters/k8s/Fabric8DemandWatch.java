@@ -1,0 +1,310 @@
+package com.bettercompute.adapters.k8s;
+
+import com.bettercompute.application.port.MarketClusterClient;
+import com.bettercompute.application.port.MarketClusterClient.Condition;
+import com.bettercompute.application.port.MarketClusterClient.ObjectRef;
+import com.bettercompute.application.port.MarketClusterClient.ObservedJob;
+import com.bettercompute.application.port.MarketClusterClient.ObservedRequest;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.PodTemplate;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One market-managed cluster's demand, read through three informers on one long-lived client: the
+ * ProvisioningRequests ({@code autoscaling.x-k8s.io/v1}), PodTemplates and {@code batch/v1} Jobs. A request
+ * leads to its job as Kueue links them: the request is owned by its Workload, the Workload by its job. The
+ * Workload (at the API version its owner reference names, so any Kueue release serves) and a job of another
+ * kind are read when {@link #jobs()} is asked, not informed.
+ */
+final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
+    static final ResourceDefinitionContext PROVISIONING_REQUESTS = new ResourceDefinitionContext.Builder()
+            .withGroup(Fabric8MarketClusterClient.AUTOSCALING).withVersion("v1").withKind("ProvisioningRequest")
+            .withPlural("provisioningrequests").withNamespaced(true).build();
+    static final String GPU = PlatformObjectManifests.GPU;
+
+    private final KubernetesClient client;
+    private final SharedIndexInformer<GenericKubernetesResource> requests;
+    private final SharedIndexInformer<PodTemplate> templates;
+    private final SharedIndexInformer<Job> batchJobs;
+
+    Fabric8DemandWatch(KubernetesClient client, Runnable onChange, long resyncMillis) {
+        this.client = client;
+        ResourceEventHandler<HasMetadata> handler = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(HasMetadata obj) {
+                onChange.run();
+            }
+
+            @Override
+            public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
+                onChange.run();
+            }
+
+            @Override
+            public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
+                onChange.run();
+            }
+        };
+        requests = client.genericKubernetesResources(PROVISIONING_REQUESTS).inAnyNamespace().runnableInformer(resyncMillis);
+        templates = client.v1().podTemplates().inAnyNamespace().runnableInformer(resyncMillis);
+        batchJobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(resyncMillis);
+        requests.addEventHandler(handler);
+        templates.addEventHandler(handler);
+        batchJobs.addEventHandler(handler);
+        requests.start();
+        templates.start();
+        batchJobs.start();
+    }
+
+    @Override
+    public boolean synced() {
+        return requests.hasSynced() && templates.hasSynced() && batchJobs.hasSynced();
+    }
+
+    @Override
+    public List<ObservedJob> jobs() {
+        try {
+            return readJobs();
+        } catch (RuntimeException e) {
+            throw ClusterApis.translate("read the cluster's demand", e);
+        }
+    }
+
+    private List<ObservedJob> readJobs() {
+        Map<String, Builder> byJob = new LinkedHashMap<>();
+        List<GenericKubernetesResource> all = new ArrayList<>(requests.getStore().list());
+        all.sort(Comparator.comparing((GenericKubernetesResource r) -> created(r)).thenComparing(r -> r.getMetadata().getName()));
+        for (GenericKubernetesResource request : all) {
+            Map<String, Object> spec = map(request.getAdditionalProperties().get("spec"));
+            if (!MarketClusterClient.PROVISIONING_CLASS.equals(spec.get("provisioningClassName"))) {
+                continue;
+            }
+            String namespace = request.getMetadata().getNamespace();
+            OwnerReference workloadRef = owner(request, "Workload");
+            if (workloadRef == null) {
+                continue;
+            }
+            GenericKubernetesResource workload = read(namespace, workloadRef.getApiVersion(), "Workload", workloadRef.getName());
+            if (workload == null) {
+                continue;
+            }
+            OwnerReference jobRef = controller(workload);
+            if (jobRef == null) {
+                continue;
+            }
+            String key = namespace + "/" + jobRef.getKind() + "/" + jobRef.getName();
+            Builder b = byJob.computeIfAbsent(key, k -> new Builder(new ObjectRef(jobRef.getApiVersion(), jobRef.getKind(),
+                    namespace, jobRef.getName(), jobRef.getUid()), labels(namespace, jobRef)));
+            b.ended |= finished(workload);
+            b.gpus = gpus(namespace, spec);
+            String nodeClass = nodeClass(namespace, spec);
+            if (nodeClass != null) {
+                b.nodeClass = nodeClass;
+            }
+            b.requests.add(observed(request));
+        }
+        return byJob.values().stream().map(Builder::build).toList();
+    }
+
+    private static final class Builder {
+        final ObjectRef job;
+        final Map<String, String> labels;
+        final List<ObservedRequest> requests = new ArrayList<>();
+        boolean ended;
+        int gpus;
+        String nodeClass;
+
+        Builder(ObjectRef job, Map<String, String> labels) {
+            this.job = job;
+            this.labels = labels;
+        }
+
+        ObservedJob build() {
+            return new ObservedJob(job, nodeClass, gpus, labels.get(MarketClusterClient.LIMIT_PRICE_LABEL),
+                    labels.get(MarketClusterClient.PRIORITY_LABEL), ended, requests);
+        }
+    }
+
+    /** The job's labels, live: from the Job informer for a batch/v1 Job, else read. Empty when it is gone. */
+    private Map<String, String> labels(String namespace, OwnerReference job) {
+        HasMetadata found;
+        if ("batch/v1".equals(job.getApiVersion()) && "Job".equals(job.getKind())) {
+            found = batchJobs.getStore().getByKey(Cache.namespaceKeyFunc(namespace, job.getName()));
+            if (found == null) {
+                // Its informer may not have seen it yet: ask, rather than read its labels as absent.
+                found = client.batch().v1().jobs().inNamespace(namespace).withName(job.getName()).get();
+            }
+        } else {
+            found = read(namespace, job.getApiVersion(), job.getKind(), job.getName());
+        }
+        return found == null || found.getMetadata().getLabels() == null ? Map.of() : found.getMetadata().getLabels();
+    }
+
+    /** A namespaced object of any kind by its API version, its plural taken as Kubernetes forms most. */
+    private GenericKubernetesResource read(String namespace, String apiVersion, String kind, String name) {
+        int slash = apiVersion.indexOf('/');
+        String lower = kind.toLowerCase(Locale.ROOT);
+        ResourceDefinitionContext context = new ResourceDefinitionContext.Builder()
+                .withGroup(slash < 0 ? "" : apiVersion.substring(0, slash))
+                .withVersion(slash < 0 ? apiVersion : apiVersion.substring(slash + 1))
+                .withKind(kind).withPlural(lower.endsWith("s") ? lower + "es" : lower + "s").withNamespaced(true).build();
+        return client.genericKubernetesResources(context).inNamespace(namespace).withName(name).get();
+    }
+
+    /** GPUs per pod (limits, else requests, summed over containers) × count, summed over the pod sets. */
+    private int gpus(String namespace, Map<String, Object> spec) {
+        int total = 0;
+        for (Object o : list(spec.get("podSets"))) {
+            Map<String, Object> podSet = map(o);
+            PodTemplate template = template(namespace, podSet);
+            int count = podSet.get("count") instanceof Number n ? n.intValue() : 1;
+            if (template == null || template.getTemplate() == null || template.getTemplate().getSpec() == null) {
+                continue;
+            }
+            int perPod = 0;
+            for (Container c : template.getTemplate().getSpec().getContainers()) {
+                perPod += gpus(c);
+            }
+            total += perPod * count;
+        }
+        return total;
+    }
+
+    private static int gpus(Container c) {
+        if (c.getResources() == null) {
+            return 0;
+        }
+        Quantity q = c.getResources().getLimits() != null ? c.getResources().getLimits().get(GPU) : null;
+        if (q == null && c.getResources().getRequests() != null) {
+            q = c.getResources().getRequests().get(GPU);
+        }
+        return q == null ? 0 : q.getNumericalAmount().intValue();
+    }
+
+    private String nodeClass(String namespace, Map<String, Object> spec) {
+        for (Object o : list(spec.get("podSets"))) {
+            PodTemplate template = template(namespace, map(o));
+            if (template != null && template.getTemplate() != null && template.getTemplate().getSpec() != null
+                    && template.getTemplate().getSpec().getNodeSelector() != null) {
+                String c = template.getTemplate().getSpec().getNodeSelector().get(MarketClusterClient.NODE_CLASS_LABEL);
+                if (c != null) {
+                    return c;
+                }
+            }
+        }
+        return null;
+    }
+
+    private PodTemplate template(String namespace, Map<String, Object> podSet) {
+        Object name = map(podSet.get("podTemplateRef")).get("name");
+        if (name == null) {
+            return null;
+        }
+        PodTemplate cached = templates.getStore().getByKey(Cache.namespaceKeyFunc(namespace, name.toString()));
+        // Kueue writes the templates before the request, but their informer may not have seen them yet.
+        return cached != null ? cached : client.v1().podTemplates().inNamespace(namespace).withName(name.toString()).get();
+    }
+
+    static ObservedRequest observed(GenericKubernetesResource request) {
+        Map<String, String> annotations = request.getMetadata().getAnnotations() == null ? Map.of()
+                : request.getMetadata().getAnnotations();
+        int changes;
+        try {
+            changes = Integer.parseInt(annotations.getOrDefault(MarketClusterClient.REASON_CHANGES_ANNOTATION, "0"));
+        } catch (NumberFormatException e) {
+            changes = 0;
+        }
+        return new ObservedRequest(request.getMetadata().getName(), created(request),
+                annotations.get(MarketClusterClient.MARKET_REQUEST_ANNOTATION), changes, conditions(request));
+    }
+
+    static List<Condition> conditions(GenericKubernetesResource request) {
+        List<Condition> out = new ArrayList<>();
+        for (Object o : list(map(request.getAdditionalProperties().get("status")).get("conditions"))) {
+            Map<String, Object> c = map(o);
+            out.add(new Condition(text(c.get("type")), text(c.get("status")), text(c.get("reason")), text(c.get("message")),
+                    instant(c.get("lastTransitionTime"))));
+        }
+        return out;
+    }
+
+    private static boolean finished(GenericKubernetesResource workload) {
+        for (Object o : list(map(workload.getAdditionalProperties().get("status")).get("conditions"))) {
+            Map<String, Object> c = map(o);
+            if ("Finished".equals(c.get("type")) && "True".equals(c.get("status"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static OwnerReference owner(HasMetadata o, String kind) {
+        if (o.getMetadata().getOwnerReferences() == null) {
+            return null;
+        }
+        return o.getMetadata().getOwnerReferences().stream().filter(r -> kind.equals(r.getKind())).findFirst().orElse(null);
+    }
+
+    private static OwnerReference controller(HasMetadata o) {
+        if (o.getMetadata().getOwnerReferences() == null) {
+            return null;
+        }
+        return o.getMetadata().getOwnerReferences().stream().filter(r -> Boolean.TRUE.equals(r.getController())).findFirst()
+                .orElseGet(() -> o.getMetadata().getOwnerReferences().stream().findFirst().orElse(null));
+    }
+
+    private static Instant created(HasMetadata o) {
+        Instant at = instant(o.getMetadata().getCreationTimestamp());
+        return at == null ? Instant.EPOCH : at;
+    }
+
+    static Instant instant(Object text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Instant.parse(text.toString());
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static String text(Object o) {
+        return o == null ? null : o.toString();
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> map(Object o) {
+        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    static List<Object> list(Object o) {
+        return o instanceof List<?> l ? new ArrayList<>(l) : List.of();
+    }
+
+    @Override
+    public void close() {
+        requests.close();
+        templates.close();
+        batchJobs.close();
+        client.close();
+    }
+}

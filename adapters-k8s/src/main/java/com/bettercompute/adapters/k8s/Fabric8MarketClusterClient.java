@@ -1,0 +1,302 @@
+package com.bettercompute.adapters.k8s;
+
+import com.bettercompute.application.port.ClusterConnection;
+import com.bettercompute.application.port.MarketClusterClient;
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.policy.v1.Eviction;
+import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
+import com.bettercompute.application.provider.ProviderException;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.JSONSchemaPropsBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@link MarketClusterClient} on fabric8: Kueue's and the autoscaler's objects as
+ * {@link GenericKubernetesResource}s (no Kueue model), addressed with explicit resource contexts so no API
+ * discovery is needed. No fabric8 type leaves this class.
+ */
+public final class Fabric8MarketClusterClient implements MarketClusterClient, AutoCloseable {
+    static final String AUTOSCALING = "autoscaling.x-k8s.io";
+    static final String PROVREQ_CRD = "provisioningrequests." + AUTOSCALING;
+
+    /** Who posts the market's Events. */
+    static final String EVENT_SOURCE = "nationalcompute-market";
+
+    private final ClusterApis apis;
+    private final long resyncMillis;
+
+    /**
+     * @param timeoutMillis connection and request timeout of each call
+     * @param resyncMillis  how often a demand watch goes over its caches again, so a change it missed is seen
+     */
+    public Fabric8MarketClusterClient(int timeoutMillis, long resyncMillis) {
+        this.apis = new ClusterApis(timeoutMillis);
+        this.resyncMillis = resyncMillis;
+    }
+
+    @Override
+    public void ensurePlatformObjects(ClusterConnection cluster, PlatformObjects objects) {
+        apis.call(cluster, "install the platform's Kueue objects", client -> {
+            ensureProvisioningRequestApi(client);
+            for (GenericKubernetesResource wanted : PlatformObjectManifests.all(objects)) {
+                ensure(client, wanted);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public DemandWatch watchDemand(ClusterConnection cluster, Runnable onChange) {
+        KubernetesClient client = apis.open(cluster);
+        try {
+            return new Fabric8DemandWatch(client, onChange, resyncMillis);
+        } catch (RuntimeException e) {
+            client.close();
+            throw ClusterApis.translate("watch the cluster's ProvisioningRequests", e);
+        }
+    }
+
+    @Override
+    public void writeRequestStatus(ClusterConnection cluster, String namespace, String name, RequestStatus status) {
+        apis.call(cluster, "write the status of ProvisioningRequest " + namespace + "/" + name, client -> {
+            var requests = client.genericKubernetesResources(Fabric8DemandWatch.PROVISIONING_REQUESTS).inNamespace(namespace);
+            GenericKubernetesResource request = requests.withName(name).get();
+            if (request == null) {
+                return null;
+            }
+            Map<String, String> annotations = new LinkedHashMap<>(request.getMetadata().getAnnotations() == null
+                    ? Map.of() : request.getMetadata().getAnnotations());
+            String changes = Integer.toString(status.reasonChanges());
+            if (!status.marketRequest().equals(annotations.get(MARKET_REQUEST_ANNOTATION))
+                    || !changes.equals(annotations.get(REASON_CHANGES_ANNOTATION))) {
+                annotations.put(MARKET_REQUEST_ANNOTATION, status.marketRequest());
+                annotations.put(REASON_CHANGES_ANNOTATION, changes);
+                request.getMetadata().setAnnotations(annotations);
+                request = requests.resource(request).update();
+            }
+            if (RequestStatuses.merge(request, status)) {
+                requests.resource(request).updateStatus();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void postEvent(ClusterConnection cluster, ObjectRef on, PostedEvent event) {
+        apis.call(cluster, "post an Event on " + on.kind() + " " + on.namespace() + "/" + on.name(), client -> {
+            String at = event.at().toString();
+            Event e = new EventBuilder()
+                    .withNewMetadata().withName(event.eventName()).withNamespace(on.namespace()).endMetadata()
+                    .withNewInvolvedObject().withApiVersion(on.apiVersion()).withKind(on.kind())
+                    // A node has no namespace; its Events live in "default", as kubectl looks for them.
+                    .withNamespace("Node".equals(on.kind()) ? null : on.namespace())
+                    .withName(on.name()).withUid(on.uid()).endInvolvedObject()
+                    .withType(event.type()).withReason(event.reason()).withMessage(event.message())
+                    .withFirstTimestamp(at).withLastTimestamp(at).withCount(1)
+                    .withNewSource().withComponent(EVENT_SOURCE).endSource()
+                    .withReportingComponent(EVENT_SOURCE).withReportingInstance(EVENT_SOURCE)
+                    .build();
+            ClusterApis.ensureCreated(() -> client.v1().events().inNamespace(on.namespace()).resource(e).create());
+            return null;
+        });
+    }
+
+    @Override
+    public List<ClusterNode> nodes(ClusterConnection cluster) {
+        return apis.call(cluster, "list the cluster's nodes", client -> client.nodes().list().getItems().stream()
+                .map(Fabric8MarketClusterClient::node).toList());
+    }
+
+    static ClusterNode node(Node n) {
+        boolean ready = n.getStatus() != null && n.getStatus().getConditions() != null && n.getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+        List<NodeTaint> taints = n.getSpec() == null || n.getSpec().getTaints() == null ? List.of()
+                : n.getSpec().getTaints().stream().map(t -> new NodeTaint(t.getKey(), t.getValue(), t.getEffect())).toList();
+        return new ClusterNode(n.getMetadata().getName(),
+                n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels(),
+                n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations(), ready,
+                n.getSpec() != null && Boolean.TRUE.equals(n.getSpec().getUnschedulable()), taints);
+    }
+
+    @Override
+    public void markNode(ClusterConnection cluster, String name, NodeMarking marking) {
+        apis.call(cluster, "mark node " + name, client -> {
+            Node node = client.nodes().withName(name).get();
+            if (node == null) {
+                return null;
+            }
+            if (NodeMarkings.apply(node, marking)) {
+                // A replace with the resourceVersion read: a concurrent write (the kubelet's) makes it fail with
+                // 409 and the next pass marks again.
+                client.nodes().resource(node).update();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<PodOnNode> podsOn(ClusterConnection cluster, String node) {
+        return apis.call(cluster, "list the pods of node " + node, client -> client.pods().inAnyNamespace().list().getItems()
+                .stream().filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName()))
+                .map(p -> new PodOnNode(new ObjectRef("v1", "Pod", p.getMetadata().getNamespace(), p.getMetadata().getName(),
+                        p.getMetadata().getUid()), p.getMetadata().getAnnotations() == null ? Map.of() : p.getMetadata().getAnnotations(),
+                        p.getMetadata().getDeletionTimestamp() != null))
+                .toList());
+    }
+
+    @Override
+    public void annotatePod(ClusterConnection cluster, ObjectRef pod, Map<String, String> annotations) {
+        apis.call(cluster, "annotate pod " + pod.namespace() + "/" + pod.name(), client -> {
+            Pod found = client.pods().inNamespace(pod.namespace()).withName(pod.name()).get();
+            if (found == null) {
+                return null;
+            }
+            Map<String, String> had = found.getMetadata().getAnnotations() == null ? Map.of() : found.getMetadata().getAnnotations();
+            Map<String, String> next = new LinkedHashMap<>(had);
+            next.putAll(annotations);
+            if (!next.equals(had)) {
+                found.getMetadata().setAnnotations(next);
+                client.pods().inNamespace(pod.namespace()).resource(found).update();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void evictPod(ClusterConnection cluster, ObjectRef pod, long graceSeconds) {
+        apis.call(cluster, "evict pod " + pod.namespace() + "/" + pod.name(), client -> {
+            Eviction eviction = new EvictionBuilder().withNewMetadata().withName(pod.name()).withNamespace(pod.namespace())
+                    .endMetadata().withDeleteOptions(new DeleteOptionsBuilder().withGracePeriodSeconds(graceSeconds).build()).build();
+            try {
+                boolean evicted = client.pods().inNamespace(pod.namespace()).withName(pod.name()).evict(eviction);
+                if (!evicted) {
+                    // fabric8 answers false for 429: a disruption budget refuses for now.
+                    throw new ProviderException(ProviderException.Kind.UNAVAILABLE,
+                            "A disruption budget refuses the eviction of pod " + pod.namespace() + "/" + pod.name() + " for now.");
+                }
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404) {
+                    throw e;
+                }
+            }
+            return null;
+        });
+    }
+
+    /** The ProvisioningRequest CRD, where the cluster does not serve {@code autoscaling.x-k8s.io/v1} yet. */
+    private static void ensureProvisioningRequestApi(KubernetesClient client) {
+        APIResourceList served;
+        try {
+            served = client.getApiResources(AUTOSCALING + "/v1");
+        } catch (KubernetesClientException e) {
+            served = null;
+        }
+        boolean hasProvisioningRequests = served != null && served.getResources() != null
+                && served.getResources().stream().anyMatch(r -> "provisioningrequests".equals(r.getName()));
+        if (!hasProvisioningRequests) {
+            ClusterApis.ensureCreated(() -> client.apiextensions().v1().customResourceDefinitions()
+                    .resource(provisioningRequestCrd()).create());
+        }
+    }
+
+    static CustomResourceDefinition provisioningRequestCrd() {
+        return new CustomResourceDefinitionBuilder()
+                .withNewMetadata().withName(PROVREQ_CRD).addToLabels(OWNED_BY, "platform").endMetadata()
+                .withNewSpec().withGroup(AUTOSCALING).withScope("Namespaced")
+                .withNewNames().withKind("ProvisioningRequest").withListKind("ProvisioningRequestList")
+                .withPlural("provisioningrequests").withSingular("provisioningrequest").withShortNames("provreq").endNames()
+                .addNewVersion().withName("v1").withServed(true).withStorage(true)
+                .withNewSubresources().withNewStatus().endStatus().endSubresources()
+                .withNewSchema().withOpenAPIV3Schema(new JSONSchemaPropsBuilder().withType("object")
+                        .withXKubernetesPreserveUnknownFields(true).build()).endSchema()
+                .endVersion()
+                .endSpec().build();
+    }
+
+    static ResourceDefinitionContext kueue(String kind) {
+        boolean namespaced = kind.equals("LocalQueue");
+        String plural = kind.toLowerCase(java.util.Locale.ROOT) + (kind.endsWith("s") ? "es" : "s");
+        return new ResourceDefinitionContext.Builder().withGroup("kueue.x-k8s.io").withVersion("v1beta1")
+                .withKind(kind).withPlural(plural).withNamespaced(namespaced).build();
+    }
+
+    /** Creates the object, or replaces it when what we declare is not (or no longer) what it holds. */
+    private static void ensure(KubernetesClient client, GenericKubernetesResource wanted) {
+        var all = client.genericKubernetesResources(kueue(wanted.getKind()));
+        var resources = wanted.getMetadata().getNamespace() == null ? all : all.inNamespace(wanted.getMetadata().getNamespace());
+        GenericKubernetesResource existing = resources.withName(wanted.getMetadata().getName()).get();
+        if (existing == null) {
+            ClusterApis.ensureCreated(() -> resources.resource(wanted).create());
+            return;
+        }
+        if (declaredIn(wanted, existing)) {
+            return;
+        }
+        // A replace with the resourceVersion read: a concurrent writer makes it fail (409), and the next
+        // resync tries again.
+        wanted.getMetadata().setResourceVersion(existing.getMetadata().getResourceVersion());
+        resources.resource(wanted).update();
+        wanted.getMetadata().setResourceVersion(null);
+    }
+
+    /**
+     * Whether every field we declare holds in {@code existing} (fields the API server or Kueue's webhook
+     * defaulted beside them do not count), and it still carries our label.
+     */
+    static boolean declaredIn(GenericKubernetesResource wanted, GenericKubernetesResource existing) {
+        Map<String, String> labels = existing.getMetadata().getLabels();
+        if (labels == null || !"platform".equals(labels.get(OWNED_BY))) {
+            return false;
+        }
+        // Compare both as parsed JSON, so numbers and quantities read alike.
+        Map<String, Object> want = Serialization.unmarshal(Serialization.asJson(wanted.getAdditionalProperties()), Map.class);
+        Map<String, Object> have = Serialization.unmarshal(Serialization.asJson(existing.getAdditionalProperties()), Map.class);
+        return subset(want, have);
+    }
+
+    private static boolean subset(Object want, Object have) {
+        if (want instanceof Map<?, ?> w) {
+            if (!(have instanceof Map<?, ?> h)) {
+                return false;
+            }
+            for (Map.Entry<?, ?> e : w.entrySet()) {
+                if (!subset(e.getValue(), h.get(e.getKey()))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (want instanceof List<?> w) {
+            if (!(have instanceof List<?> h) || h.size() != w.size()) {
+                return false;
+            }
+            for (int i = 0; i < w.size(); i++) {
+                if (!subset(w.get(i), h.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return have != null && Objects.equals(String.valueOf(want), String.valueOf(have));
+    }
+
+    @Override
+    public void close() {
+        apis.close();
+    }
+}

@@ -1,0 +1,44 @@
+package com.bettercompute.application.incluster;
+
+import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.ClusterConnection;
+import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.application.reconcile.ClusterProviders;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.ClusterState;
+
+import java.util.Optional;
+
+/**
+ * How the platform reaches a cluster's Kubernetes API: its endpoint and CA as the provider reported them,
+ * and the provider account's platform credential (asked for on every call; the provider caches it).
+ */
+public final class ClusterConnections {
+    private final ClusterRepository clusters;
+    private final CatalogRepository catalog;
+    private final ClusterProviders providers;
+
+    public ClusterConnections(ClusterRepository clusters, CatalogRepository catalog, ClusterProviders providers) {
+        this.clusters = clusters;
+        this.catalog = catalog;
+        this.providers = providers;
+    }
+
+    /** The cluster's connection; empty while it is not reachable (not ready, no endpoint or CA yet, deleted). */
+    public Optional<ClusterConnection> of(String clusterId) {
+        return clusters.find(clusterId).filter(ClusterConnections::reachable).flatMap(c -> catalog.account(c.providerAccountId())
+                .map(account -> new ClusterConnection("https://" + c.endpoint(), c.progress().caCertificate(),
+                        providers.forAccount(account).platformAccessToken())));
+    }
+
+    /** The cluster itself, when it exists and is not deleted. */
+    public Optional<Cluster> cluster(String clusterId) {
+        return clusters.find(clusterId).filter(c -> c.state() != ClusterState.DELETED);
+    }
+
+    static boolean reachable(Cluster c) {
+        boolean state = c.state() == ClusterState.READY || (c.state() == ClusterState.UPDATING && c.readyAt() != null);
+        return state && c.endpoint() != null && !c.endpoint().isBlank() && c.progress() != null
+                && c.progress().caCertificate() != null;
+    }
+}

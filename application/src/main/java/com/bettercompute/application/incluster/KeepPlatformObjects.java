@@ -1,0 +1,63 @@
+package com.bettercompute.application.incluster;
+
+import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.ClusterConnection;
+import com.bettercompute.application.port.MarketClusterClient;
+import com.bettercompute.application.port.MarketClusterClient.NodeClass;
+import com.bettercompute.application.port.MarketClusterClient.PlatformObjects;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.Pool;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Keeps the platform's Kueue objects of a market-managed cluster as the market declares them: a flavor per
+ * node class sold at the cluster's site (its region), the ClusterQueue's GPU quota the cluster's max
+ * cluster size. Run on enrolment and on every resync, so a changed max cluster size, a new pool or an
+ * object someone edited or deleted converges.
+ */
+public final class KeepPlatformObjects {
+    private final MarketRepository markets;
+    private final ClusterConnections connections;
+    private final MarketClusterClient clusters;
+
+    public KeepPlatformObjects(MarketRepository markets, ClusterConnections connections, MarketClusterClient clusters) {
+        this.markets = markets;
+        this.connections = connections;
+        this.clusters = clusters;
+    }
+
+    /**
+     * @return false when there was nothing to do: the cluster is not enrolled or not reachable yet
+     * @throws com.bettercompute.application.provider.ProviderException when the cluster's API failed
+     */
+    public boolean keep(String clusterId) {
+        Market market = markets.load();
+        Optional<Cluster> cluster = connections.cluster(clusterId);
+        if (!market.hasCluster(clusterId) || cluster.isEmpty()) {
+            return false;
+        }
+        Optional<ClusterConnection> connection = connections.of(clusterId);
+        if (connection.isEmpty()) {
+            return false;
+        }
+        clusters.ensurePlatformObjects(connection.get(), declared(market, clusterId, cluster.get().region()));
+        return true;
+    }
+
+    static PlatformObjects declared(Market market, String clusterId, String site) {
+        List<NodeClass> classes = new ArrayList<>();
+        for (Pool pool : market.pools()) {
+            if (pool.id().site().equals(site)) {
+                classes.add(new NodeClass(pool.id().nodeClass(), Map.of(
+                        MarketClusterClient.NODE_CLASS_LABEL, pool.id().nodeClass(),
+                        MarketClusterClient.MARKET_NODE_LABEL, "true")));
+            }
+        }
+        return new PlatformObjects(market.cluster(clusterId).maxGpus(), classes);
+    }
+}

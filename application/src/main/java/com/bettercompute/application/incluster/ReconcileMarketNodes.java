@@ -1,0 +1,243 @@
+package com.bettercompute.application.incluster;
+
+import com.bettercompute.application.market.MarketCatalog;
+import com.bettercompute.application.market.MarketEffects;
+import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.market.ReportNodeLeft;
+import com.bettercompute.application.market.ReportNodeReady;
+import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.ClusterConnection;
+import com.bettercompute.application.port.MarketClusterClient;
+import com.bettercompute.application.port.MarketClusterClient.ClusterNode;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.application.provider.ClusterLocator;
+import com.bettercompute.application.provider.ClusterObservation;
+import com.bettercompute.application.provider.ClusterProvider;
+import com.bettercompute.application.provider.NodePoolObservation;
+import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.reconcile.ClusterProviders;
+import com.bettercompute.application.reconcile.ProviderSpecs;
+import com.bettercompute.domain.catalog.ProviderAccount;
+import com.bettercompute.domain.cluster.Accelerators;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.Ids;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.Taint;
+import com.bettercompute.domain.cluster.TaintEffect;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketRequest;
+import com.bettercompute.domain.market.Node;
+import com.bettercompute.domain.market.NodeGrant;
+import com.bettercompute.domain.market.Pool;
+import com.bettercompute.domain.market.RequestPhase;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Makes a cluster's market nodes what the market's saved grants say (docs/decisions.md, "The market inside
+ * tenant clusters"). Every live grant is one provider node pool of one node, named from the grant
+ * ({@link #poolName}), so a restart adopts the pool it made before a crash and a reclaim removes exactly its
+ * node; a pool of that shape whose grant is no longer live is deleted. At most one provider change per pass
+ * (the provider runs one operation per cluster at a time). In the cluster, each grant's node (found by its
+ * pool label) carries the market node labels, its request's label and the GPU worker taint; its Ready is
+ * the market's "node ready"; a node that was ready and is gone is the market's "node left".
+ */
+public final class ReconcileMarketNodes {
+    private static final Logger LOG = LoggerFactory.getLogger(ReconcileMarketNodes.class);
+    /** Every market node pool's name starts with this; no tenant pool can (theirs are validated names). */
+    public static final String POOL_PREFIX = "mk-";
+
+    /** What one pass did. */
+    public record Outcome(List<String> created, List<String> deleted, List<String> ready, List<String> left) {
+    }
+
+    private final Transactions transactions;
+    private final MarketRepository markets;
+    private final MarketCatalog catalog;
+    private final ClusterConnections connections;
+    private final CatalogRepository accounts;
+    private final ClusterProviders providers;
+    private final MarketClusterClient clusters;
+    private final ReportNodeReady reportReady;
+    private final ReportNodeLeft reportLeft;
+    private final NodeNotice notice;
+    private final Clock clock;
+
+    public ReconcileMarketNodes(Transactions transactions, MarketRepository markets, MarketCatalog catalog,
+                                ClusterConnections connections, CatalogRepository accounts, ClusterProviders providers,
+                                MarketClusterClient clusters, Clock clock) {
+        this.transactions = transactions;
+        this.markets = markets;
+        this.catalog = catalog;
+        this.connections = connections;
+        this.accounts = accounts;
+        this.providers = providers;
+        this.clusters = clusters;
+        // The gang's conditions follow from the saved state (PublishRequestStatus), not from these events.
+        MarketEffects fromSavedState = events -> { };
+        this.reportReady = new ReportNodeReady(markets, fromSavedState, clock);
+        this.reportLeft = new ReportNodeLeft(markets, clock);
+        this.notice = new NodeNotice(clusters, clock);
+        this.clock = clock;
+    }
+
+    /**
+     * The provider node pool of a market node in a cluster: {@code mk-} and 20 hex digits of a hash of both
+     * (a valid GKE pool name). The same node granted to the same cluster again keeps its pool.
+     */
+    public static String poolName(String clusterId, String nodeId) {
+        return POOL_PREFIX + Ids.sha256Hex(clusterId + "/" + nodeId).substring(0, 20);
+    }
+
+    /**
+     * @throws ProviderException when the provider or the cluster's API failed (the next pass tries again)
+     */
+    public Outcome reconcile(String clusterId) {
+        Outcome outcome = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        Market market = markets.load();
+        Optional<Cluster> found = connections.cluster(clusterId);
+        Optional<ClusterConnection> connection = connections.of(clusterId);
+        if (!market.hasCluster(clusterId) || found.isEmpty() || connection.isEmpty()) {
+            return outcome;
+        }
+        Cluster cluster = found.get();
+        ProviderAccount account = accounts.account(cluster.providerAccountId()).orElse(null);
+        if (account == null) {
+            return outcome;
+        }
+        ClusterProvider provider = providers.forAccount(account);
+        ClusterLocator at = ProviderSpecs.locator(cluster, account);
+        Map<String, NodeGrant> wanted = new LinkedHashMap<>();
+        for (NodeGrant g : market.liveGrants()) {
+            if (g.clusterId().equals(clusterId)) {
+                wanted.put(poolName(clusterId, g.nodeId()), g);
+            }
+        }
+        ClusterObservation observed = provider.observe(at);
+        if (!observed.exists()) {
+            return outcome;
+        }
+        // A node whose grant ended with its pods running drains first: its pool stays until the grace is over.
+        Map<String, Node> draining = new LinkedHashMap<>();
+        Instant now = clock.instant();
+        for (Pool pool : market.pools()) {
+            for (Node n : market.nodes(pool.id())) {
+                String name = poolName(clusterId, n.id());
+                if (n.drainingUntil() != null && n.drainingUntil().isAfter(now) && !wanted.containsKey(name)
+                        && observed.nodePool(name).isPresent()) {
+                    draining.put(name, n);
+                }
+            }
+        }
+        changeOnePool(provider, at, market, cluster, wanted, draining.keySet(), observed, outcome);
+
+        Map<String, ClusterNode> nodesByPool = new HashMap<>();
+        for (ClusterNode n : clusters.nodes(connection.get())) {
+            String pool = n.labels().get(MarketClusterClient.NODE_POOL_LABEL);
+            if (pool != null && (wanted.containsKey(pool) || draining.containsKey(pool))) {
+                nodesByPool.put(pool, n);
+            }
+        }
+        for (Map.Entry<String, Node> e : draining.entrySet()) {
+            ClusterNode node = nodesByPool.get(e.getKey());
+            if (node != null) {
+                notice.drain(connection.get(), node, e.getValue().drainingUntil(), labels(e.getValue().pool().nodeClass(), null));
+            }
+        }
+        for (Map.Entry<String, NodeGrant> e : wanted.entrySet()) {
+            NodeGrant grant = e.getValue();
+            ClusterNode node = nodesByPool.get(e.getKey());
+            if (node == null) {
+                if (grant.readyAt() != null && observed.nodePool(e.getKey()).isPresent()) {
+                    transactions.inTransaction(() -> {
+                        reportLeft.report(new ReportNodeLeft.Command(grant.nodeId()));
+                        return null;
+                    });
+                    outcome.left().add(grant.nodeId());
+                }
+                continue;
+            }
+            String request = grant.requestId();
+            Map<String, String> labels = labels(market.node(grant.nodeId()).pool().nodeClass(), request);
+            Instant deadline = request != null && market.hasOpenRequest(jobOf(market, request))
+                    ? noticeDeadline(market, grant) : null;
+            if (deadline != null) {
+                notice.drain(connection.get(), node, deadline, labels);
+            } else {
+                notice.keep(connection.get(), node, labels);
+            }
+            if (node.ready() && grant.readyAt() == null) {
+                transactions.inTransaction(() -> reportReady.report(new ReportNodeReady.Command(grant.nodeId())));
+                outcome.ready().add(grant.nodeId());
+            }
+        }
+        return outcome;
+    }
+
+    /** Creates the first missing pool, else deletes the first pool no grant wants; nothing while the cluster is busy. */
+    private void changeOnePool(ClusterProvider provider, ClusterLocator at, Market market, Cluster cluster,
+                               Map<String, NodeGrant> wanted, Set<String> draining, ClusterObservation observed,
+                               Outcome outcome) {
+        if (observed.busy()) {
+            return;
+        }
+        for (Map.Entry<String, NodeGrant> e : wanted.entrySet()) {
+            if (observed.nodePool(e.getKey()).isEmpty()) {
+                provider.createNodePool(at, spec(e.getKey(), market, cluster, e.getValue()));
+                outcome.created().add(e.getKey());
+                return;
+            }
+        }
+        for (NodePoolObservation pool : observed.nodePools()) {
+            if (pool.name().startsWith(POOL_PREFIX) && !wanted.containsKey(pool.name()) && !draining.contains(pool.name())) {
+                provider.deleteNodePool(at, pool.name());
+                outcome.deleted().add(pool.name());
+                return;
+            }
+        }
+    }
+
+    private NodePoolSpec spec(String name, Market market, Cluster cluster, NodeGrant grant) {
+        var poolId = market.node(grant.nodeId()).pool();
+        MarketCatalog.PoolSpec sold = catalog.pools().stream().filter(p -> p.id().equals(poolId)).findFirst()
+                .orElseThrow(() -> new ProviderException(ProviderException.Kind.INVALID,
+                        "The market's pool " + poolId + " is not in the catalog: no machine to make its node of."));
+        Map<String, String> labels = labels(poolId.nodeClass(), grant.requestId());
+        return new NodePoolSpec(name, sold.machineType(), 1, null, NodePoolSpec.DEFAULT_DISK_GIB,
+                NodePoolSpec.DEFAULT_DISK_TYPE, false, new Accelerators(sold.acceleratorType(), sold.gpusPerNode()),
+                List.of(), labels, List.of(new Taint(NodeNotice.GPU_WORKER.key(), NodeNotice.GPU_WORKER.value(), TaintEffect.NoSchedule)));
+    }
+
+    /** A market node's labels: its request's when it serves one (null when idle). */
+    static Map<String, String> labels(String nodeClass, String requestId) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(MarketClusterClient.MARKET_NODE_LABEL, "true");
+        labels.put(MarketClusterClient.NODE_CLASS_LABEL, nodeClass);
+        if (requestId != null) {
+            labels.put(MarketClusterClient.REQUEST_LABEL, InClusterNames.requestLabel(requestId));
+        }
+        return labels;
+    }
+
+    /** The job of a request: its id up to the attempt ({@code <job>#<n>}). */
+    private static String jobOf(Market market, String requestId) {
+        int hash = requestId.lastIndexOf('#');
+        return hash < 0 ? requestId : requestId.substring(0, hash);
+    }
+
+    /** The deadline of the notice the grant's gang is under, null when it is not reclaimed. */
+    private static Instant noticeDeadline(Market market, NodeGrant grant) {
+        MarketRequest r = market.openRequest(jobOf(market, grant.requestId()));
+        return r.id().equals(grant.requestId()) && r.phase() == RequestPhase.RECLAIMING ? r.noticeDeadline() : null;
+    }
+}

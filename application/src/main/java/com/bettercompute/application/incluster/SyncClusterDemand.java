@@ -1,0 +1,142 @@
+package com.bettercompute.application.incluster;
+
+import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketClusterClient.ObservedJob;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.market.JobDemand;
+import com.bettercompute.domain.market.LimitPriceWritePolicy;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketRequest;
+import com.bettercompute.domain.market.Money;
+import com.bettercompute.domain.market.Pool;
+import com.bettercompute.domain.market.PoolId;
+import com.bettercompute.domain.market.PriorityClass;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Brings the market's requests of one cluster in line with the jobs its Kueue asks nodes for, in one
+ * transaction: a job with a live ProvisioningRequest and no open request files one (its node class, GPUs,
+ * limit price and priority labels); a job whose limit label changed gets the new limit; a job that finished
+ * ends its request; an open request whose job has no ProvisioningRequest any more is withdrawn. Because it
+ * compares what the cluster shows with what the market saved, it is idempotent: a restart files nothing
+ * twice, and a missed watch event is caught at the next pass.
+ *
+ * <p>A job's attempts share one market job id ({@link InClusterNames#jobId}): when the market revokes a
+ * gang it requeues the job itself, so Kueue's next attempt finds the request open and files nothing new.
+ */
+public final class SyncClusterDemand {
+    private static final Logger LOG = LoggerFactory.getLogger(SyncClusterDemand.class);
+
+    /** What one pass changed. */
+    public record Outcome(List<String> filed, List<String> ended, List<String> withdrawn, List<String> limitsChanged,
+                          List<String> refused) {
+        public boolean changed() {
+            return !filed.isEmpty() || !ended.isEmpty() || !withdrawn.isEmpty() || !limitsChanged.isEmpty();
+        }
+    }
+
+    private final Transactions transactions;
+    private final MarketRepository markets;
+    private final Clock clock;
+    /** Jobs refused once (and why), so a standing refusal is logged once rather than at every pass. */
+    private final Set<String> refusedLogged = ConcurrentHashMap.newKeySet();
+
+    public SyncClusterDemand(Transactions transactions, MarketRepository markets, Clock clock) {
+        this.transactions = transactions;
+        this.markets = markets;
+        this.clock = clock;
+    }
+
+    /**
+     * @param site the cluster's site (its region): a job naming no node class takes the site's only one
+     * @param jobs every job of the cluster with a market ProvisioningRequest, as a synced watch shows them
+     */
+    public Outcome sync(String clusterId, String site, List<ObservedJob> jobs) {
+        return transactions.inTransaction(() -> {
+            Market market = markets.load();
+            if (!market.hasCluster(clusterId)) {
+                return new Outcome(List.of(), List.of(), List.of(), List.of(), List.of());
+            }
+            List<String> filed = new ArrayList<>();
+            List<String> ended = new ArrayList<>();
+            List<String> withdrawn = new ArrayList<>();
+            List<String> limits = new ArrayList<>();
+            List<String> refused = new ArrayList<>();
+            Set<String> seen = new HashSet<>();
+            for (ObservedJob job : jobs) {
+                String jobId = InClusterNames.jobId(clusterId, job.job());
+                seen.add(jobId);
+                boolean open = market.hasOpenRequest(jobId);
+                try {
+                    if (job.ended()) {
+                        if (open) {
+                            market.endJob(jobId, clock.instant());
+                            ended.add(jobId);
+                        }
+                    } else if (!open) {
+                        // No GPUs read (its PodTemplates are not there yet): not demand yet, filed at a later pass.
+                        if (job.gpus() > 0 && job.requests().stream().anyMatch(r -> !r.failed())) {
+                            market.file(demand(market, clusterId, site, jobId, job), clock.instant());
+                            filed.add(jobId);
+                        }
+                    } else if (limitChanged(market.openRequest(jobId), job.limitLabel())) {
+                        market.setJobLimit(jobId, LimitPriceWritePolicy.parseJobLabel(job.limitLabel()));
+                        limits.add(jobId);
+                    }
+                } catch (DomainException e) {
+                    refused.add(jobId);
+                    if (refusedLogged.add(jobId + "\n" + e.getMessage())) {
+                        LOG.warn("cluster {}: job {} is not taken to the market: {}", clusterId, jobId, e.getMessage());
+                    }
+                }
+            }
+            String prefix = InClusterNames.jobPrefix(clusterId);
+            for (MarketRequest r : market.openRequests()) {
+                if (r.clusterId().equals(clusterId) && r.jobId().startsWith(prefix) && !seen.contains(r.jobId())) {
+                    market.endJob(r.jobId(), clock.instant());
+                    withdrawn.add(r.jobId());
+                }
+            }
+            Outcome outcome = new Outcome(filed, ended, withdrawn, limits, refused);
+            if (outcome.changed()) {
+                markets.save(market);
+            }
+            return outcome;
+        });
+    }
+
+    private static JobDemand demand(Market market, String clusterId, String site, String jobId, ObservedJob job) {
+        Money limit = LimitPriceWritePolicy.parseJobLabel(job.limitLabel());
+        return new JobDemand(jobId, clusterId, pool(market, site, job.nodeClass()), job.gpus(), limit,
+                PriorityClass.fromLabel(job.priorityLabel()));
+    }
+
+    private static PoolId pool(Market market, String site, String nodeClass) {
+        if (nodeClass != null) {
+            return new PoolId(site, nodeClass);
+        }
+        List<PoolId> atSite = market.pools().stream().map(Pool::id).filter(p -> p.site().equals(site)).toList();
+        if (atSite.size() != 1) {
+            throw new DomainException(com.bettercompute.domain.ErrorCode.INVALID_INPUT,
+                    "the job's pods name no node class (label nationalcompute.com/node-class) and the site "
+                            + site + " sells " + atSite.size() + " classes",
+                    java.util.Map.of("field", "nodeSelector", "site", site));
+        }
+        return atSite.get(0);
+    }
+
+    private static boolean limitChanged(MarketRequest open, String label) {
+        Money now = LimitPriceWritePolicy.parseJobLabel(label);
+        return !Objects.equals(now, open.jobLimit());
+    }
+}

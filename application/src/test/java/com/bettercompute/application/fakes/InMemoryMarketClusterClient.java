@@ -1,0 +1,227 @@
+package com.bettercompute.application.fakes;
+
+import com.bettercompute.application.port.ClusterConnection;
+import com.bettercompute.application.port.MarketClusterClient;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One tenant cluster's jobs and ProvisioningRequests in memory, as Kueue would have filed them, with what
+ * the market wrote back: request statuses (conditions merged by type, as the adapter does), Events (kept
+ * once per name, as the API server does) and the platform objects last ensured.
+ */
+public final class InMemoryMarketClusterClient implements MarketClusterClient {
+    /** A job as the fake cluster holds it. */
+    public static final class Job {
+        public final ObjectRef ref;
+        public String nodeClass;
+        public int gpus;
+        public String limitLabel;
+        public String priorityLabel;
+        public boolean ended;
+        public final List<String> requests = new ArrayList<>();
+
+        Job(ObjectRef ref) {
+            this.ref = ref;
+        }
+    }
+
+    /** A ProvisioningRequest as the fake cluster holds it. */
+    public static final class Request {
+        public final String name;
+        public final Instant created;
+        public String marketRequest;
+        public int reasonChanges;
+        public final Map<String, Condition> conditions = new LinkedHashMap<>();
+        public final Map<String, String> classDetails = new HashMap<>();
+        public int statusWrites;
+
+        Request(String name, Instant created) {
+            this.name = name;
+            this.created = created;
+        }
+    }
+
+    public final Map<String, Job> jobs = new LinkedHashMap<>();
+    public final Map<String, Request> requests = new LinkedHashMap<>();
+    /** Events by name, in posting order; a name posted again is not added twice. */
+    public final Map<String, PostedEvent> events = new LinkedHashMap<>();
+    public final List<PlatformObjects> ensured = new ArrayList<>();
+    /** The cluster's nodes by name. */
+    public final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
+    public int nodeWrites;
+    /** Pods by node name. */
+    public final Map<String, List<PodOnNode>> pods = new LinkedHashMap<>();
+    /** Evictions asked: the pod's name and the grace given. */
+    public final List<Map.Entry<String, Long>> evictions = new ArrayList<>();
+    /** When set, every call fails with it. */
+    public RuntimeException failure;
+
+    public Job job(String namespace, String name, int gpus, String nodeClass) {
+        Job j = new Job(new ObjectRef("batch/v1", "Job", namespace, name, "uid-" + name));
+        j.gpus = gpus;
+        j.nodeClass = nodeClass;
+        jobs.put(namespace + "/" + name, j);
+        return j;
+    }
+
+    public Request request(Job job, String name, Instant created) {
+        Request r = new Request(name, created);
+        requests.put(job.ref.namespace() + "/" + name, r);
+        job.requests.add(name);
+        return r;
+    }
+
+    public Request request(String namespace, String name) {
+        return requests.get(namespace + "/" + name);
+    }
+
+    public List<ObservedJob> observed() {
+        List<ObservedJob> out = new ArrayList<>();
+        for (Job j : jobs.values()) {
+            List<ObservedRequest> rs = new ArrayList<>();
+            for (String name : j.requests) {
+                Request r = requests.get(j.ref.namespace() + "/" + name);
+                if (r != null) {
+                    rs.add(new ObservedRequest(r.name, r.created, r.marketRequest, r.reasonChanges,
+                            new ArrayList<>(r.conditions.values())));
+                }
+            }
+            if (!rs.isEmpty()) {
+                out.add(new ObservedJob(j.ref, j.nodeClass, j.gpus, j.limitLabel, j.priorityLabel, j.ended, rs));
+            }
+        }
+        return out;
+    }
+
+    public List<PostedEvent> eventsWithReason(String reason) {
+        return events.values().stream().filter(e -> e.reason().equals(reason)).toList();
+    }
+
+    @Override
+    public void ensurePlatformObjects(ClusterConnection cluster, PlatformObjects objects) {
+        failIfAsked();
+        ensured.add(objects);
+    }
+
+    @Override
+    public DemandWatch watchDemand(ClusterConnection cluster, Runnable onChange) {
+        failIfAsked();
+        return new DemandWatch() {
+            @Override
+            public boolean synced() {
+                return true;
+            }
+
+            @Override
+            public List<ObservedJob> jobs() {
+                return observed();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public void writeRequestStatus(ClusterConnection cluster, String namespace, String name, RequestStatus status) {
+        failIfAsked();
+        Request r = requests.get(namespace + "/" + name);
+        if (r == null) {
+            return;
+        }
+        r.marketRequest = status.marketRequest();
+        r.reasonChanges = status.reasonChanges();
+        for (Condition c : status.conditions()) {
+            r.conditions.put(c.type(), c);
+        }
+        r.classDetails.putAll(status.classDetails());
+        r.statusWrites++;
+    }
+
+    @Override
+    public void postEvent(ClusterConnection cluster, ObjectRef on, PostedEvent event) {
+        failIfAsked();
+        events.putIfAbsent(on.namespace() + "/" + event.eventName(), event);
+    }
+
+    /** A node joins, as the provider's pool would make it: the pool label, Ready or not. */
+    public void node(String name, String pool, boolean ready) {
+        nodes.put(name, new ClusterNode(name, Map.of(NODE_POOL_LABEL, pool), Map.of(), ready, false, List.of()));
+    }
+
+    @Override
+    public List<ClusterNode> nodes(ClusterConnection cluster) {
+        failIfAsked();
+        return List.copyOf(nodes.values());
+    }
+
+    @Override
+    public void markNode(ClusterConnection cluster, String node, NodeMarking marking) {
+        failIfAsked();
+        ClusterNode n = nodes.get(node);
+        if (n == null) {
+            return;
+        }
+        Map<String, String> labels = new HashMap<>(n.labels());
+        labels.putAll(marking.labels());
+        marking.removedLabels().forEach(labels::remove);
+        Map<String, String> annotations = new HashMap<>(n.annotations());
+        annotations.putAll(marking.annotations());
+        List<NodeTaint> taints = new ArrayList<>(n.taints().stream().filter(t -> !marking.ownedTaintKeys().contains(t.key())).toList());
+        taints.addAll(marking.taints());
+        ClusterNode next = new ClusterNode(node, labels, annotations, n.ready(), marking.unschedulable(), taints);
+        if (!next.equals(n)) {
+            nodes.put(node, next);
+            nodeWrites++;
+        }
+    }
+
+    /** A running pod on a node. */
+    public void pod(String node, String namespace, String name) {
+        pods.computeIfAbsent(node, n -> new ArrayList<>()).add(new PodOnNode(new ObjectRef("v1", "Pod", namespace, name,
+                "uid-" + name), Map.of(), false));
+    }
+
+    @Override
+    public List<PodOnNode> podsOn(ClusterConnection cluster, String node) {
+        failIfAsked();
+        return List.copyOf(pods.getOrDefault(node, List.of()));
+    }
+
+    @Override
+    public void annotatePod(ClusterConnection cluster, ObjectRef pod, Map<String, String> annotations) {
+        failIfAsked();
+        for (List<PodOnNode> onNode : pods.values()) {
+            onNode.replaceAll(p -> {
+                if (!p.pod().equals(pod)) {
+                    return p;
+                }
+                Map<String, String> next = new HashMap<>(p.annotations());
+                next.putAll(annotations);
+                return new PodOnNode(p.pod(), next, p.terminating());
+            });
+        }
+    }
+
+    @Override
+    public void evictPod(ClusterConnection cluster, ObjectRef pod, long graceSeconds) {
+        failIfAsked();
+        evictions.add(Map.entry(pod.name(), graceSeconds));
+        for (List<PodOnNode> onNode : pods.values()) {
+            onNode.replaceAll(p -> p.pod().equals(pod) ? new PodOnNode(p.pod(), p.annotations(), true) : p);
+        }
+    }
+
+    private void failIfAsked() {
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package com.bettercompute.application.incluster;
+
+import com.bettercompute.application.fakes.InMemoryMarketClusterClient;
+import com.bettercompute.application.market.EnrolCluster;
+import com.bettercompute.application.market.MarketWorld;
+import com.bettercompute.application.port.MarketClusterClient.NodeClass;
+import com.bettercompute.application.provider.InMemoryClusterProvider;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.Money;
+import com.bettercompute.domain.market.PoolId;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Platform objects: what the market declares for a cluster, and when it is written, on in-memory ports. */
+class KeepPlatformObjectsTest {
+    final MarketWorld w = new MarketWorld();
+    final InMemoryMarketClusterClient cluster = new InMemoryMarketClusterClient();
+    final KeepPlatformObjects keep = new KeepPlatformObjects(w.markets, new ClusterConnections(w.ports.clusters(),
+            w.ports.catalog(), account -> new InMemoryClusterProvider(w.ports.clock(), Duration.ofSeconds(1))), cluster);
+
+    void reachable(String clusterId) {
+        ReachableClusters.reachable(w.ports, clusterId);
+    }
+
+    @Test
+    void declares_a_flavor_per_node_class_sold_at_the_clusters_site_and_the_max_cluster_size() {
+        Market market = w.markets.load();
+        market.addPool(PoolId.parse("us-central1/a100-4x"), 4, Money.parse("0.80"));
+        market.addPool(PoolId.parse("europe-west4/h100-8x"), 8, Money.parse("1.20"));
+        market.addCluster("kcl_x", "acme", 48, null);
+
+        var objects = KeepPlatformObjects.declared(market, "kcl_x", "us-central1");
+
+        assertThat(objects.maxClusterGpus()).isEqualTo(48);
+        assertThat(objects.nodeClasses()).extracting(NodeClass::name).containsExactlyInAnyOrder("h100-8x", "a100-4x");
+        assertThat(objects.nodeClasses().get(0).nodeLabels()).containsEntry("nationalcompute.com/market-node", "true")
+                .containsKey("nationalcompute.com/node-class");
+    }
+
+    @Test
+    void writes_nothing_for_a_cluster_not_enrolled_or_not_reachable() {
+        assertThat(keep.keep(MarketWorld.ACME_TRAIN)).isFalse();
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.ACME_TRAIN, null, null, null));
+        assertThat(keep.keep(MarketWorld.ACME_TRAIN)).isFalse();
+
+        assertThat(cluster.ensured).isEmpty();
+    }
+
+    @Test
+    void an_enrolled_reachable_cluster_gets_its_objects_and_a_new_max_cluster_size_at_the_next_keep() {
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.ACME_TRAIN, null, null, null));
+        reachable(MarketWorld.ACME_TRAIN);
+
+        assertThat(keep.keep(MarketWorld.ACME_TRAIN)).isTrue();
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.ACME_TRAIN, 128L, null, null));
+        keep.keep(MarketWorld.ACME_TRAIN);
+
+        assertThat(cluster.ensured).extracting(o -> o.maxClusterGpus()).containsExactly(64L, 128L);
+        assertThat(cluster.ensured.get(0).nodeClasses()).containsExactly(new NodeClass("h100-8x",
+                Map.of("nationalcompute.com/node-class", "h100-8x", "nationalcompute.com/market-node", "true")));
+    }
+}

@@ -1,0 +1,184 @@
+package com.bettercompute.application.incluster;
+
+import com.bettercompute.application.fakes.InMemoryMarketClusterClient;
+import com.bettercompute.application.market.EnrolCluster;
+import com.bettercompute.application.market.MarketWorld;
+import com.bettercompute.application.market.ReadMarketRequest;
+import com.bettercompute.application.market.SetLimitPrice;
+import com.bettercompute.application.port.MarketClusterClient.NodeTaint;
+import com.bettercompute.application.provider.ClusterLocator;
+import com.bettercompute.application.provider.ClusterSpec;
+import com.bettercompute.application.provider.InMemoryClusterProvider;
+import com.bettercompute.application.reconcile.ProviderSpecs;
+import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.ClusterMode;
+import com.bettercompute.domain.cluster.ReleaseChannel;
+import com.bettercompute.domain.market.NodeGrant;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Grants become provider node pools and their nodes' facts reach the market, on in-memory ports. */
+class ReconcileMarketNodesTest {
+    static final String JOB = "train";
+
+    final MarketWorld w = new MarketWorld();
+    final InMemoryMarketClusterClient cluster = new InMemoryMarketClusterClient();
+    final InMemoryClusterProvider provider = new InMemoryClusterProvider(w.ports.clock(), Duration.ofSeconds(30));
+    final ReconcileMarketNodes nodes = new ReconcileMarketNodes(w.ports.transactions(), w.markets, w.catalog,
+            new ClusterConnections(w.ports.clusters(), w.ports.catalog(), account -> provider), w.ports.catalog(),
+            account -> provider, cluster, w.ports.clock());
+    ClusterLocator at;
+
+    @BeforeEach
+    void grantTwoNodes() {
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.ACME_TRAIN, null, null, null));
+        ReachableClusters.reachable(w.ports, MarketWorld.ACME_TRAIN);
+        Cluster c = w.ports.clusters().find(MarketWorld.ACME_TRAIN).orElseThrow();
+        at = ProviderSpecs.locator(c, w.ports.catalog().account(c.providerAccountId()).orElseThrow());
+        provider.createCluster(new ClusterSpec(at, c.id(), ClusterMode.STANDARD, ReleaseChannel.REGULAR, null, List.of(),
+                false, null, null));
+        settle();
+        new SetLimitPrice(w.markets).set(new SetLimitPrice.Command(MarketWorld.ACME_TRAIN, null, "2.00"));
+        w.file(JOB, MarketWorld.ACME_TRAIN, 16, null);
+        w.tick.run();
+    }
+
+    void settle() {
+        w.ports.clock().advance(Duration.ofMinutes(1));
+    }
+
+    List<String> marketPools() {
+        return provider.observe(at).nodePools().stream().map(p -> p.name())
+                .filter(n -> n.startsWith(ReconcileMarketNodes.POOL_PREFIX)).sorted().toList();
+    }
+
+    List<String> wantedPools() {
+        return w.markets.load().liveGrants().stream().map(g -> ReconcileMarketNodes.poolName(g.clusterId(), g.nodeId()))
+                .sorted().toList();
+    }
+
+    /** Passes until the provider has every pool (one change per pass, each taking a while). */
+    void makePools() {
+        for (int i = 0; i < 5; i++) {
+            nodes.reconcile(MarketWorld.ACME_TRAIN);
+            settle();
+        }
+    }
+
+    @Test
+    void each_grant_becomes_one_pool_named_from_it_one_provider_change_per_pass_and_a_replay_makes_none_twice() {
+        var first = nodes.reconcile(MarketWorld.ACME_TRAIN);
+        var whileBusy = nodes.reconcile(MarketWorld.ACME_TRAIN);
+        assertThat(first.created()).hasSize(1);
+        assertThat(whileBusy.created()).isEmpty();
+
+        makePools();
+
+        assertThat(marketPools()).hasSize(2).isEqualTo(wantedPools());
+        assertThat(provider.callsByMethod().get("createNodePool")).isEqualTo(2);
+        var afterRestart = new ReconcileMarketNodes(w.ports.transactions(), w.markets, w.catalog,
+                new ClusterConnections(w.ports.clusters(), w.ports.catalog(), account -> provider), w.ports.catalog(),
+                account -> provider, cluster, w.ports.clock());
+        assertThat(afterRestart.reconcile(MarketWorld.ACME_TRAIN).created()).as("a restart adopts its pools").isEmpty();
+        assertThat(provider.callsByMethod().get("createNodePool")).isEqualTo(2);
+    }
+
+    @Test
+    void a_node_carries_the_market_labels_and_the_gpu_worker_taint_and_its_ready_is_the_markets_node_ready() {
+        makePools();
+        List<String> pools = marketPools();
+        cluster.node("gke-a-0", pools.get(0), false);
+        cluster.node("gke-b-0", pools.get(1), true);
+
+        var outcome = nodes.reconcile(MarketWorld.ACME_TRAIN);
+
+        assertThat(outcome.ready()).hasSize(1);
+        var a = cluster.nodes.get("gke-a-0");
+        assertThat(a.labels()).containsEntry("nationalcompute.com/market-node", "true")
+                .containsEntry("nationalcompute.com/node-class", "h100-8x")
+                .containsEntry("nationalcompute.com/request", InClusterNames.requestLabel(JOB));
+        assertThat(a.taints()).containsExactly(new NodeTaint("nationalcompute.com/gpu-worker", "true", "NoSchedule"));
+        assertThat(new ReadMarketRequest(w.markets).read(JOB).reason()).isEqualTo("Provisioning");
+
+        cluster.node("gke-a-0", pools.get(0), true);
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+
+        assertThat(new ReadMarketRequest(w.markets).read(JOB).reason()).isEqualTo("Provisioned");
+        assertThat(w.markets.load().liveGrants()).allSatisfy(g -> assertThat(g.readyAt()).isNotNull());
+    }
+
+    @Test
+    void a_ready_node_that_leaves_revokes_its_gang_and_the_released_pools_are_deleted() {
+        makePools();
+        List<String> pools = marketPools();
+        cluster.node("gke-a-0", pools.get(0), true);
+        cluster.node("gke-b-0", pools.get(1), true);
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        settle();
+        cluster.nodes.remove("gke-a-0");
+
+        assertThat(nodes.reconcile(MarketWorld.ACME_TRAIN).left()).hasSize(1);
+        w.tick.run();
+        w.ports.clock().advance(Duration.ofMinutes(5));
+        w.tick.run();
+        for (int i = 0; i < 5; i++) {
+            nodes.reconcile(MarketWorld.ACME_TRAIN);
+            settle();
+        }
+
+        List<NodeGrant> live = w.markets.load().liveGrants();
+        assertThat(marketPools()).isEqualTo(wantedPools()).hasSize(live.size());
+        assertThat(marketPools()).doesNotContain(pools.get(0));
+    }
+
+    @Test
+    void a_notice_cordons_taints_annotates_and_evicts_with_the_time_left_and_a_rescind_undoes_it() {
+        makePools();
+        List<String> pools = marketPools();
+        cluster.node("gke-a-0", pools.get(0), true);
+        cluster.node("gke-b-0", pools.get(1), true);
+        cluster.pod("gke-a-0", "research", "train-0");
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        w.ports.clock().advance(Duration.ofHours(3));
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.GLOBEX_TRAIN, 64L, null, null));
+        var credited = w.markets.load();
+        credited.credit("globex", com.bettercompute.domain.market.Money.usd(10_000));
+        w.markets.save(credited);
+        new SetLimitPrice(w.markets).set(new SetLimitPrice.Command(MarketWorld.GLOBEX_TRAIN, null, "3.00"));
+        w.file("rival", MarketWorld.GLOBEX_TRAIN, 32, null);
+        w.tick.run();
+        var deadline = new ReadMarketRequest(w.markets).read(JOB).noticeDeadline();
+        assertThat(deadline).as("the rival's bid reclaims acme's gang with notice").isNotNull();
+        w.ports.clock().advance(Duration.ofSeconds(15));
+
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+
+        var a = cluster.nodes.get("gke-a-0");
+        assertThat(a.unschedulable()).isTrue();
+        assertThat(a.taints()).contains(new NodeTaint("nationalcompute.com/preempting", "true", "NoSchedule"));
+        assertThat(cluster.pods.get("gke-a-0").get(0).annotations())
+                .containsEntry("marketplace.nationalcompute.com/preempt-at", deadline.toString());
+        assertThat(cluster.evictions).containsExactly(java.util.Map.entry("train-0", 45L));
+        assertThat(cluster.eventsWithReason("NodePreempting")).extracting(e -> e.eventName())
+                .anySatisfy(n -> assertThat(n).startsWith("gke-a-0."))
+                .anySatisfy(n -> assertThat(n).startsWith("train-0."));
+
+        var m = w.markets.load();
+        m.endJob("rival", w.ports.clock().instant());
+        w.markets.save(m);
+        w.tick.run();
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+
+        a = cluster.nodes.get("gke-a-0");
+        assertThat(a.unschedulable()).isFalse();
+        assertThat(a.taints()).containsExactly(new NodeTaint("nationalcompute.com/gpu-worker", "true", "NoSchedule"));
+        assertThat(cluster.eventsWithReason("PreemptionRescinded")).hasSize(2);
+    }
+}

@@ -1,0 +1,146 @@
+package com.bettercompute.application.incluster;
+
+import com.bettercompute.application.fakes.InMemoryMarketClusterClient.Job;
+import com.bettercompute.application.port.MarketClusterClient.Condition;
+import com.bettercompute.domain.market.JobDemand;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.Money;
+import com.bettercompute.domain.market.PriorityClass;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static com.bettercompute.application.incluster.InClusterWorld.A;
+import static com.bettercompute.application.incluster.InClusterWorld.SITE;
+import static com.bettercompute.application.incluster.InClusterWorld.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Demand in: the jobs a cluster's Kueue asks nodes for, brought into the market on in-memory ports. */
+class SyncClusterDemandTest {
+    final InClusterWorld w = new InClusterWorld();
+
+    Job train(int gpus) {
+        Job job = w.cluster.job("research", "train", gpus, "h100-8x");
+        w.cluster.request(job, "job-train-3f2a1-market-1", T0);
+        return job;
+    }
+
+    Market market() {
+        return w.markets.load();
+    }
+
+    @Test
+    void a_job_with_a_provisioning_request_files_one_request_of_whole_nodes_once() {
+        Job job = train(16);
+        job.limitLabel = "2.50";
+        job.priorityLabel = "high";
+
+        var first = w.sync.sync(A, SITE, w.cluster.observed());
+        var again = w.sync.sync(A, SITE, w.cluster.observed());
+
+        assertThat(first.filed()).containsExactly("kcl_a/research/train");
+        assertThat(again.changed()).isFalse();
+        var request = market().openRequest("kcl_a/research/train");
+        assertThat(request.nodes()).isEqualTo(2);
+        assertThat(request.pool()).isEqualTo(InClusterWorld.POOL);
+        assertThat(request.jobLimit()).isEqualTo(Money.parse("2.50"));
+        assertThat(request.priority()).isEqualTo(PriorityClass.HIGH);
+    }
+
+    @Test
+    void a_job_naming_no_node_class_takes_the_sites_only_one() {
+        Job job = w.cluster.job("research", "eval", 8, null);
+        w.cluster.request(job, "job-eval-1-market-1", T0);
+
+        w.sync.sync(A, SITE, w.cluster.observed());
+
+        assertThat(market().openRequest("kcl_a/research/eval").pool()).isEqualTo(InClusterWorld.POOL);
+    }
+
+    @Test
+    void a_changed_limit_label_is_read_live() {
+        Job job = train(8);
+        w.sync.sync(A, SITE, w.cluster.observed());
+        job.limitLabel = "3.00";
+
+        var outcome = w.sync.sync(A, SITE, w.cluster.observed());
+
+        assertThat(outcome.limitsChanged()).containsExactly("kcl_a/research/train");
+        assertThat(market().openRequest("kcl_a/research/train").jobLimit()).isEqualTo(Money.parse("3.00"));
+        job.limitLabel = null;
+        w.sync.sync(A, SITE, w.cluster.observed());
+        assertThat(market().openRequest("kcl_a/research/train").jobLimit()).isNull();
+    }
+
+    @Test
+    void a_deleted_request_withdraws_and_leaves_requests_filed_by_other_means_alone() {
+        train(8);
+        w.sync.sync(A, SITE, w.cluster.observed());
+        Market m = market();
+        m.file(new JobDemand("api-job", A, InClusterWorld.POOL, 8, null, PriorityClass.NONE), T0);
+        w.markets.save(m);
+        w.cluster.jobs.clear();
+        w.cluster.requests.clear();
+
+        var outcome = w.sync.sync(A, SITE, w.cluster.observed());
+
+        assertThat(outcome.withdrawn()).containsExactly("kcl_a/research/train");
+        assertThat(market().hasOpenRequest("kcl_a/research/train")).isFalse();
+        assertThat(market().hasOpenRequest("api-job")).isTrue();
+    }
+
+    @Test
+    void a_finished_job_ends_its_request_and_is_never_filed_again() {
+        Job job = train(8);
+        w.sync.sync(A, SITE, w.cluster.observed());
+        job.ended = true;
+
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).ended()).containsExactly("kcl_a/research/train");
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).changed()).isFalse();
+        assertThat(market().hasOpenRequest("kcl_a/research/train")).isFalse();
+    }
+
+    @Test
+    void a_job_whose_only_request_the_market_revoked_waits_for_kueues_next_attempt() {
+        Job job = train(8);
+        w.cluster.request("research", "job-train-3f2a1-market-1").conditions.put("Failed",
+                new Condition("Failed", "True", "MarketRevoked", "revoked", T0));
+
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).changed()).isFalse();
+        w.cluster.request(job, "job-train-3f2a1-market-2", T0.plusSeconds(60));
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).filed()).containsExactly("kcl_a/research/train");
+    }
+
+    @ParameterizedTest(name = "label {0}")
+    @CsvSource({"cheap", "-1", "2.1234567"})
+    void a_job_with_an_unreadable_limit_label_is_refused_and_the_others_are_filed(String label) {
+        Job bad = train(8);
+        bad.limitLabel = label;
+        Job good = w.cluster.job("research", "eval", 8, "h100-8x");
+        w.cluster.request(good, "job-eval-1-market-1", T0);
+
+        var outcome = w.sync.sync(A, SITE, w.cluster.observed());
+
+        assertThat(outcome.refused()).containsExactly("kcl_a/research/train");
+        assertThat(outcome.filed()).containsExactly("kcl_a/research/eval");
+    }
+
+    @Test
+    void a_cluster_the_market_does_not_hold_changes_nothing() {
+        train(8);
+
+        assertThat(w.sync.sync("kcl_gone", SITE, w.cluster.observed()).changed()).isFalse();
+    }
+
+    @Test
+    void a_job_whose_gpus_are_not_read_yet_is_not_filed_and_its_open_request_is_kept() {
+        Job job = train(0);
+
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).changed()).isFalse();
+        job.gpus = 8;
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).filed()).containsExactly("kcl_a/research/train");
+        job.gpus = 0;
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).changed()).isFalse();
+        assertThat(market().hasOpenRequest("kcl_a/research/train")).isTrue();
+    }
+}
