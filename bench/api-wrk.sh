@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The API against a bare Javalin endpoint, measured with wrk in one run (docs/performance.md).
-#   bench/api-wrk.sh [--db JDBC_URL] [--seconds 10] [--warmup 5] [--connections 32] [--threads 2]
-# Builds the jar (SKIP_BUILD=1 to reuse it), starts ApiBench (the bare endpoint and the server, reconciler off,
-# on a fresh embedded PostgreSQL or on --db), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
+#   bench/api-wrk.sh [--db embedded|h2|JDBC_URL] [--seconds 10] [--warmup 5] [--connections 32] [--threads 2]
+# Builds the jar (SKIP_BUILD=1 to reuse it), starts ApiBench (the bare endpoint and the server, reconciler off, on a
+# fresh database in a temporary directory: --db embedded, the default, is the server's own default, an embedded
+# PostgreSQL; --db h2 an H2 file as --db jdbc:h2:file:… runs it; or the JDBC URL of a PostgreSQL of your own), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
 # tenant; prints req/s, p99 and the ratio of each to the bare endpoint. Each target first gets --warmup seconds
 # of the same load, not measured (the JIT compiles each path when it first runs hot). Needs wrk (apt-get install -y wrk).
+# PHASES_FILE=f appends each measured window as name|start|end (UTC) to f, to cut a JFR recording by target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DB=""; SECONDS_EACH=10; WARMUP=5; CONNECTIONS=32; THREADS=2
+DB="embedded"; SECONDS_EACH=10; WARMUP=5; CONNECTIONS=32; THREADS=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --db) DB="$2"; shift 2 ;;
@@ -24,7 +26,7 @@ if [ "${SKIP_BUILD:-0}" != "1" ] || [ ! -f "$JAR" ]; then
 fi
 OUT=$(mktemp -d)
 FIFO="$OUT/stdin"; mkfifo "$FIFO"
-java ${JAVA_OPTS:-} -cp "$JAR" com.bettercompute.bootstrap.load.ApiBench ${DB:+--db "$DB"} < "$FIFO" > "$OUT/bench.log" 2>&1 &
+java ${JAVA_OPTS:-} -cp "$JAR" com.bettercompute.bootstrap.load.ApiBench --db "$DB" < "$FIFO" > "$OUT/bench.log" 2>&1 &
 PID=$!
 exec 3> "$FIFO"   # ApiBench serves until this closes
 trap 'exec 3>&-; wait $PID 2>/dev/null || true; rm -rf "$OUT"' EXIT
@@ -37,14 +39,17 @@ READY=$(grep '^ready ' "$OUT/bench.log") || { cat "$OUT/bench.log"; exit 1; }
 BARE=$(sed -E 's/.*bare=([0-9]+).*/\1/' <<<"$READY")
 API=$(sed -E 's/.*api=([0-9]+).*/\1/' <<<"$READY")
 CLUSTER=$(sed -E 's/.*cluster=([a-z0-9_]+).*/\1/' <<<"$READY")
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: ${DB:-embedded PostgreSQL}"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: $DB"
 
 run() { # name url lua [env...]
   local name=$1 url=$2 lua=$3; shift 3
   if [ "$WARMUP" -gt 0 ]; then
     env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "bench/$lua" "$url" > /dev/null 2>&1
   fi
+  local from; from=$(date -u +%FT%T.%N)
   env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "bench/$lua" "$url" > "$OUT/$name.txt" 2>&1
+  # the measured window, to cut a profile (JAVA_OPTS=-XX:StartFlightRecording=…) into the targets
+  if [ -n "${PHASES_FILE:-}" ]; then echo "$name|$from|$(date -u +%FT%T.%N)" >> "$PHASES_FILE"; fi
   local rps p99 non2xx
   rps=$(awk '/^Requests\/sec:/ {print $2}' "$OUT/$name.txt")
   p99=$(awk '$1=="99%" {print $2}' "$OUT/$name.txt")
