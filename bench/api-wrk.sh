@@ -46,16 +46,20 @@ run() { # name url lua [env...]
   if [ "$WARMUP" -gt 0 ]; then
     env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "bench/$lua" "$url" > /dev/null 2>&1
   fi
-  local from; from=$(date -u +%FT%T.%N)
+  local from cpu0 cpu1; from=$(date -u +%FT%T.%N); cpu0=$(cpu_ticks)
   env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "bench/$lua" "$url" > "$OUT/$name.txt" 2>&1
   # the measured window, to cut a profile (JAVA_OPTS=-XX:StartFlightRecording=…) into the targets
+  cpu1=$(cpu_ticks)
   if [ -n "${PHASES_FILE:-}" ]; then echo "$name|$from|$(date -u +%FT%T.%N)" >> "$PHASES_FILE"; fi
   local rps p99 non2xx
   rps=$(awk '/^Requests\/sec:/ {print $2}' "$OUT/$name.txt")
   p99=$(awk '$1=="99%" {print $2}' "$OUT/$name.txt")
   non2xx=$(awk -F= '/^non2xx=/ {print $2}' "$OUT/$name.txt")
-  echo "$name $rps $p99 ${non2xx:-?}"
+  local requests; requests=$(awk '/requests in/ {print $1}' "$OUT/$name.txt")
+  # the server JVM's CPU per answered request (user+system, clock ticks of 1/CLK_TCK s), in microseconds
+  echo "$name $rps $p99 ${non2xx:-?} $(awk -v t=$((cpu1 - cpu0)) -v n="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.0f", t / hz * 1e6 / n}')"
 }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 BARE_BODY='{"tenantId":"load0"}'
 GET_BODY="{\"tenantId\":\"load0\",\"clusterId\":\"$CLUSTER\"}"
 {
@@ -65,6 +69,6 @@ GET_BODY="{\"tenantId\":\"load0\",\"clusterId\":\"$CLUSTER\"}"
   run create-1-tenant "http://127.0.0.1:$API/api/compute/kubernetesClusters/create" create.lua TENANTS=1
 } > "$OUT/results.txt"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk 'NR==1 {floor=$2}
-     {printf "| %-18s | %10.0f | %8s | %6.3f | %s |\n", $1, $2, $3, $2/floor, ($4=="0" ? "all 2xx" : $4 " not 2xx")}' "$OUT/results.txt" |
-  { echo "| call               |      req/s |      p99 |  ratio | answers |"; echo "|---|---:|---:|---:|---|"; cat; }
+awk 'NR==1 {floor=$2; cpu=$5}
+     {printf "| %-18s | %10.0f | %8s | %6.3f | %8s | %6.3f | %s |\n", $1, $2, $3, $2/floor, $5, cpu/$5, ($4=="0" ? "all 2xx" : $4 " not 2xx")}' "$OUT/results.txt" |
+  { echo "| call               |      req/s |      p99 |  ratio | CPU µs/req | CPU ratio | answers |"; echo "|---|---:|---:|---:|---:|---:|---|"; cat; }
