@@ -106,7 +106,7 @@ class GatedConnectionsTest {
     @Test
     void the_database_keeps_connections_outside_the_gate() {
         assertThat(Database.POOL_SIZE - Database.OUTSIDE_THE_GATE).isPositive();
-        try (Database db = Database.open("jdbc:h2:mem:gated-" + System.nanoTime())) {
+        try (Database db = Database.open("jdbc:h2:mem:gated_" + java.util.UUID.randomUUID().toString().replace("-", ""))) {
             int one = db.jdbi().withHandle(h -> h.createQuery("SELECT 1").mapTo(Integer.class).one());
             assertThat(one).isEqualTo(1);
             assertThat(db.poolStats().max()).isEqualTo(Database.POOL_SIZE);
