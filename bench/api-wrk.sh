@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The API against a bare Javalin endpoint, measured with wrk in one run (docs/performance.md).
-#   bench/api-wrk.sh [--db JDBC_URL] [--seconds 10] [--warmup 5] [--connections 32] [--threads 2]
-# Builds the jar (SKIP_BUILD=1 to reuse it), starts ApiBench (the bare endpoint and the server, reconciler off,
-# on a fresh embedded PostgreSQL or on --db), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
+#   bench/api-wrk.sh [--db embedded|h2|JDBC_URL] [--seconds 10] [--warmup 5] [--connections 32] [--threads 2]
+# Builds the jar (SKIP_BUILD=1 to reuse it), starts ApiBench (the bare endpoint and the server, reconciler off, on a
+# fresh database in a temporary directory: --db embedded, the default, is the server's own default, an embedded
+# PostgreSQL; --db h2 an H2 file as --db jdbc:h2:file:… runs it; or the JDBC URL of a PostgreSQL of your own), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
 # tenant; prints req/s, p99 and the ratio of each to the bare endpoint. Each target first gets --warmup seconds
 # of the same load, not measured (the JIT compiles each path when it first runs hot). Needs wrk (apt-get install -y wrk).
+# PHASES_FILE=f appends each measured window as name|start|end (UTC) to f, to cut a JFR recording by target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DB=""; SECONDS_EACH=10; WARMUP=5; CONNECTIONS=32; THREADS=2
+DB="embedded"; SECONDS_EACH=10; WARMUP=5; CONNECTIONS=32; THREADS=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --db) DB="$2"; shift 2 ;;
@@ -24,7 +26,7 @@ if [ "${SKIP_BUILD:-0}" != "1" ] || [ ! -f "$JAR" ]; then
 fi
 OUT=$(mktemp -d)
 FIFO="$OUT/stdin"; mkfifo "$FIFO"
-java ${JAVA_OPTS:-} -cp "$JAR" com.bettercompute.bootstrap.load.ApiBench ${DB:+--db "$DB"} < "$FIFO" > "$OUT/bench.log" 2>&1 &
+java ${JAVA_OPTS:-} -cp "$JAR" com.bettercompute.bootstrap.load.ApiBench --db "$DB" < "$FIFO" > "$OUT/bench.log" 2>&1 &
 PID=$!
 exec 3> "$FIFO"   # ApiBench serves until this closes
 trap 'exec 3>&-; wait $PID 2>/dev/null || true; rm -rf "$OUT"' EXIT
@@ -37,20 +39,27 @@ READY=$(grep '^ready ' "$OUT/bench.log") || { cat "$OUT/bench.log"; exit 1; }
 BARE=$(sed -E 's/.*bare=([0-9]+).*/\1/' <<<"$READY")
 API=$(sed -E 's/.*api=([0-9]+).*/\1/' <<<"$READY")
 CLUSTER=$(sed -E 's/.*cluster=([a-z0-9_]+).*/\1/' <<<"$READY")
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: ${DB:-embedded PostgreSQL}"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: $DB"
 
 run() { # name url lua [env...]
   local name=$1 url=$2 lua=$3; shift 3
   if [ "$WARMUP" -gt 0 ]; then
     env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "bench/$lua" "$url" > /dev/null 2>&1
   fi
+  local from cpu0 cpu1; from=$(date -u +%FT%T.%N); cpu0=$(cpu_ticks)
   env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "bench/$lua" "$url" > "$OUT/$name.txt" 2>&1
+  # the measured window, to cut a profile (JAVA_OPTS=-XX:StartFlightRecording=…) into the targets
+  cpu1=$(cpu_ticks)
+  if [ -n "${PHASES_FILE:-}" ]; then echo "$name|$from|$(date -u +%FT%T.%N)" >> "$PHASES_FILE"; fi
   local rps p99 non2xx
   rps=$(awk '/^Requests\/sec:/ {print $2}' "$OUT/$name.txt")
   p99=$(awk '$1=="99%" {print $2}' "$OUT/$name.txt")
   non2xx=$(awk -F= '/^non2xx=/ {print $2}' "$OUT/$name.txt")
-  echo "$name $rps $p99 ${non2xx:-?}"
+  local requests; requests=$(awk '/requests in/ {print $1}' "$OUT/$name.txt")
+  # the server JVM's CPU per answered request (user+system, clock ticks of 1/CLK_TCK s), in microseconds
+  echo "$name $rps $p99 ${non2xx:-?} $(awk -v t=$((cpu1 - cpu0)) -v n="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.0f", t / hz * 1e6 / n}')"
 }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 BARE_BODY='{"tenantId":"load0"}'
 GET_BODY="{\"tenantId\":\"load0\",\"clusterId\":\"$CLUSTER\"}"
 {
@@ -60,6 +69,6 @@ GET_BODY="{\"tenantId\":\"load0\",\"clusterId\":\"$CLUSTER\"}"
   run create-1-tenant "http://127.0.0.1:$API/api/compute/kubernetesClusters/create" create.lua TENANTS=1
 } > "$OUT/results.txt"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk 'NR==1 {floor=$2}
-     {printf "| %-18s | %10.0f | %8s | %6.3f | %s |\n", $1, $2, $3, $2/floor, ($4=="0" ? "all 2xx" : $4 " not 2xx")}' "$OUT/results.txt" |
-  { echo "| call               |      req/s |      p99 |  ratio | answers |"; echo "|---|---:|---:|---:|---|"; cat; }
+awk 'NR==1 {floor=$2; cpu=$5}
+     {printf "| %-18s | %10.0f | %8s | %6.3f | %8s | %6.3f | %s |\n", $1, $2, $3, $2/floor, $5, cpu/$5, ($4=="0" ? "all 2xx" : $4 " not 2xx")}' "$OUT/results.txt" |
+  { echo "| call               |      req/s |      p99 |  ratio | CPU µs/req | CPU ratio | answers |"; echo "|---|---:|---:|---:|---:|---:|---|"; cat; }

@@ -5,12 +5,19 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.OutputStreamAppender;
+import ch.qos.logback.core.spi.AppenderAttachable;
 import org.slf4j.LoggerFactory;
 
 import java.util.Iterator;
 
-/** {@code --log-format}: {@code text} (the default, logback.xml's pattern) or {@code json} ({@link JsonLogEncoder}). */
+/**
+ * {@code --log-format}: {@code text} (the default, logback.xml's pattern) or {@code json} ({@link JsonLogEncoder});
+ * and the end of logging when the server stops ({@link #flush}).
+ */
 final class LogFormat {
+    /** The logger of the access line of every request (written by ApiServer, queued by logback.xml's ACCESS). */
+    static final String ACCESS = "better-compute.access";
+
     private LogFormat() {}
 
     /** Checks the option's value; an unknown one stops the start. */
@@ -21,21 +28,39 @@ final class LogFormat {
         return value;
     }
 
-    /** Switches the root logger's console output to the format, before the server logs anything. */
+    /** Switches the console output of the root and the access logger to the format, before the server logs anything. */
     static void apply(String format) {
         if (!format.equals("json") || !(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
             return;
         }
-        Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
-            if (it.next() instanceof OutputStreamAppender<ILoggingEvent> console) {
+        for (Logger logger : new Logger[] {context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME), context.getLogger(ACCESS)}) {
+            toJson(logger.iteratorForAppenders(), context);
+        }
+    }
+
+    private static void toJson(Iterator<Appender<ILoggingEvent>> appenders, LoggerContext context) {
+        while (appenders.hasNext()) {
+            Appender<ILoggingEvent> appender = appenders.next();
+            if (appender instanceof OutputStreamAppender<ILoggingEvent> console) {
                 JsonLogEncoder encoder = new JsonLogEncoder();
                 encoder.setContext(context);
                 encoder.start();
                 console.stop();
                 console.setEncoder(encoder);
                 console.start();
+            } else if (appender instanceof AppenderAttachable<?> wrapper) {
+                // the access line's queue: the console behind it
+                @SuppressWarnings("unchecked")
+                AppenderAttachable<ILoggingEvent> queue = (AppenderAttachable<ILoggingEvent>) wrapper;
+                toJson(queue.iteratorForAppenders(), context);
             }
+        }
+    }
+
+    /** Writes out the lines still queued and stops logging: the last thing a stopping server does. */
+    static void flush() {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.stop();
         }
     }
 }

@@ -133,6 +133,7 @@ final class ServeCommand {
             watchdog.setDaemon(true);
             watchdog.start();
             server.close();
+            LogFormat.flush();
             watchdog.interrupt();
             stopped.countDown();
         };

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The HTTP API of {@code API.md}: every method is {@code POST /api/compute/kubernetesClusters/<method>}
@@ -76,7 +77,7 @@ public final class ApiServer {
     /** The one place where what runs around every request is installed: the request id and the access log. */
     private static void filters(JavalinConfig config) {
         config.routes.before(ctx -> {
-            String requestId = UUID.randomUUID().toString();
+            String requestId = requestId();
             ctx.header(REQUEST_ID, requestId);
             org.slf4j.MDC.put(OperatorRoutes.MDC_REQUEST, requestId);
         });
@@ -86,6 +87,18 @@ public final class ApiServer {
                         Objects.requireNonNullElse(ctx.<String>attribute(Authentication.CALLER), "-"), ctx.res().getHeader(REQUEST_ID));
             }
         });
+    }
+
+    /**
+     * A random version-4 UUID from the thread's {@link ThreadLocalRandom}: a request id must be unique, not
+     * unguessable (it grants nothing), and {@link UUID#randomUUID()} takes every request through the one
+     * {@code SecureRandom}.
+     */
+    static String requestId() {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = random.nextLong() & ~0xF000L | 0x4000L;
+        long low = random.nextLong() & 0x3FFFFFFFFFFFFFFFL | 0x8000000000000000L;
+        return new UUID(high, low).toString();
     }
 
     private static void errors(JavalinConfig config) {

@@ -6,6 +6,7 @@ import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.slf4j.MDC;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -68,17 +69,32 @@ final class OperatorRoutes {
      */
     static void accepted(Object command) {
         if (command instanceof Record record) {
-            for (java.lang.reflect.RecordComponent c : record.getClass().getRecordComponents()) {
-                if (c.getName().equals("tenantId") || c.getName().equals("clusterId")) {
-                    try {
-                        put(c.getName().equals("tenantId") ? MDC_TENANT : MDC_CLUSTER, c.getAccessor().invoke(record));
-                    } catch (ReflectiveOperationException e) {
-                        // a command without readable ids logs without them
-                    }
+            for (IdAccessor id : ID_ACCESSORS.get(record.getClass())) {
+                try {
+                    put(id.mdcKey(), id.accessor().invoke(record));
+                } catch (ReflectiveOperationException e) {
+                    // a command without readable ids logs without them
                 }
             }
         }
     }
+
+    /** A record component that names the request's tenant or cluster, and the MDC key it goes to. */
+    private record IdAccessor(String mdcKey, java.lang.reflect.Method accessor) {}
+
+    /** Each command type's id components, found once per type (a request only reads them). */
+    private static final ClassValue<List<IdAccessor>> ID_ACCESSORS = new ClassValue<>() {
+        @Override
+        protected List<IdAccessor> computeValue(Class<?> type) {
+            if (!type.isRecord()) {
+                return List.of();
+            }
+            return java.util.Arrays.stream(type.getRecordComponents())
+                    .filter(c -> c.getName().equals("tenantId") || c.getName().equals("clusterId"))
+                    .map(c -> new IdAccessor(c.getName().equals("tenantId") ? MDC_TENANT : MDC_CLUSTER, c.getAccessor()))
+                    .toList();
+        }
+    };
 
     private static void put(String key, Object value) {
         if (value instanceof String text && !text.isEmpty()) {

@@ -69,7 +69,16 @@ public final class Database implements AutoCloseable {
     /** The file of the earlier H2 default, next to the embedded PostgreSQL's directory. */
     static final String FORMER_DEFAULT_FILE = "better-compute.mv.db";
 
+    /** The connections in the pool. */
+    static final int POOL_SIZE = 16;
+    /**
+     * Connections Jdbi's callers leave free in the pool (see {@link GatedConnections}): the market tick lock holds
+     * one for as long as this replica ticks; the other serves readiness and Flyway without waiting for requests.
+     */
+    static final int OUTSIDE_THE_GATE = 2;
+
     private final HikariDataSource dataSource;
+    private final GatedConnections gate;
     /** The server this process started for an {@code embedded-postgres:} URL, else null. */
     private final EmbeddedPostgresServer embedded;
     private final Jdbi jdbi;
@@ -87,7 +96,8 @@ public final class Database implements AutoCloseable {
         this.dataSource = dataSource;
         this.embedded = embedded;
         this.postgres = postgres;
-        this.jdbi = Jdbi.create(dataSource).registerArgument(new Times.InstantArgumentFactory());
+        this.gate = new GatedConnections(dataSource, dataSource.getMaximumPoolSize() - OUTSIDE_THE_GATE, dataSource.getConnectionTimeout());
+        this.jdbi = Jdbi.create(gate).registerArgument(new Times.InstantArgumentFactory());
         // Jdbi's default SQL caches serialize every statement on one lock (see SqlCache)
         jdbi.getConfig(SqlStatements.class).setTemplateCache(new SqlCache())
                 .setSqlParser(new ColonPrefixSqlParser(new SqlCache()));
@@ -148,7 +158,7 @@ public final class Database implements AutoCloseable {
         config.setUsername(user);
         config.setPassword(password);
         config.setPoolName(postgres ? "better-compute-postgresql" : "better-compute-h2");
-        config.setMaximumPoolSize(16);
+        config.setMaximumPoolSize(POOL_SIZE);
         config.setAutoCommit(true);
         HikariDataSource dataSource;
         try {
@@ -297,7 +307,7 @@ public final class Database implements AutoCloseable {
         if (pool == null) {
             return new PoolStats(0, 0, 0, dataSource.getMaximumPoolSize());
         }
-        return new PoolStats(pool.getActiveConnections(), pool.getIdleConnections(), pool.getThreadsAwaitingConnection(),
+        return new PoolStats(pool.getActiveConnections(), pool.getIdleConnections(), pool.getThreadsAwaitingConnection() + gate.waiting(),
                 dataSource.getMaximumPoolSize());
     }
 

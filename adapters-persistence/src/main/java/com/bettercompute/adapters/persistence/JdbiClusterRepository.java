@@ -166,18 +166,26 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     @Override
     public Map<String, Set<String>> namesInUse(Map<String, ? extends Collection<String>> namesByTenant) {
-        List<String> names = namesByTenant.values().stream().flatMap(Collection::stream).distinct().toList();
-        if (names.isEmpty()) {
+        // the asked (tenant, name) pairs as one row-value IN: a lookup in clusters_active_name_uq per pair on both
+        // engines, where "tenant_id IN (...) AND active_name IN (...)" made H2 walk every cluster the tenants ever had
+        List<Map.Entry<String, String>> pairs = namesByTenant.entrySet().stream()
+                .flatMap(e -> e.getValue().stream().distinct().map(name -> Map.entry(e.getKey(), name))).toList();
+        if (pairs.isEmpty()) {
             return Map.of();
         }
-        // every asked name of every asked tenant, then only the pairs that were asked
+        StringBuilder sql = new StringBuilder("SELECT tenant_id, active_name FROM clusters WHERE (tenant_id, active_name) IN (");
+        for (int i = 0; i < pairs.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("(:t").append(i).append(", :n").append(i).append(')');
+        }
+        sql.append(')');
         Map<String, Set<String>> used = new HashMap<>();
-        db.call("checking cluster names", h -> h.createQuery(
-                        "SELECT tenant_id, active_name FROM clusters WHERE tenant_id IN (<tenants>) AND active_name IN (<names>)")
-                .bindList("tenants", List.copyOf(namesByTenant.keySet())).bindList("names", names)
-                .map((rs, ctx) -> Map.entry(rs.getString("tenant_id"), rs.getString("active_name"))).list())
-                .stream().filter(e -> namesByTenant.get(e.getKey()).contains(e.getValue()))
-                .forEach(e -> used.computeIfAbsent(e.getKey(), t -> new HashSet<>()).add(e.getValue()));
+        db.call("checking cluster names", h -> {
+            var query = h.createQuery(sql.toString());
+            for (int i = 0; i < pairs.size(); i++) {
+                query.bind("t" + i, pairs.get(i).getKey()).bind("n" + i, pairs.get(i).getValue());
+            }
+            return query.map((rs, ctx) -> Map.entry(rs.getString("tenant_id"), rs.getString("active_name"))).list();
+        }).forEach(e -> used.computeIfAbsent(e.getKey(), t -> new HashSet<>()).add(e.getValue()));
         return used;
     }
 

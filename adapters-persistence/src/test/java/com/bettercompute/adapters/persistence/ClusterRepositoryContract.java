@@ -184,6 +184,18 @@ abstract class ClusterRepositoryContract extends PortsContract {
     }
 
     @Test
+    void names_in_use_asks_each_tenant_only_for_its_own_names_and_not_for_deleted_clusters() {
+        Cluster train = minimal("acme", "train", T0);
+        clusters.insertAll(List.of(train, minimal("acme", "serve", T0), minimal("globex", "infer", T0)));
+        clusters.update(deleted(train, T0), 1);
+
+        assertThat(clusters.namesInUse(Map.of("acme", List.of("train", "serve", "infer", "serve"), "globex", List.of("serve", "infer"),
+                "initech", List.of())))
+                .isEqualTo(Map.of("acme", java.util.Set.of("serve"), "globex", java.util.Set.of("infer")));
+        assertThat(clusters.namesInUse(Map.of("initech", List.of()))).isEmpty();
+    }
+
+    @Test
     void a_second_cluster_with_an_active_name_is_a_conflict() {
         clusters.insert(minimal("acme", "train", T0));
         Cluster sameName = full("acme", "train", T0).toBuilder().build();

@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
 /**
  * The two targets {@code bench/api-wrk.sh} drives with {@code wrk}, in one process: a bare Javalin endpoint
  * ({@code POST /bare}: reads the body, answers {@code {"ok":true}}) — the floor — and the real server as
- * {@code java -jar} wires it, reconciler off, on a fresh embedded PostgreSQL in a temporary directory (or on the
- * PostgreSQL of {@code --db}), with a catalog of {@value #TENANTS} tenants ({@code load0}…) each allowed
+ * {@code java -jar} wires it, reconciler off, on a fresh embedded PostgreSQL in a temporary directory (the
+ * server's default; {@code --db embedded}), on an H2 file in that directory ({@code --db h2}) or on the database of
+ * {@code --db <JDBC URL>}, with a catalog of {@value #TENANTS} tenants ({@code load0}…) each allowed
  * {@value #MAX_CLUSTERS} clusters and an admin token {@value #TOKEN}. Prints one line
  * {@code ready bare=<port> api=<port> cluster=<id>} (a cluster of {@code load0} for {@code get}), then serves
  * until stdin closes. Loopback only.
@@ -46,9 +47,12 @@ public final class ApiBench {
         Path dir = Files.createTempDirectory("api-bench");
         Path catalog = dir.resolve("catalog.yaml");
         Files.writeString(catalog, catalog(), StandardCharsets.UTF_8);
-        if (db == null) {
+        if (db == null || db.equals("embedded")) {
             // the embedded default, as java -jar runs it (fsync and synchronous_commit on)
             db = com.bettercompute.adapters.persistence.Database.EMBEDDED_POSTGRES + dir.resolve("postgres").toAbsolutePath();
+        } else if (db.equals("h2")) {
+            // an H2 file, as --db jdbc:h2:file:… runs it (Database.effectiveUrl adds the same flags)
+            db = "jdbc:h2:file:" + dir.resolve("better-compute").toAbsolutePath();
         }
         Javalin bare = Javalin.create(c -> {
             c.startup.showJavalinBanner = false;

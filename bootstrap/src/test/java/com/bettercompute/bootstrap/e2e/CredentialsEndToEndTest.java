@@ -46,6 +46,7 @@ class CredentialsEndToEndTest {
     RunningServer server;
     ListAppender<ILoggingEvent> logs = new ListAppender<>();
     Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    Logger access = (Logger) LoggerFactory.getLogger("better-compute.access");
     final List<String> tokens = new ArrayList<>();
     String clusterId;
     JsonNode cluster;
@@ -54,6 +55,7 @@ class CredentialsEndToEndTest {
     void start() {
         logs.start();
         root.addAppender(logs);
+        access.addAppender(logs); // the access lines do not go up to the root (logback.xml)
         server = RunningServer.withReconciler(h2(), 1);
         Map<String, Object> body = new LinkedHashMap<>(ClustersApiContract.standard("acme", "creds-e2e"));
         body.put("nodePools", List.of(Map.of("name", "gpu", "machineType", "a3-highgpu-8g", "nodeCount", 2)));
@@ -67,6 +69,7 @@ class CredentialsEndToEndTest {
             server.close();
         } finally {
             root.detachAppender(logs);
+            access.detachAppender(logs);
         }
     }
 

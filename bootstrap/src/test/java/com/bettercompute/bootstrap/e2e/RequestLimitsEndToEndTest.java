@@ -47,10 +47,12 @@ class RequestLimitsEndToEndTest {
     private RunningServer server;
     private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
     private final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    private final Logger access = (Logger) LoggerFactory.getLogger("better-compute.access");
 
     private RunningServer start(int concurrent, int perSecond, int bodySeconds) {
         logged.start();
         root.addAppender(logged);
+        access.addAppender(logged); // the access lines do not go up to the root (logback.xml)
         server = RunningServer.start(ServerConfig.defaults().withPort(0).withDb(RunningServer.h2())
                 .withCatalog(RunningServer.catalogFile()).withoutReconciler()
                 .withRequestLimits(new RequestLimits.Settings(concurrent, perSecond, Duration.ofSeconds(bodySeconds))));
@@ -60,6 +62,7 @@ class RequestLimitsEndToEndTest {
     @AfterEach
     void stop() {
         root.detachAppender(logged);
+        access.detachAppender(logged);
         if (server != null) {
             server.close();
         }
