@@ -56,8 +56,8 @@ final class MarketApiWorld implements AutoCloseable {
                 new IssueCredentials(p.transactions(), p.clusters(), p.catalog(), p.outbox(), a,
                         account -> provider, new InMemoryTenantClusterClient(p.clock()), 3600, p.clock()));
         MarketUseCases market = new MarketUseCases(w.bids, w.requests, w.readFeed, w.balance, w.reserve, w.supply,
-                new ReportNodeOutOfService(p.transactions(), w.markets, p.clock()),
-                new ReportNodeBack(p.transactions(), w.markets, p.clock()),
+                new ReportNodeOutOfService(p.transactions(), w.markets, p.outbox(), p.clock()),
+                new ReportNodeBack(p.transactions(), w.markets, p.outbox(), p.clock()),
                 w.topUp, w.enrol, w.remove, w.gpuUsage);
         server = new ApiServer(useCases, null, new RequestLimits(
                 new RequestLimits.Settings(10_000, 1_000_000, Duration.ofSeconds(10)), java.time.Clock.systemUTC()),
