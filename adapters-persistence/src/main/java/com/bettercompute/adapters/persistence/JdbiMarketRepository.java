@@ -217,6 +217,17 @@ public final class JdbiMarketRepository implements MarketRepository {
                 .list());
     }
 
+    @Override
+    public List<Closed> closed(String clusterId, int limit) {
+        return db.call("reading a cluster's ended market requests", h -> h.createQuery(
+                        "SELECT * FROM market_requests WHERE cluster_id = :cluster_id AND is_open = FALSE"
+                                + " ORDER BY ended_at DESC, request_seq DESC LIMIT :limit")
+                .bind("cluster_id", clusterId).bind("limit", limit)
+                .map((rs, ctx) -> new Closed(MarketRows.request(rs), Times.instant(rs, "ended_at"),
+                        rs.getString("end_kind")))
+                .list());
+    }
+
     // ---------------------------------------------------------------- the diff
 
     /**
@@ -328,11 +339,12 @@ public final class JdbiMarketRepository implements MarketRepository {
                         .add();
             }
         }
-        PreparedBatch close = h.prepareBatch("UPDATE market_requests SET is_open = FALSE, ended_at = :ended_at,"
-                + " end_kind = :end_kind WHERE request_seq = :request_seq");
+        // the row keeps the request's state as it left, for the requests route's ended and revoked items
+        PreparedBatch close = h.prepareBatch("UPDATE market_requests SET " + Db.assignments(set)
+                + ", is_open = FALSE, ended_at = :ended_at, end_kind = :end_kind WHERE request_seq = :request_seq");
         for (MarketChanges.Gone gone : changes.gone()) {
             if (before.requests().containsKey(gone.sequence())) {
-                close.bind("request_seq", gone.sequence()).bindByType("ended_at", now, Instant.class)
+                MarketRows.bindRequest(close, gone.last()).bindByType("ended_at", now, Instant.class)
                         .bind("end_kind", gone.revoked() ? Episode.REVOKED : Episode.ENDED).add();
             }
         }

@@ -1,6 +1,7 @@
 package com.bettercompute.application.market;
 
 import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketSnapshot;
 import java.time.Instant;
 import java.util.List;
 
@@ -39,6 +40,16 @@ public interface MarketRepository {
      * when it was filed (queued), when its gang first ran (Provisioned=True), when and how it ended.
      */
     List<Episode> episodes(String clusterId);
+
+    /**
+     * The latest {@code limit} requests of a cluster that left the market (ended or revoked), the latest
+     * first: each with its state as it left, when and how.
+     */
+    List<Closed> closed(String clusterId, int limit);
+
+    /** A request that left the market: its last state, when it left, and {@link Episode#REVOKED} or {@link Episode#ENDED}. */
+    record Closed(MarketSnapshot.RequestState last, Instant endedAt, String end) {
+    }
 
     /**
      * One attempt of a job. {@code runningAt} is null until its gang was provisioned; {@code endedAt} and

@@ -16,7 +16,10 @@ import java.util.List;
  */
 public record MarketChanges(MarketSnapshot rest, List<MarketSnapshot.RequestState> requests, List<Gone> gone) {
 
-    /** A request that left the market: {@code revoked} when its job goes on as a later attempt. */
-    public record Gone(String id, long sequence, boolean revoked) {
+    /**
+     * A request that left the market: {@code revoked} when its job goes on as a later attempt; {@code last}
+     * its state as it left (phase {@code REVOKED} or {@code CLOSED}, its last reason and message).
+     */
+    public record Gone(String id, long sequence, boolean revoked, MarketSnapshot.RequestState last) {
     }
 }

@@ -30,7 +30,7 @@ final class MarketSnapshotCodec {
             if (m.requests.get(r.id) == r) {
                 open.add(requestState(r));
             } else {
-                gone.add(new MarketChanges.Gone(r.id, r.sequence, r.phase == RequestPhase.REVOKED));
+                gone.add(new MarketChanges.Gone(r.id, r.sequence, r.phase == RequestPhase.REVOKED, requestState(r)));
             }
         }
         return new MarketChanges(encode(m, false), List.copyOf(open), List.copyOf(gone));
