@@ -21,10 +21,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -81,7 +83,7 @@ public final class JdbiMarketRepository implements MarketRepository {
                          Map<String, NodeState> nodes, Map<String, TenantState> tenants, Map<String, Long> tenantOrd,
                          Map<String, ClusterState> clusters, Map<String, Long> clusterOrd,
                          Map<Long, RequestState> requests, Map<String, GrantState> grants, Map<String, Long> grantOrd,
-                         Map<String, Long> idleOrd) {
+                         Map<String, Long> idleOrd, Set<String> billing) {
 
         MarketSnapshot whole() {
             List<RequestState> open = new ArrayList<>(requests.values());
@@ -282,8 +284,9 @@ public final class JdbiMarketRepository implements MarketRepository {
         Map<String, GrantState> grants = new HashMap<>();
         Map<String, Long> grantOrd = new HashMap<>();
         Rows grantRows = new Rows(h, "market_grants", MarketRows.GRANT);
-        PreparedBatch billed = h.prepareBatch("UPDATE market_grants SET " + Db.assignments(MarketRows.GRANT_BILLING)
-                + " WHERE id = :id");
+        // the grants whose current billing cursor is in market_billing rather than in their row
+        Set<String> billing = new HashSet<>(before.billing());
+        int billedOnly = 0;
         for (GrantState g : next.grants()) {
             long o = before.grantOrd().getOrDefault(g.id(), -1L);
             long kept = o >= 0 ? o : ord[0]++;
@@ -293,29 +296,53 @@ public final class JdbiMarketRepository implements MarketRepository {
             GrantState old = before.grants().get(g.id());
             boolean idleMoved = old != null && !Objects.equals(before.idleOrd().get(g.id()), idleAt);
             if (old != null && !idleMoved && !old.equals(g) && MarketRows.onlyBillingMoved(old, g)) {
-                // every tick bills every ready grant: the common change, written with the few columns it moves
-                MarketRows.bindGrantBilling(billed, g).add();
+                // every tick bills every ready grant: the common change, kept with the other cursors
+                billing.add(g.id());
+                billedOnly++;
             } else {
+                if (old == null || idleMoved || !old.equals(g)) {
+                    billing.remove(g.id());
+                }
                 grantRows.write(old, idleMoved ? null : old, g, s -> MarketRows.bindGrant(s, g, kept, idleAt));
             }
         }
         grantRows.deleteGone(before.grants().keySet(), grants.keySet());
+        billing.retainAll(grants.keySet());
+        if (billedOnly > 0 || !billing.equals(before.billing())) {
+            writeBilling(h, next, billing);
+        }
 
         int requestRows = writeRequests(h, before, changes, now);
 
         MarketRows.bindState(h.createUpdate("UPDATE market_state SET " + Db.assignments(MarketRows.STATE)
                 + " WHERE id = 1"), next, ord[0]).execute();
-        int written = requestRows + billed.size();
-        if (billed.size() > 0) {
-            billed.execute();
-        }
+        int written = requestRows + billedOnly;
         for (Rows rows : List.of(poolRows, nodeRows, tenantRows, clusterRows, grantRows)) {
             written += rows.flush();
         }
         lastSaveRows = written;
         // the requests are applied to before's map once the transaction commits
         return new Saved(version, next, ord[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd,
-                before.requests(), grants, grantOrd, idleOrd);
+                before.requests(), grants, grantOrd, idleOrd, Set.copyOf(billing));
+    }
+
+    /** Rewrites market_billing with the cursors of {@code billing}'s grants, in grant order. */
+    private static void writeBilling(Handle h, MarketSnapshot next, Set<String> billing) {
+        h.execute("DELETE FROM market_billing");
+        List<GrantState> cursors = new ArrayList<>(billing.size());
+        for (GrantState g : next.grants()) {
+            if (billing.contains(g.id())) {
+                cursors.add(g);
+            }
+        }
+        PreparedBatch insert = h.prepareBatch("INSERT INTO market_billing (chunk, cursors) VALUES (:chunk, :cursors)");
+        List<String> chunks = BillingCursors.encode(cursors);
+        for (int i = 0; i < chunks.size(); i++) {
+            insert.bind("chunk", i).bind("cursors", chunks.get(i)).add();
+        }
+        if (insert.size() > 0) {
+            insert.execute();
+        }
     }
 
     /**
@@ -448,7 +475,7 @@ public final class JdbiMarketRepository implements MarketRepository {
         if (version == 0) {
             MarketSnapshot empty = new Market().snapshot();
             return new Saved(0, empty, 0, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), new HashMap<>(),
-                    Map.of(), Map.of(), Map.of());
+                    Map.of(), Map.of(), Map.of(), Set.of());
         }
         Map<String, List<NodeState>> nodesByPool = new HashMap<>();
         Map<String, NodeState> nodes = new HashMap<>();
@@ -489,8 +516,16 @@ public final class JdbiMarketRepository implements MarketRepository {
         Map<String, GrantState> grants = new HashMap<>();
         Map<String, Long> grantOrd = new HashMap<>();
         Map<String, Long> idleOrd = new HashMap<>();
+        Map<String, BillingCursors.Cursor> cursors = BillingCursors.decode(
+                h.createQuery("SELECT cursors FROM market_billing ORDER BY chunk").mapTo(String.class).list());
+        Set<String> billing = new HashSet<>();
         List<GrantState> grantList = h.createQuery("SELECT * FROM market_grants ORDER BY ord").map((rs, ctx) -> {
-            GrantState g = MarketRows.grant(rs);
+            GrantState row = MarketRows.grant(rs);
+            BillingCursors.Cursor cursor = cursors.get(row.id());
+            GrantState g = cursor == null ? row : cursor.applyTo(row);
+            if (cursor != null) {
+                billing.add(g.id());
+            }
             grants.put(g.id(), g);
             grantOrd.put(g.id(), rs.getLong("ord"));
             long idleAt = rs.getLong("idle_ord");
@@ -510,6 +545,6 @@ public final class JdbiMarketRepository implements MarketRepository {
                     idleOrder, MarketRows.events(rs.getString("between_ticks_json")));
         }).one();
         return new Saved(version, snapshot, nextOrd[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd, requests,
-                grants, grantOrd, idleOrd);
+                grants, grantOrd, idleOrd, Set.copyOf(billing));
     }
 }
