@@ -240,7 +240,7 @@ public final class JdbiMarketRepository implements MarketRepository {
         MarketSnapshot next = changes.rest();
         long[] ord = {before.nextOrd()};
         Map<String, PoolState> pools = new HashMap<>();
-        Map<String, NodeState> nodes = new HashMap<>();
+        Map<String, NodeState> nodes = new HashMap<>(before.nodes().size() * 2);
         Rows poolRows = new Rows(h, "market_pools", MarketRows.POOL);
         Rows nodeRows = new Rows(h, "market_nodes", MarketRows.NODE);
         for (PoolState p : next.pools()) {
@@ -281,8 +281,8 @@ public final class JdbiMarketRepository implements MarketRepository {
         clusterRows.deleteGone(before.clusters().keySet(), clusters.keySet());
 
         Map<String, Long> idleOrd = idleOrder(before, next, ord);
-        Map<String, GrantState> grants = new HashMap<>();
-        Map<String, Long> grantOrd = new HashMap<>();
+        Map<String, GrantState> grants = new HashMap<>(before.grants().size() * 2);
+        Map<String, Long> grantOrd = new HashMap<>(before.grants().size() * 2);
         Rows grantRows = new Rows(h, "market_grants", MarketRows.GRANT);
         // the grants whose current billing cursor is in market_billing rather than in their row
         Set<String> billing = new HashSet<>(before.billing());
@@ -323,7 +323,7 @@ public final class JdbiMarketRepository implements MarketRepository {
         lastSaveRows = written;
         // the requests are applied to before's map once the transaction commits
         return new Saved(version, next, ord[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd,
-                before.requests(), grants, grantOrd, idleOrd, Set.copyOf(billing));
+                before.requests(), grants, grantOrd, idleOrd, billing);
     }
 
     /** Rewrites market_billing with the cursors of {@code billing}'s grants, in grant order. */
@@ -545,6 +545,6 @@ public final class JdbiMarketRepository implements MarketRepository {
                     idleOrder, MarketRows.events(rs.getString("between_ticks_json")));
         }).one();
         return new Saved(version, snapshot, nextOrd[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd, requests,
-                grants, grantOrd, idleOrd, Set.copyOf(billing));
+                grants, grantOrd, idleOrd, billing);
     }
 }
