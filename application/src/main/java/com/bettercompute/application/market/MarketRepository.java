@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * The market's state: pools, nodes, tenants' balances and clusters, requests and node grants. Every use
  * case is load, decide, save. An adapter stores {@link Market#snapshot()} and loads with
- * {@link Market#restore}; the snapshot keeps every order the tick depends on.
+ * {@link Market#restore}; the snapshot keeps every order the tick depends on. A restored market records
+ * what changed ({@link Market#changes()}), so a save need not compare the whole book.
  *
  * <p><b>Writers run inside {@code Transactions.inTransaction}.</b> There {@link #load()} locks the market
  * until the transaction ends, so the tick and the API's writes queue up one behind the other and never
