@@ -14,26 +14,36 @@ import org.slf4j.LoggerFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 /**
  * The market feed as server-sent events: each entry an event {@code tick} whose {@code id} is its
  * sequence, so a client that reconnects with {@code Last-Event-ID} resumes right after the last one it
  * got. One timer polls the feed for every open stream; a comment keeps an idle stream open.
+ *
+ * <p>An open stream gives its request's concurrency place back ({@link RequestLimits#releaseEarly}): it
+ * costs no request thread while open, and holding a place for hours would starve the principal's ordinary
+ * calls. Streams count apart instead, at most {@link #STREAMS_PER_PRINCIPAL} open per principal (429
+ * {@code reason: "streams"} beyond).
  */
 final class FeedStreams implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FeedStreams.class);
     private static final Pattern SEQUENCE = Pattern.compile("[0-9]{1,18}");
     private static final int KEEP_ALIVE_POLLS = 15;
+    static final int STREAMS_PER_PRINCIPAL = 8;
 
     private final ReadMarketFeed feed;
     private final ScheduledExecutorService timer;
     private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
+    /** Open streams per principal (absent: none). */
+    private final Map<String, Integer> open = new ConcurrentHashMap<>();
     private int polls;
 
     private static final class Subscriber {
@@ -70,15 +80,55 @@ final class FeedStreams implements AutoCloseable {
             after = Long.parseLong(last.trim());
         }
         ReadMarketFeed.Page first = feed.read(pool, after, ReadMarketFeed.MAX_LIMIT);
-        new SseHandler(client -> {
-            client.keepAlive();
-            Subscriber s = new Subscriber(client, pool, first.next());
-            synchronized (s) {
-                send(s, first.items());
+        String principal = caller.id();
+        take(principal);
+        AtomicBoolean closed = new AtomicBoolean();
+        Runnable giveBack = () -> {
+            if (closed.compareAndSet(false, true)) {
+                open.computeIfPresent(principal, (p, n) -> n > 1 ? n - 1 : null);
             }
-            subscribers.add(s);
-            client.onClose(() -> subscribers.remove(s));
-        }).handle(ctx);
+        };
+        try {
+            new SseHandler(client -> {
+                client.keepAlive();
+                Subscriber s = new Subscriber(client, pool, first.next());
+                client.onClose(() -> {
+                    subscribers.remove(s);
+                    giveBack.run();
+                });
+                // before the first event: a client that got it knows the place is free again
+                RequestLimits.releaseEarly(ctx);
+                synchronized (s) {
+                    send(s, first.items());
+                }
+                subscribers.add(s);
+            }).handle(ctx);
+        } catch (RuntimeException e) {
+            giveBack.run();
+            throw e;
+        }
+    }
+
+    /** Counts one more open stream of the principal, or refuses it (429) at {@link #STREAMS_PER_PRINCIPAL}. */
+    private void take(String principal) {
+        boolean[] taken = {false};
+        open.compute(principal, (p, n) -> {
+            int count = n == null ? 0 : n;
+            if (count >= STREAMS_PER_PRINCIPAL) {
+                return n;
+            }
+            taken[0] = true;
+            return count + 1;
+        });
+        if (!taken[0]) {
+            throw new PrincipalLimits.Exceeded("streams", "The caller already has " + STREAMS_PER_PRINCIPAL
+                    + " market feed streams open, its limit; close one first.", 1);
+        }
+    }
+
+    /** Streams of the principal open now. */
+    int open(String principal) {
+        return open.getOrDefault(principal, 0);
     }
 
     private void poll() {

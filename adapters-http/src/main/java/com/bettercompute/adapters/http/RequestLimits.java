@@ -41,6 +41,9 @@ public final class RequestLimits {
         }
     }
 
+    /** The context attribute holding the release of the request's place. */
+    private static final String RELEASE = "bc.requestLimits.release";
+
     private final Settings settings;
     private final PrincipalLimits principals;
 
@@ -88,7 +91,19 @@ public final class RequestLimits {
      */
     void admit(Context ctx, String principalId) {
         Runnable release = principals.admit(principalId);
+        ctx.attribute(RELEASE, release);
         BodyDeadline.whenFinished(ServletContextRequest.getServletContextRequest(ctx.req()), release);
+    }
+
+    /**
+     * Gives the request's place back now rather than when the request is over: for a stream that stays
+     * open for hours, once it is open (its own number is bounded elsewhere). Idempotent.
+     */
+    static void releaseEarly(Context ctx) {
+        Runnable release = ctx.attribute(RELEASE);
+        if (release != null) {
+            release.run();
+        }
     }
 
     private static boolean timedOut(Throwable e) {

@@ -42,6 +42,11 @@ final class MarketApiWorld implements AutoCloseable {
     final int port;
 
     MarketApiWorld() {
+        this(10_000);
+    }
+
+    /** With each principal allowed {@code concurrentPerPrincipal} requests in flight. */
+    MarketApiWorld(int concurrentPerPrincipal) {
         InMemoryPorts p = w.ports;
         var a = w.authorizer;
         InMemoryClusterProvider provider = new InMemoryClusterProvider(p.clock(), Duration.ZERO);
@@ -56,11 +61,11 @@ final class MarketApiWorld implements AutoCloseable {
                 new IssueCredentials(p.transactions(), p.clusters(), p.catalog(), p.outbox(), a,
                         account -> provider, new InMemoryTenantClusterClient(p.clock()), 3600, p.clock()));
         MarketUseCases market = new MarketUseCases(w.bids, w.requests, w.readFeed, w.balance, w.reserve, w.supply,
-                new ReportNodeOutOfService(p.transactions(), w.markets, p.clock()),
-                new ReportNodeBack(p.transactions(), w.markets, p.clock()),
+                new ReportNodeOutOfService(p.transactions(), w.markets, p.outbox(), p.clock()),
+                new ReportNodeBack(p.transactions(), w.markets, p.outbox(), p.clock()),
                 w.topUp, w.enrol, w.remove, w.gpuUsage);
         server = new ApiServer(useCases, null, new RequestLimits(
-                new RequestLimits.Settings(10_000, 1_000_000, Duration.ofSeconds(10)), java.time.Clock.systemUTC()),
+                new RequestLimits.Settings(concurrentPerPrincipal, 1_000_000, Duration.ofSeconds(10)), java.time.Clock.systemUTC()),
                 Operations.NONE, market);
         port = server.start("127.0.0.1", 0);
     }

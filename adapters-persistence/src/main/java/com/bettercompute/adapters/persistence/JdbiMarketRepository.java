@@ -4,6 +4,7 @@ import com.bettercompute.application.market.MarketRepository;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketChanges;
 import com.bettercompute.domain.market.MarketSnapshot;
 import com.bettercompute.domain.market.MarketSnapshot.ClusterState;
 import com.bettercompute.domain.market.MarketSnapshot.GrantState;
@@ -20,10 +21,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -31,10 +34,12 @@ import java.util.stream.Collectors;
 /**
  * {@link MarketRepository} on the {@code market_*} tables (V30 migration), one row per entity.
  *
- * <p><b>What a save writes.</b> The repository keeps the snapshot of the last save (or load) in memory. A
- * save takes the market's snapshot, compares it entity by entity (by id) with the one its market was loaded
- * from, and writes only the rows that differ (batched), plus the one {@code market_state} row. A request that
- * leaves the market keeps its row as an episode ({@code is_open = FALSE}, when and how it ended).
+ * <p><b>What a save writes.</b> The repository keeps the state of the last save (or load) in memory. A
+ * save takes the market's {@link MarketChanges}: everything but the requests is compared entity by entity (by
+ * id) with the state its market was loaded from; of the requests (the bulk of a book) only those the market
+ * recorded as filed, changed or gone are compared. Only the rows that differ are written (batched), plus the
+ * one {@code market_state} row. A request that leaves the market keeps its row as an episode
+ * ({@code is_open = FALSE}, when and how it ended).
  *
  * <p><b>Versions and locks.</b> {@code market_state.version} is a fresh random number each save: the save
  * updates that row only where it still holds the version its market was loaded at, else it is refused
@@ -44,8 +49,8 @@ import java.util.stream.Collectors;
  *
  * <p><b>Loads.</b> When the database's version is the cached one, nothing but that number is read: a load
  * inside a transaction (a writer, such as the tick) gets the market this repository saved last as it is,
- * if no one holds it; any other load gets one restored from the cached snapshot. Otherwise (another
- * replica saved, or first use) every open row is read once.
+ * if no one holds it; any other load gets one restored from the cached state (its whole snapshot made once
+ * per version). Otherwise (another replica saved, or first use) every open row is read once.
  */
 public final class JdbiMarketRepository implements MarketRepository {
     private static final String VERSION = "SELECT version FROM market_state WHERE id = 1";
@@ -55,8 +60,13 @@ public final class JdbiMarketRepository implements MarketRepository {
     private final Db db;
     private final Clock clock;
     private final SecureRandom random = new SecureRandom();
-    /** Guarded by {@code this}: the snapshots of the latest versions seen, newest last. */
-    private final LinkedHashMap<Long, Saved> cache = new LinkedHashMap<>();
+    /**
+     * Guarded by {@code this}: the state of the newest version seen. Its request map is shared with the state
+     * it was saved from and updated in place after each commit, so only this one reads it.
+     */
+    private Saved latest;
+    /** Guarded by {@code this}: whole snapshots of the latest versions restored from, newest last. */
+    private final LinkedHashMap<Long, MarketSnapshot> wholes = new LinkedHashMap<>();
     /** Guarded by {@code this}: the market of the newest cached version, while no one holds it. */
     private Market idle;
     private long idleVersion;
@@ -65,12 +75,23 @@ public final class JdbiMarketRepository implements MarketRepository {
     /** Entity rows the last save wrote (inserted, updated, deleted), besides the market_state row; for tests. */
     private volatile int lastSaveRows;
 
-    /** A saved market: its snapshot, indexed by id, with the orders the rows keep. */
-    private record Saved(long version, MarketSnapshot snapshot, long nextOrd, Map<String, PoolState> pools,
+    /**
+     * A saved market: its snapshot without requests ({@code rest}), indexed by id, with the orders the rows
+     * keep, and its open requests by filing sequence.
+     */
+    private record Saved(long version, MarketSnapshot rest, long nextOrd, Map<String, PoolState> pools,
                          Map<String, NodeState> nodes, Map<String, TenantState> tenants, Map<String, Long> tenantOrd,
                          Map<String, ClusterState> clusters, Map<String, Long> clusterOrd,
                          Map<Long, RequestState> requests, Map<String, GrantState> grants, Map<String, Long> grantOrd,
-                         Map<String, Long> idleOrd) {
+                         Map<String, Long> idleOrd, Set<String> billing) {
+
+        MarketSnapshot whole() {
+            List<RequestState> open = new ArrayList<>(requests.values());
+            open.sort(java.util.Comparator.comparingLong(RequestState::sequence));
+            return new MarketSnapshot(rest.timings(), rest.lastTick(), rest.sequence(), rest.grantSequence(),
+                    rest.pools(), rest.tenants(), rest.clusters(), List.copyOf(open), rest.grants(), rest.idleOrder(),
+                    rest.betweenTicks());
+        }
     }
 
     public JdbiMarketRepository(Jdbi jdbi, Clock clock) {
@@ -93,31 +114,48 @@ public final class JdbiMarketRepository implements MarketRepository {
                     return market;
                 }
             }
-            Saved saved = cached(version);
-            if (saved == null) {
-                saved = writer ? readAll(h, version) : readAll(h);
+            MarketSnapshot whole = whole(version);
+            long at = version;
+            if (whole == null) {
+                Saved saved = writer ? readAll(h, version) : readAll(h);
+                at = saved.version();
                 synchronized (this) {
-                    remember(saved);
+                    // a reader's rows may be older than a save that finished meanwhile: it never replaces one
+                    if (writer || latest == null) {
+                        latest = saved;
+                    }
+                    whole = saved.whole();
+                    rememberWhole(at, whole);
                 }
             }
-            market = Market.restore(saved.snapshot());
+            market = Market.restore(whole);
             synchronized (this) {
-                loadedAt.put(market, saved.version());
+                loadedAt.put(market, at);
             }
             return market;
         });
     }
 
-    private synchronized Saved cached(long version) {
-        return cache.get(version);
+    /** The whole snapshot of {@code version} if this repository knows it, made from the latest state once. */
+    private synchronized MarketSnapshot whole(long version) {
+        MarketSnapshot whole = wholes.get(version);
+        if (whole == null && latest != null && latest.version() == version) {
+            whole = latest.whole();
+            rememberWhole(version, whole);
+        }
+        return whole;
     }
 
-    private void remember(Saved saved) {
-        cache.remove(saved.version());
-        cache.put(saved.version(), saved);
-        while (cache.size() > CACHED_VERSIONS) {
-            cache.remove(cache.keySet().iterator().next());
+    private void rememberWhole(long version, MarketSnapshot whole) {
+        wholes.remove(version);
+        wholes.put(version, whole);
+        while (wholes.size() > CACHED_VERSIONS) {
+            wholes.remove(wholes.keySet().iterator().next());
         }
+    }
+
+    private synchronized Saved latest(long version) {
+        return latest != null && latest.version() == version ? latest : null;
     }
 
     @Override
@@ -129,7 +167,7 @@ public final class JdbiMarketRepository implements MarketRepository {
         if (loaded == null) {
             throw new DomainException(ErrorCode.INVALID_STATE, "a market is saved by the repository it was loaded from");
         }
-        MarketSnapshot next = market.snapshot();
+        MarketChanges changes = market.changes();
         Instant now = clock.instant();
         long version = newVersion(loaded);
         Saved saved = db.inTransaction("saving the market", h -> {
@@ -138,15 +176,23 @@ public final class JdbiMarketRepository implements MarketRepository {
                     .bind("version", version).bind("loaded", loaded.longValue()).execute() != 1) {
                 throw new DomainException(ErrorCode.CONFLICT, "the market changed meanwhile; load it again and retry");
             }
-            Saved before = cached(loaded);
-            return write(h, before != null ? before : readAll(h, loaded), next, version, now);
+            Saved before = latest(loaded);
+            return write(h, before != null ? before : readAll(h, loaded), changes, version, now);
         });
         synchronized (this) {
-            remember(saved);
+            // committed: the request map moves on to the new version (the old one is no longer the latest)
+            for (MarketChanges.Gone gone : changes.gone()) {
+                saved.requests().remove(gone.sequence());
+            }
+            for (RequestState r : changes.requests()) {
+                saved.requests().put(r.sequence(), r);
+            }
+            latest = saved;
             idle = market;
             idleVersion = version;
             loadedAt.put(market, version);
         }
+        market.clearChanges();
     }
 
     private long newVersion(long loaded) {
@@ -173,16 +219,28 @@ public final class JdbiMarketRepository implements MarketRepository {
                 .list());
     }
 
+    @Override
+    public List<Closed> closed(String clusterId, int limit) {
+        return db.call("reading a cluster's ended market requests", h -> h.createQuery(
+                        "SELECT * FROM market_requests WHERE cluster_id = :cluster_id AND is_open = FALSE"
+                                + " ORDER BY ended_at DESC, request_seq DESC LIMIT :limit")
+                .bind("cluster_id", clusterId).bind("limit", limit)
+                .map((rs, ctx) -> new Closed(MarketRows.request(rs), Times.instant(rs, "ended_at"),
+                        rs.getString("end_kind")))
+                .list());
+    }
+
     // ---------------------------------------------------------------- the diff
 
     /**
      * Writes what differs between {@code before} (as the database holds it) and {@code next}: deletes, then
      * updates, then inserts, each table in one batch. The version is written by the caller.
      */
-    private Saved write(Handle h, Saved before, MarketSnapshot next, long version, Instant now) {
+    private Saved write(Handle h, Saved before, MarketChanges changes, long version, Instant now) {
+        MarketSnapshot next = changes.rest();
         long[] ord = {before.nextOrd()};
         Map<String, PoolState> pools = new HashMap<>();
-        Map<String, NodeState> nodes = new HashMap<>();
+        Map<String, NodeState> nodes = new HashMap<>(before.nodes().size() * 2);
         Rows poolRows = new Rows(h, "market_pools", MarketRows.POOL);
         Rows nodeRows = new Rows(h, "market_nodes", MarketRows.NODE);
         for (PoolState p : next.pools()) {
@@ -223,11 +281,12 @@ public final class JdbiMarketRepository implements MarketRepository {
         clusterRows.deleteGone(before.clusters().keySet(), clusters.keySet());
 
         Map<String, Long> idleOrd = idleOrder(before, next, ord);
-        Map<String, GrantState> grants = new HashMap<>();
-        Map<String, Long> grantOrd = new HashMap<>();
+        Map<String, GrantState> grants = new HashMap<>(before.grants().size() * 2);
+        Map<String, Long> grantOrd = new HashMap<>(before.grants().size() * 2);
         Rows grantRows = new Rows(h, "market_grants", MarketRows.GRANT);
-        PreparedBatch billed = h.prepareBatch("UPDATE market_grants SET " + Db.assignments(MarketRows.GRANT_BILLING)
-                + " WHERE id = :id");
+        // the grants whose current billing cursor is in market_billing rather than in their row
+        Set<String> billing = new HashSet<>(before.billing());
+        int billedOnly = 0;
         for (GrantState g : next.grants()) {
             long o = before.grantOrd().getOrDefault(g.id(), -1L);
             long kept = o >= 0 ? o : ord[0]++;
@@ -237,47 +296,69 @@ public final class JdbiMarketRepository implements MarketRepository {
             GrantState old = before.grants().get(g.id());
             boolean idleMoved = old != null && !Objects.equals(before.idleOrd().get(g.id()), idleAt);
             if (old != null && !idleMoved && !old.equals(g) && MarketRows.onlyBillingMoved(old, g)) {
-                // every tick bills every ready grant: the common change, written with the few columns it moves
-                MarketRows.bindGrantBilling(billed, g).add();
+                // every tick bills every ready grant: the common change, kept with the other cursors
+                billing.add(g.id());
+                billedOnly++;
             } else {
+                if (old == null || idleMoved || !old.equals(g)) {
+                    billing.remove(g.id());
+                }
                 grantRows.write(old, idleMoved ? null : old, g, s -> MarketRows.bindGrant(s, g, kept, idleAt));
             }
         }
         grantRows.deleteGone(before.grants().keySet(), grants.keySet());
+        billing.retainAll(grants.keySet());
+        if (billedOnly > 0 || !billing.equals(before.billing())) {
+            writeBilling(h, next, billing);
+        }
 
-        int[] requestRows = new int[1];
-        Map<Long, RequestState> requests = writeRequests(h, before, next, now, requestRows);
+        int requestRows = writeRequests(h, before, changes, now);
 
         MarketRows.bindState(h.createUpdate("UPDATE market_state SET " + Db.assignments(MarketRows.STATE)
                 + " WHERE id = 1"), next, ord[0]).execute();
-        int written = requestRows[0] + billed.size();
-        if (billed.size() > 0) {
-            billed.execute();
-        }
+        int written = requestRows + billedOnly;
         for (Rows rows : List.of(poolRows, nodeRows, tenantRows, clusterRows, grantRows)) {
             written += rows.flush();
         }
         lastSaveRows = written;
-        return new Saved(version, next, ord[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd, requests,
-                grants, grantOrd, idleOrd);
+        // the requests are applied to before's map once the transaction commits
+        return new Saved(version, next, ord[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd,
+                before.requests(), grants, grantOrd, idleOrd, billing);
+    }
+
+    /** Rewrites market_billing with the cursors of {@code billing}'s grants, in grant order. */
+    private static void writeBilling(Handle h, MarketSnapshot next, Set<String> billing) {
+        h.execute("DELETE FROM market_billing");
+        List<GrantState> cursors = new ArrayList<>(billing.size());
+        for (GrantState g : next.grants()) {
+            if (billing.contains(g.id())) {
+                cursors.add(g);
+            }
+        }
+        PreparedBatch insert = h.prepareBatch("INSERT INTO market_billing (chunk, cursors) VALUES (:chunk, :cursors)");
+        List<String> chunks = BillingCursors.encode(cursors);
+        for (int i = 0; i < chunks.size(); i++) {
+            insert.bind("chunk", i).bind("cursors", chunks.get(i)).add();
+        }
+        if (insert.size() > 0) {
+            insert.execute();
+        }
     }
 
     /**
-     * Requests by filing sequence (a job filed again after it ended reuses its request id, never its
-     * sequence). A new one is inserted; a changed one updated, and marked running when first provisioned;
-     * one gone is closed as an episode: {@code revoked} when its job was requeued as a later attempt.
+     * The requests the market recorded, by filing sequence (a job filed again after it ended reuses its
+     * request id, never its sequence): a new one is inserted; a changed one updated, and marked running when
+     * first provisioned; one gone is closed as an episode, {@code revoked} when its job goes on as a later
+     * attempt. A request filed and gone between two saves never had a row. Returns the rows written.
      */
-    private static Map<Long, RequestState> writeRequests(Handle h, Saved before, MarketSnapshot next, Instant now,
-                                                         int[] written) {
-        Map<Long, RequestState> requests = new HashMap<>(next.requests().size() * 2);
+    private static int writeRequests(Handle h, Saved before, MarketChanges changes, Instant now) {
         List<String> set = MarketRows.REQUEST.subList(1, MarketRows.REQUEST.size());
         PreparedBatch insert = h.prepareBatch("INSERT INTO market_requests (" + String.join(", ", MarketRows.REQUEST)
                 + ", is_open, running_at) VALUES (" + MarketRows.REQUEST.stream().map(c -> ":" + c)
                 .collect(Collectors.joining(", ")) + ", TRUE, :running_at)");
         PreparedBatch update = h.prepareBatch("UPDATE market_requests SET " + Db.assignments(set)
                 + ", running_at = COALESCE(running_at, :running_at) WHERE request_seq = :request_seq");
-        for (RequestState r : next.requests()) {
-            requests.put(r.sequence(), r);
+        for (RequestState r : changes.requests()) {
             RequestState old = before.requests().get(r.sequence());
             if (old == null || !old.equals(r)) {
                 PreparedBatch batch = old == null ? insert : update;
@@ -285,35 +366,23 @@ public final class JdbiMarketRepository implements MarketRepository {
                         .add();
             }
         }
-        List<RequestState> gone = new ArrayList<>();
-        if (before.requests().size() + insert.size() != requests.size()) {
-            for (RequestState old : before.requests().values()) {
-                if (!requests.containsKey(old.sequence())) {
-                    gone.add(old);
-                }
+        // the row keeps the request's state as it left, for the requests route's ended and revoked items
+        PreparedBatch close = h.prepareBatch("UPDATE market_requests SET " + Db.assignments(set)
+                + ", is_open = FALSE, ended_at = :ended_at, end_kind = :end_kind WHERE request_seq = :request_seq");
+        for (MarketChanges.Gone gone : changes.gone()) {
+            if (before.requests().containsKey(gone.sequence())) {
+                MarketRows.bindRequest(close, gone.last()).bindByType("ended_at", now, Instant.class)
+                        .bind("end_kind", gone.revoked() ? Episode.REVOKED : Episode.ENDED).add();
             }
         }
-        PreparedBatch close = h.prepareBatch("UPDATE market_requests SET is_open = FALSE, ended_at = :ended_at,"
-                + " end_kind = :end_kind WHERE request_seq = :request_seq");
-        if (!gone.isEmpty()) {
-            // a revoked gang's job goes on as a later attempt of the same job
-            Map<String, Integer> latestAttempt = new HashMap<>();
-            for (RequestState r : next.requests()) {
-                latestAttempt.merge(r.jobId(), r.attempt(), Math::max);
-            }
-            for (RequestState old : gone) {
-                boolean requeued = latestAttempt.getOrDefault(old.jobId(), 0) > old.attempt();
-                close.bind("request_seq", old.sequence()).bindByType("ended_at", now, Instant.class)
-                        .bind("end_kind", requeued ? Episode.REVOKED : Episode.ENDED).add();
-            }
-        }
+        int written = 0;
         for (PreparedBatch b : List.of(close, update, insert)) {
-            written[0] += b.size();
+            written += b.size();
             if (b.size() > 0) {
                 b.execute();
             }
         }
-        return requests;
+        return written;
     }
 
     /**
@@ -405,8 +474,8 @@ public final class JdbiMarketRepository implements MarketRepository {
     private static Saved readAll(Handle h, long version) {
         if (version == 0) {
             MarketSnapshot empty = new Market().snapshot();
-            return new Saved(0, empty, 0, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(),
-                    Map.of(), Map.of());
+            return new Saved(0, empty, 0, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), new HashMap<>(),
+                    Map.of(), Map.of(), Map.of(), Set.of());
         }
         Map<String, List<NodeState>> nodesByPool = new HashMap<>();
         Map<String, NodeState> nodes = new HashMap<>();
@@ -439,17 +508,24 @@ public final class JdbiMarketRepository implements MarketRepository {
             return c;
         }).list();
         Map<Long, RequestState> requests = new HashMap<>();
-        List<RequestState> requestList = h.createQuery("SELECT * FROM market_requests WHERE is_open = TRUE"
-                + " ORDER BY request_seq").map((rs, ctx) -> {
-                    RequestState r = MarketRows.request(rs);
-                    requests.put(r.sequence(), r);
-                    return r;
-                }).list();
+        h.createQuery("SELECT * FROM market_requests WHERE is_open = TRUE").map((rs, ctx) -> {
+            RequestState r = MarketRows.request(rs);
+            requests.put(r.sequence(), r);
+            return r;
+        }).list();
         Map<String, GrantState> grants = new HashMap<>();
         Map<String, Long> grantOrd = new HashMap<>();
         Map<String, Long> idleOrd = new HashMap<>();
+        Map<String, BillingCursors.Cursor> cursors = BillingCursors.decode(
+                h.createQuery("SELECT cursors FROM market_billing ORDER BY chunk").mapTo(String.class).list());
+        Set<String> billing = new HashSet<>();
         List<GrantState> grantList = h.createQuery("SELECT * FROM market_grants ORDER BY ord").map((rs, ctx) -> {
-            GrantState g = MarketRows.grant(rs);
+            GrantState row = MarketRows.grant(rs);
+            BillingCursors.Cursor cursor = cursors.get(row.id());
+            GrantState g = cursor == null ? row : cursor.applyTo(row);
+            if (cursor != null) {
+                billing.add(g.id());
+            }
             grants.put(g.id(), g);
             grantOrd.put(g.id(), rs.getLong("ord"));
             long idleAt = rs.getLong("idle_ord");
@@ -465,10 +541,10 @@ public final class JdbiMarketRepository implements MarketRepository {
             nextOrd[0] = rs.getLong("next_ord");
             return new MarketSnapshot(MarketRows.timings(rs), Times.instant(rs, "last_tick"),
                     rs.getLong("request_sequence"), rs.getLong("grant_sequence"), List.copyOf(poolList),
-                    List.copyOf(tenantList), List.copyOf(clusterList), List.copyOf(requestList), List.copyOf(grantList),
+                    List.copyOf(tenantList), List.copyOf(clusterList), List.of(), List.copyOf(grantList),
                     idleOrder, MarketRows.events(rs.getString("between_ticks_json")));
         }).one();
         return new Saved(version, snapshot, nextOrd[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd, requests,
-                grants, grantOrd, idleOrd);
+                grants, grantOrd, idleOrd, billing);
     }
 }

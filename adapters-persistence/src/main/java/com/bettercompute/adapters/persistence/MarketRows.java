@@ -52,27 +52,11 @@ final class MarketRows {
             "idle_since", "market_rate", "locked_in_force", "billed_until", "ends_at", "entry_from", "entry_rate",
             "entry_locked", "entry_accrued", "carry");
 
-    /** The columns billing moves at every tick (see {@link #onlyBillingMoved}). */
-    static final List<String> GRANT_BILLING = List.of("market_rate", "locked_in_force", "billed_until", "entry_from",
-            "entry_rate", "entry_locked", "entry_accrued", "carry");
-
     private MarketRows() {}
 
-    /** Whether two states of a grant differ in no column but {@link #GRANT_BILLING}'s. */
+    /** Whether two states of a grant differ in nothing but their billing cursor ({@link BillingCursors}). */
     static boolean onlyBillingMoved(GrantState before, GrantState after) {
-        return new GrantState(before.id(), before.nodeId(), before.pool(), before.clusterId(), before.gpus(),
-                before.lockedRate(), before.grantedAt(), before.readyAt(), before.holdUntil(), before.protectedUntil(),
-                before.replacement(), before.requestId(), before.idleSince(), after.marketRate(), after.lockedInForce(),
-                after.billedUntil(), before.endsAt(), after.entryFrom(), after.entryRate(), after.entryLocked(),
-                after.entryAccrued(), after.carry()).equals(after);
-    }
-
-    static <S extends SqlStatement<S>> S bindGrantBilling(S s, GrantState g) {
-        return s.bind("id", g.id()).bind("market_rate", g.marketRate()).bind("locked_in_force", g.lockedInForce())
-                .bindByType("billed_until", g.billedUntil(), Instant.class)
-                .bindByType("entry_from", g.entryFrom(), Instant.class)
-                .bind("entry_rate", g.entryRate()).bind("entry_locked", g.entryLocked())
-                .bind("entry_accrued", g.entryAccrued()).bind("carry", g.carry());
+        return BillingCursors.Cursor.of(after).applyTo(before).equals(after);
     }
 
     // ---------------------------------------------------------------- binding

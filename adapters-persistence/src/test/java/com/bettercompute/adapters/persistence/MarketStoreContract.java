@@ -289,6 +289,18 @@ abstract class MarketStoreContract extends PortsContract {
                         T0.plusSeconds(90), Episode.ENDED),
                 new Episode("train", "train", 1, "acme-c", EU.toString(), T0.plusSeconds(90), null, null, null));
         assertThat(ports.markets().episodes("beta-c")).isEmpty();
+
+        // the attempts that left, latest first, each as it left; bounded by the caller's limit
+        assertThat(ports.markets().closed("acme-c", 10)).extracting(c -> c.last().id(), c -> c.last().phase(),
+                        c -> c.last().reason(), MarketRepository.Closed::endedAt, MarketRepository.Closed::end)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("train#2", com.bettercompute.domain.market.RequestPhase.CLOSED,
+                                com.bettercompute.domain.market.Reason.PENDING, T0.plusSeconds(90), Episode.ENDED),
+                        org.assertj.core.groups.Tuple.tuple("train", com.bettercompute.domain.market.RequestPhase.REVOKED,
+                                com.bettercompute.domain.market.Reason.MARKET_REVOKED, T0.plusSeconds(60),
+                                Episode.REVOKED));
+        assertThat(ports.markets().closed("acme-c", 1)).extracting(c -> c.last().id()).containsExactly("train#2");
+        assertThat(ports.markets().closed("beta-c", 10)).isEmpty();
     }
 
     // ---------------------------------------------------------------- ledger

@@ -1,15 +1,17 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.market.JobDemand;
 import com.bettercompute.domain.market.LimitPriceWritePolicy;
-import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolId;
 import com.bettercompute.domain.market.PriorityClass;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Kueue files a job's request: its gang of GPUs in one pool, its own limit price label if any, its
@@ -33,12 +35,19 @@ public final class FileMarketRequest {
         }
     }
 
-    private final MarketRepository markets;
-    private final Clock clock;
+    private final MarketInput input;
 
+    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
     public FileMarketRequest(MarketRepository markets, Clock clock) {
-        this.markets = markets;
-        this.clock = clock;
+        this.input = MarketInput.untransacted(markets, clock);
+    }
+
+    /**
+     * As the live server runs it: load, file and save in one transaction, the market locked meanwhile,
+     * with the outbox event {@code market.request.received}.
+     */
+    public FileMarketRequest(Transactions transactions, MarketRepository markets, EventOutbox outbox, Clock clock) {
+        this.input = new MarketInput(transactions, markets, Objects.requireNonNull(outbox), clock);
     }
 
     /**
@@ -46,11 +55,16 @@ public final class FileMarketRequest {
      *                         than six decimals or is above the maximum ({@code details.reason} says which)
      */
     public RequestView file(Command command) {
-        Market market = markets.load();
         Money limit = LimitPriceWritePolicy.parseJobLabel(command.limitLabel());
-        var request = market.file(new JobDemand(command.jobId(), command.clusterId(), PoolId.parse(command.pool()),
-                command.gpus(), limit, PriorityClass.fromLabel(command.priorityLabel())), clock.instant());
-        markets.save(market);
-        return RequestView.of(request);
+        PoolId pool = PoolId.parse(command.pool());
+        PriorityClass priority = PriorityClass.fromLabel(command.priorityLabel());
+        return input.run((market, at) -> {
+            var request = market.file(new JobDemand(command.jobId(), command.clusterId(), pool, command.gpus(), limit,
+                    priority), at);
+            return MarketInput.Done.of(RequestView.of(request), MarketOutboxEvents.input(market,
+                    "market.request.received", command.clusterId(), request.id(), at, "jobId", command.jobId(),
+                    "clusterId", command.clusterId(), "pool", pool.toString(), "gpus", command.gpus(),
+                    "limit", limit == null ? null : limit.toString(), "priority", priority.name()));
+        }).result();
     }
 }

@@ -3,7 +3,9 @@ package com.bettercompute.application.market;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.market.EffectiveLimitPolicy;
 import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketSnapshot;
 import com.bettercompute.domain.market.MarketRequest;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.NodeGrant;
@@ -14,12 +16,17 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code GET /api/k8s/requests?cluster=}: the cluster's open market requests with phase, reason, message,
- * grants and episodes (every attempt of the request's job, as the repository recorded them). Needs read on the cluster. Phases (API.md): {@code queued} (over the max cluster
- * size, not filed), {@code waiting}, {@code provisioning}, {@code provisioned}, {@code notice},
- * {@code revoked}, {@code ended}.
+ * {@code GET /api/k8s/requests?cluster=}: the cluster's market requests with phase, reason, message,
+ * grants and episodes (every attempt of the request's job, as the repository recorded them). Needs read on
+ * the cluster. The open requests in filing order, then the latest {@value #CLOSED_SHOWN} that left the
+ * market, the latest first. Phases (API.md): {@code queued} (over the max cluster size, not filed),
+ * {@code waiting}, {@code provisioning}, {@code provisioned}, {@code notice}, {@code revoked} (the market
+ * took its nodes; its job goes on as the next attempt), {@code ended} (its job ended or was withdrawn).
  */
 public final class ListClusterRequests {
+    /** How many requests that left the market a list shows, at most: the latest. */
+    public static final int CLOSED_SHOWN = 100;
+
     /** A job as the request names it: {@code kind/namespace/name}, or only a name when its id has no slashes. */
     public record Job(String kind, String namespace, String name) {
         static Job of(String jobId) {
@@ -61,7 +68,23 @@ public final class ListClusterRequests {
                 items.add(item(market, r, byJob.get(r.jobId())));
             }
         }
+        for (MarketRepository.Closed c : markets.closed(cluster.id(), CLOSED_SHOWN)) {
+            items.add(closedItem(market, c, byJob.get(c.last().jobId())));
+        }
         return items;
+    }
+
+    /** A request that left the market, as it left: no nodes any more, its limit as it would bid now. */
+    static Item closedItem(Market market, MarketRepository.Closed c, List<Episode> episodes) {
+        MarketSnapshot.RequestState r = c.last();
+        Money clusterLimit = market.hasCluster(r.clusterId()) ? market.cluster(r.clusterId()).limit() : null;
+        List<Episode> all = episodes != null ? List.copyOf(episodes)
+                : List.of(new Episode(r.createdAt(), null, c.endedAt(), c.end()));
+        return new Item(r.id(), Job.of(r.jobId()), r.attempt(), r.pool().toString(), r.nodes(), r.gpus(),
+                Money.ofMicros(EffectiveLimitPolicy.limit(r.jobLimit(), clusterLimit)),
+                r.jobLimit() != null ? "job" : "cluster", r.priority().name().toLowerCase(Locale.ROOT),
+                MarketRepository.Episode.REVOKED.equals(c.end()) ? "revoked" : "ended", r.reason().wire(), r.message(),
+                0, r.lockedRate(), null, r.protectedUntil(), null, r.createdAt(), all);
     }
 
     /** @param episodes the job's attempts as the repository recorded them; null: only the open one is known */

@@ -108,6 +108,16 @@ final class MarketOutboxEvents {
         return new DomainEvent(type, tenants.get(clusterId), subject, event.at(), data);
     }
 
+    /**
+     * The outbox event of a market input between ticks: its tenant is the cluster's, null when the input
+     * concerns no cluster the market knows (a free node: the operator's).
+     */
+    static DomainEvent input(Market market, String type, String clusterId, String subject, Instant at,
+                             Object... keysAndValues) {
+        String tenant = clusterId != null && market.hasCluster(clusterId) ? market.cluster(clusterId).tenantId() : null;
+        return new DomainEvent(type, tenant, subject, at, data(keysAndValues));
+    }
+
     private static Map<String, Object> data(Object... keysAndValues) {
         Map<String, Object> data = new LinkedHashMap<>();
         for (int i = 0; i < keysAndValues.length; i += 2) {

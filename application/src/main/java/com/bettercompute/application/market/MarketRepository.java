@@ -1,13 +1,15 @@
 package com.bettercompute.application.market;
 
 import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketSnapshot;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * The market's state: pools, nodes, tenants' balances and clusters, requests and node grants. Every use
  * case is load, decide, save. An adapter stores {@link Market#snapshot()} and loads with
- * {@link Market#restore}; the snapshot keeps every order the tick depends on.
+ * {@link Market#restore}; the snapshot keeps every order the tick depends on. A restored market records
+ * what changed ({@link Market#changes()}), so a save need not compare the whole book.
  *
  * <p><b>Writers run inside {@code Transactions.inTransaction}.</b> There {@link #load()} locks the market
  * until the transaction ends, so the tick and the API's writes queue up one behind the other and never
@@ -39,6 +41,16 @@ public interface MarketRepository {
      * when it was filed (queued), when its gang first ran (Provisioned=True), when and how it ended.
      */
     List<Episode> episodes(String clusterId);
+
+    /**
+     * The latest {@code limit} requests of a cluster that left the market (ended or revoked), the latest
+     * first: each with its state as it left, when and how.
+     */
+    List<Closed> closed(String clusterId, int limit);
+
+    /** A request that left the market: its last state, when it left, and {@link Episode#REVOKED} or {@link Episode#ENDED}. */
+    record Closed(MarketSnapshot.RequestState last, Instant endedAt, String end) {
+    }
 
     /**
      * One attempt of a job. {@code runningAt} is null until its gang was provisioned; {@code endedAt} and

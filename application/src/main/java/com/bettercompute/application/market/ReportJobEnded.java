@@ -1,25 +1,38 @@
 package com.bettercompute.application.market;
 
-import com.bettercompute.domain.market.Market;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.market.MarketRequest;
 import java.time.Clock;
+import java.util.Objects;
 
 /** A job finished: its gang's nodes become idle nodes of the cluster (minimum hold, then idle grace). */
 public final class ReportJobEnded {
     public record Command(String jobId) {
     }
 
-    private final MarketRepository markets;
-    private final Clock clock;
+    private final MarketInput input;
 
+    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
     public ReportJobEnded(MarketRepository markets, Clock clock) {
-        this.markets = markets;
-        this.clock = clock;
+        this.input = MarketInput.untransacted(markets, clock);
+    }
+
+    /**
+     * As the live server runs it: one transaction, the market locked meanwhile, with the outbox event
+     * {@code market.job.ended}.
+     */
+    public ReportJobEnded(Transactions transactions, MarketRepository markets, EventOutbox outbox, Clock clock) {
+        this.input = new MarketInput(transactions, markets, Objects.requireNonNull(outbox), clock);
     }
 
     /** @throws com.bettercompute.domain.DomainException NOT_FOUND when the job has no open request */
     public void report(Command command) {
-        Market market = markets.load();
-        market.endJob(command.jobId(), clock.instant());
-        markets.save(market);
+        input.run((market, at) -> {
+            MarketRequest request = market.openRequest(command.jobId());
+            market.endJob(command.jobId(), at);
+            return MarketInput.Done.of(null, MarketOutboxEvents.input(market, "market.job.ended", request.clusterId(),
+                    request.id(), at, "jobId", command.jobId(), "clusterId", request.clusterId()));
+        });
     }
 }

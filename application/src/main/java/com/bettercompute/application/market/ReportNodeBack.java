@@ -1,8 +1,11 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
-import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.Node;
+import com.bettercompute.domain.market.NodeGrant;
 import java.time.Clock;
+import java.util.Objects;
 
 /**
  * Health checks cleared a node: it is uncordoned and returns as idle capacity of the cluster that
@@ -12,27 +15,33 @@ public final class ReportNodeBack {
     public record Command(String nodeId) {
     }
 
-    private final Transactions transactions;
-    private final MarketRepository markets;
-    private final Clock clock;
+    private final MarketInput input;
 
+    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
     public ReportNodeBack(MarketRepository markets, Clock clock) {
-        this(Untransacted.INSTANCE, markets, clock);
+        this.input = MarketInput.untransacted(markets, clock);
     }
 
-    /** With the load and the save in one transaction, the market locked meanwhile, as the live server runs it. */
-    public ReportNodeBack(Transactions transactions, MarketRepository markets, Clock clock) {
-        this.transactions = transactions;
-        this.markets = markets;
-        this.clock = clock;
+    /**
+     * As the live server runs it: load, change and save in one transaction, the market locked meanwhile,
+     * with the outbox event {@code market.node.back} when the node's state changed.
+     */
+    public ReportNodeBack(Transactions transactions, MarketRepository markets, EventOutbox outbox, Clock clock) {
+        this.input = new MarketInput(transactions, markets, Objects.requireNonNull(outbox), clock);
     }
 
     public void report(Command command) {
-        transactions.inTransaction(() -> {
-            Market market = markets.load();
-            market.nodeBack(command.nodeId(), clock.instant());
-            markets.save(market);
-            return null;
+        input.run((market, at) -> {
+            Node node = market.node(command.nodeId());
+            boolean changes = !node.inService();
+            NodeGrant grant = node.grant();
+            market.nodeBack(command.nodeId(), at);
+            // the cluster it was granted to (a node back returns to the cluster that lost it), or whose block it is in
+            NodeGrant now = grant != null ? grant : node.grant();
+            String clusterId = now != null ? now.clusterId() : node.blockClusterId();
+            return MarketInput.Done.of(null, changes ? MarketOutboxEvents.input(market, "market.node.back", clusterId,
+                    command.nodeId(), at, "nodeId", command.nodeId(), "pool", node.pool().toString(),
+                    "clusterId", clusterId) : null);
         });
     }
 }

@@ -1,7 +1,11 @@
 package com.bettercompute.application.market;
 
-import com.bettercompute.domain.market.Market;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.market.Node;
+import com.bettercompute.domain.market.NodeGrant;
 import java.time.Clock;
+import java.util.Objects;
 
 /**
  * A node left the market for good: the operator removed it, or a granted node left its tenant's
@@ -13,17 +17,33 @@ public final class ReportNodeLeft {
     public record Command(String nodeId) {
     }
 
-    private final MarketRepository markets;
-    private final Clock clock;
+    private final MarketInput input;
 
+    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
     public ReportNodeLeft(MarketRepository markets, Clock clock) {
-        this.markets = markets;
-        this.clock = clock;
+        this.input = MarketInput.untransacted(markets, clock);
+    }
+
+    /**
+     * As the live server runs it: load, change and save in one transaction, the market locked meanwhile,
+     * with the outbox event {@code market.node.left} when the node's state changed.
+     */
+    public ReportNodeLeft(Transactions transactions, MarketRepository markets, EventOutbox outbox, Clock clock) {
+        this.input = new MarketInput(transactions, markets, Objects.requireNonNull(outbox), clock);
     }
 
     public void report(Command command) {
-        Market market = markets.load();
-        market.removeNode(command.nodeId(), clock.instant());
-        markets.save(market);
+        input.run((market, at) -> {
+            Node node = market.node(command.nodeId());
+            boolean changes = true;
+            NodeGrant grant = node.grant();
+            market.removeNode(command.nodeId(), at);
+            // the cluster it was granted to (a node back returns to the cluster that lost it), or whose block it is in
+            NodeGrant now = grant != null ? grant : node.grant();
+            String clusterId = now != null ? now.clusterId() : node.blockClusterId();
+            return MarketInput.Done.of(null, changes ? MarketOutboxEvents.input(market, "market.node.left", clusterId,
+                    command.nodeId(), at, "nodeId", command.nodeId(), "pool", node.pool().toString(),
+                    "clusterId", clusterId) : null);
+        });
     }
 }

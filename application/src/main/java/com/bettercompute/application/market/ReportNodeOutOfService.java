@@ -1,8 +1,11 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
-import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.Node;
+import com.bettercompute.domain.market.NodeGrant;
 import java.time.Clock;
+import java.util.Objects;
 
 /**
  * Health checks cordoned a node: billing for it stops now and its cluster is owed a replacement at
@@ -13,27 +16,33 @@ public final class ReportNodeOutOfService {
     public record Command(String nodeId) {
     }
 
-    private final Transactions transactions;
-    private final MarketRepository markets;
-    private final Clock clock;
+    private final MarketInput input;
 
+    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
     public ReportNodeOutOfService(MarketRepository markets, Clock clock) {
-        this(Untransacted.INSTANCE, markets, clock);
+        this.input = MarketInput.untransacted(markets, clock);
     }
 
-    /** With the load and the save in one transaction, the market locked meanwhile, as the live server runs it. */
-    public ReportNodeOutOfService(Transactions transactions, MarketRepository markets, Clock clock) {
-        this.transactions = transactions;
-        this.markets = markets;
-        this.clock = clock;
+    /**
+     * As the live server runs it: load, change and save in one transaction, the market locked meanwhile,
+     * with the outbox event {@code market.node.out-of-service} when the node's state changed.
+     */
+    public ReportNodeOutOfService(Transactions transactions, MarketRepository markets, EventOutbox outbox, Clock clock) {
+        this.input = new MarketInput(transactions, markets, Objects.requireNonNull(outbox), clock);
     }
 
     public void report(Command command) {
-        transactions.inTransaction(() -> {
-            Market market = markets.load();
-            market.nodeOutOfService(command.nodeId(), clock.instant());
-            markets.save(market);
-            return null;
+        input.run((market, at) -> {
+            Node node = market.node(command.nodeId());
+            boolean changes = node.inService();
+            NodeGrant grant = node.grant();
+            market.nodeOutOfService(command.nodeId(), at);
+            // the cluster it was granted to (a node back returns to the cluster that lost it), or whose block it is in
+            NodeGrant now = grant != null ? grant : node.grant();
+            String clusterId = now != null ? now.clusterId() : node.blockClusterId();
+            return MarketInput.Done.of(null, changes ? MarketOutboxEvents.input(market, "market.node.out-of-service", clusterId,
+                    command.nodeId(), at, "nodeId", command.nodeId(), "pool", node.pool().toString(),
+                    "clusterId", clusterId) : null);
         });
     }
 }

@@ -2,7 +2,6 @@ package com.bettercompute.application.market;
 
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
-import com.bettercompute.domain.event.DomainEvent;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.PoolFailure;
 import com.bettercompute.domain.market.TickOutcome;
@@ -47,9 +46,7 @@ public final class RunMarketTick {
             ledger.record(o.charges());
             markets.save(market);
             feed.append(o.feed());
-            for (DomainEvent e : MarketOutboxEvents.of(market, o.events(), o.feed())) {
-                outbox.append(e);
-            }
+            outbox.appendAll(MarketOutboxEvents.of(market, o.events(), o.feed()));
             return o;
         });
         effects.apply(outcome.events());

@@ -1,7 +1,10 @@
 package com.bettercompute.application.market;
 
-import com.bettercompute.domain.market.Market;
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.market.MarketRequest;
 import java.time.Clock;
+import java.util.Objects;
 
 /**
  * The job was deleted: its request leaves the queue or the market. Nodes it held stay with the
@@ -11,18 +14,28 @@ public final class WithdrawMarketRequest {
     public record Command(String jobId) {
     }
 
-    private final MarketRepository markets;
-    private final Clock clock;
+    private final MarketInput input;
 
+    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
     public WithdrawMarketRequest(MarketRepository markets, Clock clock) {
-        this.markets = markets;
-        this.clock = clock;
+        this.input = MarketInput.untransacted(markets, clock);
+    }
+
+    /**
+     * As the live server runs it: one transaction, the market locked meanwhile, with the outbox event
+     * {@code market.request.withdrawn}.
+     */
+    public WithdrawMarketRequest(Transactions transactions, MarketRepository markets, EventOutbox outbox, Clock clock) {
+        this.input = new MarketInput(transactions, markets, Objects.requireNonNull(outbox), clock);
     }
 
     /** @throws com.bettercompute.domain.DomainException NOT_FOUND when the job has no open request */
     public void withdraw(Command command) {
-        Market market = markets.load();
-        market.endJob(command.jobId(), clock.instant());
-        markets.save(market);
+        input.run((market, at) -> {
+            MarketRequest request = market.openRequest(command.jobId());
+            market.endJob(command.jobId(), at);
+            return MarketInput.Done.of(null, MarketOutboxEvents.input(market, "market.request.withdrawn",
+                    request.clusterId(), request.id(), at, "jobId", command.jobId(), "clusterId", request.clusterId()));
+        });
     }
 }

@@ -4,6 +4,7 @@ import com.bettercompute.application.market.MarketRepository;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketChanges;
 import com.bettercompute.domain.market.MarketSnapshot;
 import java.time.Clock;
 import java.time.Instant;
@@ -44,7 +45,7 @@ public final class InMemoryMarketRepository implements MarketRepository {
     @Override
     public Market load() {
         return store.locked(s -> {
-            Market market = s.market == null ? new Market() : Market.restore(s.market);
+            Market market = Market.restore(s.market == null ? new Market().snapshot() : s.market);
             synchronized (loadedAt) {
                 loadedAt.put(market, s.marketVersion);
             }
@@ -66,10 +67,17 @@ public final class InMemoryMarketRepository implements MarketRepository {
             throw new DomainException(ErrorCode.INVALID_STATE, "a market is saved by the repository it was loaded from");
         }
         MarketSnapshot next = market.snapshot();
+        // a seeded market was built call by call and records no changes; nothing of it has left yet
+        List<MarketChanges.Gone> gone = seed ? List.of() : market.changes().gone();
         Instant now = clock.instant();
         store.lockedRun(s -> {
             if (s.marketVersion != version) {
                 throw new DomainException(ErrorCode.CONFLICT, "the market changed meanwhile; load it again and retry");
+            }
+            for (MarketChanges.Gone g : gone) {
+                if (s.episodes.containsKey(g.sequence())) {
+                    s.closed.put(g.sequence(), new Closed(g.last(), now, g.revoked() ? Episode.REVOKED : Episode.ENDED));
+                }
             }
             recordEpisodes(s, next, now);
             s.market = next;
@@ -111,6 +119,19 @@ public final class InMemoryMarketRepository implements MarketRepository {
     @Override
     public List<Episode> episodes(String clusterId) {
         return store.locked(s -> s.episodes.values().stream().filter(e -> e.clusterId().equals(clusterId)).toList());
+    }
+
+    @Override
+    public List<Closed> closed(String clusterId, int limit) {
+        return store.locked(s -> {
+            List<Closed> out = new java.util.ArrayList<>();
+            for (Closed c : s.closed.values()) {
+                if (c.last().clusterId().equals(clusterId)) {
+                    out.add(0, c);
+                }
+            }
+            return List.copyOf(out.subList(0, Math.min(limit, out.size())));
+        });
     }
 
     /** Saves that committed so far. */

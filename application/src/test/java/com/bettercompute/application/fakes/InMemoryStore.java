@@ -74,6 +74,8 @@ public final class InMemoryStore {
         long marketVersion;
         /** every request ever filed, by its filing sequence (a job filed again reuses its request id), in order */
         final Map<Long, MarketRepository.Episode> episodes = new LinkedHashMap<>();
+        /** the requests that left the market, by filing sequence, in the order they left */
+        final Map<Long, MarketRepository.Closed> closed = new LinkedHashMap<>();
         final Map<Charge.Key, Charge> charges = new LinkedHashMap<>();
         final List<MarketFeed.Entry> feed = new ArrayList<>();
         long feedSequence;
@@ -103,6 +105,7 @@ public final class InMemoryStore {
             s.market = market;
             s.marketVersion = marketVersion;
             s.episodes.putAll(episodes);
+            s.closed.putAll(closed);
             s.charges.putAll(charges);
             s.feed.addAll(feed);
             s.feedSequence = feedSequence;

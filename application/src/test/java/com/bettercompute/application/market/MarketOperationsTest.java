@@ -167,6 +167,50 @@ class MarketOperationsTest {
     }
 
     @Test
+    void requests_that_left_the_market_are_listed_after_the_open_ones_latest_first_with_every_attempt() {
+        w.file("batch/ml/done", ACME_TRAIN, 8, "3.00");
+        w.file("batch/ml/moved", ACME_TRAIN, 8, null);
+        w.bids.set(w.caller(ALICE), null, "train", Money.parse("2.50"));
+        w.tickAndReady();
+        w.ports.clock().advance(Duration.ofMinutes(5));
+        new ReportJobEnded(w.markets, w.ports.clock()).report(new ReportJobEnded.Command("batch/ml/done"));
+        String node = w.markets.load().openRequest("batch/ml/moved").grantedNodeIds().get(0);
+        new ReportNodeLeft(w.markets, w.ports.clock()).report(new ReportNodeLeft.Command(node));
+
+        List<ListClusterRequests.Item> items = w.requests.list(w.caller(DAVE), null, "train");
+        assertThat(items).extracting(ListClusterRequests.Item::id, ListClusterRequests.Item::phase,
+                        ListClusterRequests.Item::reason, ListClusterRequests.Item::limitSource,
+                        ListClusterRequests.Item::grantedNodes)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("batch/ml/moved#2", "waiting", "Pending", "cluster", 0),
+                        org.assertj.core.groups.Tuple.tuple("batch/ml/moved", "revoked", "MarketRevoked", "cluster", 0),
+                        org.assertj.core.groups.Tuple.tuple("batch/ml/done", "ended", "Provisioned", "job", 0));
+        ListClusterRequests.Item revoked = items.get(1);
+        assertThat(revoked.limitPrice()).isEqualTo(Money.parse("2.50"));
+        assertThat(revoked.lockedRate()).isNotNull();
+        assertThat(revoked.episodes()).extracting(ListClusterRequests.Episode::end)
+                .containsExactly("revoked", null);
+        assertThat(items.get(2).episodes()).singleElement().satisfies(e -> {
+            assertThat(e.end()).isEqualTo("ended");
+            assertThat(e.endedAt()).isEqualTo(w.ports.clock().instant());
+            assertThat(e.runningAt()).isNotNull();
+        });
+        assertThat(w.requests.list(w.caller(CAROL), null, "train")).as("globex's train has none").isEmpty();
+    }
+
+    @Test
+    void the_requests_list_shows_at_most_the_latest_closed_requests() {
+        for (int i = 0; i < ListClusterRequests.CLOSED_SHOWN + 3; i++) {
+            w.file("job-" + i, ACME_TRAIN, 8, "0");
+            new ReportJobEnded(w.markets, w.ports.clock()).report(new ReportJobEnded.Command("job-" + i));
+        }
+        List<ListClusterRequests.Item> items = w.requests.list(w.caller(DAVE), null, "train");
+        assertThat(items).hasSize(ListClusterRequests.CLOSED_SHOWN);
+        assertThat(items.get(0).id()).isEqualTo("job-" + (ListClusterRequests.CLOSED_SHOWN + 2));
+        assertThat(items).extracting(ListClusterRequests.Item::phase).containsOnly("ended");
+    }
+
+    @Test
     void the_feed_reads_after_a_cursor_and_the_cursor_stays_when_nothing_is_new() {
         w.tickAndReady();
         w.ports.clock().advance(Duration.ofSeconds(5));

@@ -67,6 +67,11 @@ final class SimulationAdapters {
         public List<Episode> episodes(String clusterId) {
             return List.of();
         }
+
+        @Override
+        public List<Closed> closed(String clusterId, int limit) {
+            return List.of();
+        }
     }
 
     /** Sums charges per tenant; a simulation never replays a tick, so it keeps no keys. */

@@ -36,6 +36,7 @@ final class ClusterQueues {
         for (String id : toFile) {
             MarketRequest r = byId.get(id);
             r.phase = RequestPhase.WAITING;
+            market.touch(r);
             c.usedGpus += r.gpus;
             market.book(r.pool).added.add(r);
             market.setReason(r, Reason.PENDING, "filed with the market; not read yet", now, events);
@@ -77,6 +78,7 @@ final class ClusterQueues {
                 node.seatedGpus += r.gpus;
                 r.blockNode = node;
                 r.phase = RequestPhase.SEATED;
+                market.touch(r);
                 market.setReason(r, Reason.PROVISIONED, "seated on base load block node " + node.id, now, events);
                 events.add(new MarketEvent.BlockSeated(now, r.id, r.jobId, c.id, node.id, r.gpus));
             }

@@ -30,6 +30,7 @@ final class GrantStep {
             MarketRequest r = b.requests.get(i);
             if (r.phase == RequestPhase.WAITING) {
                 r.phase = RequestPhase.ADMITTED;
+                market.touch(r);
                 b.kindAt[i] = PoolBook.HOLDING;
             }
             if (r.grants.size() < r.nodes) {

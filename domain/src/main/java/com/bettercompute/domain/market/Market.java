@@ -8,11 +8,13 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -38,6 +40,13 @@ public final class Market {
     final LinkedHashSet<NodeGrant> idleGrants = new LinkedHashSet<>();
     /** Events of calls between ticks (filing, removals), published with the next tick's. */
     final List<MarketEvent> betweenTicks = new ArrayList<>();
+    /**
+     * The requests filed, changed or gone since the changes were last cleared, by identity ({@link #changes()}),
+     * recorded by a market restored from a snapshot only: one built call by call (a simulation, the
+     * benchmark) is never persisted and keeps no such record.
+     */
+    final Set<MarketRequest> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+    boolean tracking;
     long sequence;
     long grantSequence;
     Instant lastTick;
@@ -293,6 +302,7 @@ public final class Market {
         LimitPriceWritePolicy.checkInRange(limit);
         MarketRequest r = openRequest(jobId);
         r.setJobLimit(limit);
+        touch(r);
         if (r.phase.filed()) {
             book(r.pool).jobLimitChanged(r);
         }
@@ -363,6 +373,7 @@ public final class Market {
         }
         if (r.protectedUntil == null) {
             r.window(g.protectedUntil());
+            touch(r);
         }
         List<MarketEvent> events = new ArrayList<>();
         if (r.phase == RequestPhase.ADMITTED) {
@@ -612,6 +623,7 @@ public final class Market {
         g.request = r;
         node.grant = g;
         r.grants.add(g);
+        touch(r);
         grants.put(g.id, g);
         b.granted++;
         events.add(new MarketEvent.NodeGranted(now, r.id, r.jobId, r.cluster.id, b.pool.id(), node.id, g.id,
@@ -626,6 +638,7 @@ public final class Market {
     void provisioningReason(MarketRequest r, Instant at, List<MarketEvent> events) {
         if (!r.provisioned && r.readyNodes() == r.nodes) {
             r.provisioned = true;
+            touch(r);
             events.add(new MarketEvent.GangProvisioned(at, r.id, r.jobId, r.cluster.id, r.pool, r.nodes,
                     r.lockedRate));
         }
@@ -652,6 +665,7 @@ public final class Market {
         }
         r.grants.clear();
         r.phase = RequestPhase.REVOKED;
+        touch(r);
         book(r.pool).markGone(r);
         r.noticeDeadline = null;
         r.cluster.usedGpus -= r.gpus;
@@ -667,6 +681,7 @@ public final class Market {
     void setReason(MarketRequest r, Reason reason, String message, Instant at, List<MarketEvent> events) {
         r.reason = reason;
         r.message = message;
+        touch(r);
         events.add(new MarketEvent.ReasonChanged(at, r.id, r.jobId, r.cluster.id, reason, message));
     }
 
@@ -683,6 +698,7 @@ public final class Market {
         MarketRequest r = new MarketRequest(id, jobId, attempt, c, pool, gpus, nodeCount, priority, ++sequence, at,
                 jobLimit);
         r.phase = RequestPhase.QUEUED;
+        touch(r);
         requests.put(id, r);
         openByJob.put(jobId, r);
         if (nodeCount == 0) {
@@ -722,6 +738,7 @@ public final class Market {
         r.grants.clear();
         boolean wasFiled = r.phase.filed();
         r.phase = RequestPhase.CLOSED;
+        touch(r);
         if (wasFiled) {
             book(r.pool).markGone(r);
         }
@@ -749,6 +766,7 @@ public final class Market {
     private void detachFromRequest(NodeGrant g) {
         if (g.request != null) {
             g.request.grants.remove(g);
+            touch(g.request);
             g.detach();
         }
         if (g.idleSince != null && idleGrants.remove(g)) {
@@ -795,6 +813,7 @@ public final class Market {
                 r.blockNode = null;
                 r.phase = RequestPhase.QUEUED;
                 r.reason = Reason.PENDING;
+                touch(r);
                 c.blockWaiting.add(r);
             }
         }
@@ -802,6 +821,31 @@ public final class Market {
     }
 
     // ---------------------------------------------------------------- snapshot
+
+    /** Records that a request was filed, changed or left the market, for {@link #changes()}. */
+    void touch(MarketRequest r) {
+        if (tracking) {
+            touched.add(r);
+        }
+    }
+
+    /**
+     * What changed since this market was restored or its changes were last cleared ({@link MarketChanges}):
+     * what a persistence adapter writes instead of comparing whole snapshots.
+     *
+     * @throws DomainException INVALID_STATE on a market not restored from a snapshot (it records nothing)
+     */
+    public MarketChanges changes() {
+        if (!tracking) {
+            throw new DomainException(ErrorCode.INVALID_STATE, "only a market restored from a snapshot records its changes");
+        }
+        return MarketSnapshotCodec.changes(this);
+    }
+
+    /** The changes of {@link #changes()} are stored: record from here on. */
+    public void clearChanges() {
+        touched.clear();
+    }
 
     /** The market's whole state as values (see {@link MarketSnapshot}). */
     public MarketSnapshot snapshot() {

@@ -17,6 +17,26 @@ final class MarketSnapshotCodec {
     }
 
     static MarketSnapshot encode(Market m) {
+        return encode(m, true);
+    }
+
+    /** The changes since the last {@link Market#clearChanges()}, the requests among them encoded alone. */
+    static MarketChanges changes(Market m) {
+        List<MarketRequest> touched = new ArrayList<>(m.touched);
+        touched.sort(java.util.Comparator.comparingLong(r -> r.sequence));
+        List<MarketSnapshot.RequestState> open = new ArrayList<>();
+        List<MarketChanges.Gone> gone = new ArrayList<>();
+        for (MarketRequest r : touched) {
+            if (m.requests.get(r.id) == r) {
+                open.add(requestState(r));
+            } else {
+                gone.add(new MarketChanges.Gone(r.id, r.sequence, r.phase == RequestPhase.REVOKED, requestState(r)));
+            }
+        }
+        return new MarketChanges(encode(m, false), List.copyOf(open), List.copyOf(gone));
+    }
+
+    private static MarketSnapshot encode(Market m, boolean withRequests) {
         List<MarketSnapshot.PoolState> poolStates = new ArrayList<>();
         for (PoolBook b : m.pools.values()) {
             List<MarketSnapshot.NodeState> nodeStates = new ArrayList<>();
@@ -49,12 +69,10 @@ final class MarketSnapshotCodec {
                     List.copyOf(claims), c.packing, c.limitSetAt));
         }
         List<MarketSnapshot.RequestState> requestStates = new ArrayList<>();
-        for (MarketRequest r : m.openRequests()) {
-            requestStates.add(new MarketSnapshot.RequestState(r.id, r.jobId, r.attempt, r.cluster.id, r.pool, r.gpus,
-                    r.nodes, r.priority, r.sequence, r.createdAt, r.jobLimit, r.phase, r.reason, r.message,
-                    r.grants.stream().map(g -> g.id).toList(), r.lockedRate, r.protectedUntil, r.startLimit,
-                    r.noticeDeadline, r.provisioned, r.blockNode == null ? null : r.blockNode.id, r.marketRate,
-                    r.lockedInForce));
+        if (withRequests) {
+            for (MarketRequest r : m.openRequests()) {
+                requestStates.add(requestState(r));
+            }
         }
         List<MarketSnapshot.GrantState> grantStates = new ArrayList<>();
         for (NodeGrant g : m.grants.values()) {
@@ -64,6 +82,14 @@ final class MarketSnapshotCodec {
         return new MarketSnapshot(m.timings(), m.lastTick, m.sequence, m.grantSequence, List.copyOf(poolStates),
                 List.copyOf(tenantStates), List.copyOf(clusterStates), List.copyOf(requestStates),
                 List.copyOf(grantStates), idleOrder, List.copyOf(m.betweenTicks));
+    }
+
+    private static MarketSnapshot.RequestState requestState(MarketRequest r) {
+        return new MarketSnapshot.RequestState(r.id, r.jobId, r.attempt, r.cluster.id, r.pool, r.gpus,
+                r.nodes, r.priority, r.sequence, r.createdAt, r.jobLimit, r.phase, r.reason, r.message,
+                r.grants.stream().map(g -> g.id).toList(), r.lockedRate, r.protectedUntil, r.startLimit,
+                r.noticeDeadline, r.provisioned, r.blockNode == null ? null : r.blockNode.id, r.marketRate,
+                r.lockedInForce);
     }
 
     private static MarketSnapshot.GrantState grantState(NodeGrant g) {
@@ -118,6 +144,7 @@ final class MarketSnapshotCodec {
                 }
             }
         }
+        m.tracking = true;
         return m;
     }
 

@@ -61,8 +61,12 @@ final class ReasonsStep {
     /** A gang that holds nodes: the rates its next interval bills at, and its reason. */
     private void held(ClearingScratch s, MarketRequest r, Money price, long limit, boolean lockedInForce, Instant now,
                       List<MarketEvent> events) {
-        r.marketRate = BillingPolicy.marketRate(price, s.reserve, limit);
-        r.lockedInForce = lockedInForce;
+        long rate = BillingPolicy.marketRate(price, s.reserve, limit);
+        if (r.marketRate != rate || r.lockedInForce != lockedInForce) {
+            r.marketRate = rate;
+            r.lockedInForce = lockedInForce;
+            market.touch(r);
+        }
         if (r.phase == RequestPhase.RECLAIMING) {
             if (r.reason != Reason.MARKET_PREEMPTION) {
                 market.setReason(r, Reason.MARKET_PREEMPTION, "reclaimed with notice; deadline " + r.noticeDeadline,

@@ -27,6 +27,7 @@ final class ReclaimStep {
                 if (r.phase == RequestPhase.RECLAIMING && RescindPolicy.rescinds(true, now, r.noticeDeadline)) {
                     r.phase = RequestPhase.ADMITTED;
                     r.noticeDeadline = null;
+                    market.touch(r);
                     events.add(new MarketEvent.ReclaimRescinded(now, r.id, r.jobId, r.cluster.id, r.grantedNodeIds()));
                 }
                 continue;
@@ -37,6 +38,7 @@ final class ReclaimStep {
                 r.noticeDeadline = null;
                 r.lockedRate = null;
                 r.window(null);
+                market.touch(r);
                 continue;
             }
             ReclaimCause cause = ReclaimPolicy.cause(s.holderLimit[h], s.reserve, r.startLimit,
@@ -48,6 +50,7 @@ final class ReclaimStep {
             } else if (r.phase == RequestPhase.ADMITTED) {
                 r.phase = RequestPhase.RECLAIMING;
                 r.noticeDeadline = now.plus(market.timings().notice());
+                market.touch(r);
                 b.reclaiming.add(r);
                 events.add(new MarketEvent.PreemptionNoticed(now, r.id, r.jobId, r.cluster.id, b.pool.id(),
                         r.noticeDeadline, r.grantedNodeIds(), price));

@@ -327,4 +327,40 @@ class MarketPropertiesTest {
             lastTickAt[0] = o.at();
         });
     }
+
+    /**
+     * A store that keeps the requests of the first snapshot and then only applies {@link Market#changes()}
+     * after every tick holds exactly the requests of the whole snapshot: no change goes unrecorded.
+     */
+    @Property(tries = 200)
+    void theRecordedChangesKeepAStoreOfRequestsEqualToTheWholeSnapshot(@ForAll("ops") List<Op> ops) {
+        List<Op> ending = new ArrayList<>(ops);
+        ending.add(new Tick(0, false));
+        Map<Long, MarketSnapshot.RequestState> stored = new java.util.TreeMap<>();
+        int[] checked = {0};
+        run(ending, false, 0, (m, o) -> {
+            MarketChanges changes = m.changes();
+            Set<String> seen = new HashSet<>();
+            changes.requests().forEach(r -> seen.add(r.id()));
+            changes.gone().forEach(g -> seen.add(g.id()));
+            for (MarketChanges.Gone gone : changes.gone()) {
+                stored.remove(gone.sequence());
+                if (gone.revoked()) {
+                    String job = gone.id().split("#")[0];
+                    int attempt = gone.id().contains("#") ? Integer.parseInt(gone.id().split("#")[1]) : 1;
+                    assertThat(seen).as("a revoked request's job goes on as a later attempt").contains(job + "#" + (attempt + 1));
+                }
+            }
+            changes.requests().forEach(r -> stored.put(r.sequence(), r));
+            m.clearChanges();
+            MarketSnapshot whole = m.snapshot();
+            assertThat(List.copyOf(stored.values())).isEqualTo(whole.requests());
+            assertThat(changes.rest()).isEqualTo(new MarketSnapshot(whole.timings(), whole.lastTick(), whole.sequence(),
+                    whole.grantSequence(), whole.pools(), whole.tenants(), whole.clusters(), List.of(), whole.grants(),
+                    whole.idleOrder(), whole.betweenTicks()));
+            assertThat(m.changes().requests()).as("cleared").isEmpty();
+            checked[0]++;
+        });
+        assertThat(checked[0]).isPositive();
+    }
 }

@@ -1,0 +1,61 @@
+package com.bettercompute.application.market;
+
+import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.Transactions;
+import com.bettercompute.domain.event.DomainEvent;
+import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketEvent;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiFunction;
+
+/**
+ * A market input between ticks (a filing, a job's end, a node fact), as the live server runs it: load
+ * (the market locked), change and save in one transaction together with the input's own outbox event
+ * and those of the decisions it caused at once, so the outbox never tells of a change the market did not
+ * keep, nor the market keep one the outbox missed. Events the input leaves for the next tick (a request
+ * filed from the queue, a gang revoked by a node that left) reach the outbox with that tick's.
+ */
+final class MarketInput {
+    /** What an input did: its result, its outbox event (null when it changed nothing) and the events it caused. */
+    record Done<T>(T result, DomainEvent event, List<MarketEvent> caused) {
+        static <T> Done<T> of(T result, DomainEvent event) {
+            return new Done<>(result, event, List.of());
+        }
+    }
+
+    private final Transactions transactions;
+    private final MarketRepository markets;
+    /** Null for a market no one reads the outbox of (the simulator's). */
+    private final EventOutbox outbox;
+    private final Clock clock;
+
+    MarketInput(Transactions transactions, MarketRepository markets, EventOutbox outbox, Clock clock) {
+        this.transactions = Objects.requireNonNull(transactions);
+        this.markets = Objects.requireNonNull(markets);
+        this.outbox = outbox;
+        this.clock = Objects.requireNonNull(clock);
+    }
+
+    /** For a market no one else writes and no one reads the outbox of: the simulator's. */
+    static MarketInput untransacted(MarketRepository markets, Clock clock) {
+        return new MarketInput(Untransacted.INSTANCE, markets, null, clock);
+    }
+
+    <T> Done<T> run(BiFunction<Market, Instant, Done<T>> change) {
+        return transactions.inTransaction(() -> {
+            Market market = markets.load();
+            Done<T> done = change.apply(market, clock.instant());
+            markets.save(market);
+            if (outbox != null) {
+                if (done.event() != null) {
+                    outbox.append(done.event());
+                }
+                outbox.appendAll(MarketOutboxEvents.of(market, done.caused(), List.of()));
+            }
+            return done;
+        });
+    }
+}
