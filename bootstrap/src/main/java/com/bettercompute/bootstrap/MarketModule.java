@@ -115,10 +115,10 @@ public final class MarketModule implements AutoCloseable {
         ClusterConnections connections = new ClusterConnections(clusters, catalog, providers);
         inCluster = new InClusterMarketLoop(markets, connections, clusterClient,
                 new KeepPlatformObjects(markets, connections, clusterClient),
-                new SyncClusterDemand(db.transactions(), markets, clock),
+                new SyncClusterDemand(db.transactions(), markets, db.outbox(), clock),
                 new PublishRequestStatus(markets, clusterClient, clock),
                 new ReconcileMarketNodes(db.transactions(), markets, marketCatalog, connections, catalog, providers,
-                        clusterClient, clock),
+                        clusterClient, db.outbox(), clock),
                 clock, IN_CLUSTER_EVERY, OBJECTS_EVERY);
         effects.wake = inCluster::wake;
     }

@@ -7,6 +7,7 @@ import com.bettercompute.application.market.ReportNodeLeft;
 import com.bettercompute.application.market.ReportNodeReady;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterConnection;
+import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.ClusterNode;
 import com.bettercompute.application.port.Transactions;
@@ -61,7 +62,6 @@ public final class ReconcileMarketNodes {
     public record Outcome(List<String> created, List<String> deleted, List<String> ready, List<String> left) {
     }
 
-    private final Transactions transactions;
     private final MarketRepository markets;
     private final MarketCatalog catalog;
     private final ClusterConnections connections;
@@ -75,8 +75,7 @@ public final class ReconcileMarketNodes {
 
     public ReconcileMarketNodes(Transactions transactions, MarketRepository markets, MarketCatalog catalog,
                                 ClusterConnections connections, CatalogRepository accounts, ClusterProviders providers,
-                                MarketClusterClient clusters, Clock clock) {
-        this.transactions = transactions;
+                                MarketClusterClient clusters, EventOutbox outbox, Clock clock) {
         this.markets = markets;
         this.catalog = catalog;
         this.connections = connections;
@@ -85,8 +84,8 @@ public final class ReconcileMarketNodes {
         this.clusters = clusters;
         // The gang's conditions follow from the saved state (PublishRequestStatus), not from these events.
         MarketEffects fromSavedState = events -> { };
-        this.reportReady = new ReportNodeReady(markets, fromSavedState, clock);
-        this.reportLeft = new ReportNodeLeft(markets, clock);
+        this.reportReady = new ReportNodeReady(transactions, markets, outbox, fromSavedState, clock);
+        this.reportLeft = new ReportNodeLeft(transactions, markets, outbox, clock);
         this.notice = new NodeNotice(clusters, clock);
         this.clock = clock;
     }
@@ -159,10 +158,7 @@ public final class ReconcileMarketNodes {
             ClusterNode node = nodesByPool.get(e.getKey());
             if (node == null) {
                 if (grant.readyAt() != null && observed.nodePool(e.getKey()).isPresent()) {
-                    transactions.inTransaction(() -> {
-                        reportLeft.report(new ReportNodeLeft.Command(grant.nodeId()));
-                        return null;
-                    });
+                    reportLeft.report(new ReportNodeLeft.Command(grant.nodeId()));
                     outcome.left().add(grant.nodeId());
                 }
                 continue;
@@ -177,7 +173,7 @@ public final class ReconcileMarketNodes {
                 notice.keep(connection.get(), node, labels);
             }
             if (node.ready() && grant.readyAt() == null) {
-                transactions.inTransaction(() -> reportReady.report(new ReportNodeReady.Command(grant.nodeId())));
+                reportReady.report(new ReportNodeReady.Command(grant.nodeId()));
                 outcome.ready().add(grant.nodeId());
             }
         }

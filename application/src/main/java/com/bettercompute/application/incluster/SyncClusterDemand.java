@@ -1,9 +1,12 @@
 package com.bettercompute.application.incluster;
 
+import com.bettercompute.application.market.MarketOutboxEvents;
 import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.MarketClusterClient.ObservedJob;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.DomainException;
+import com.bettercompute.domain.event.DomainEvent;
 import com.bettercompute.domain.market.JobDemand;
 import com.bettercompute.domain.market.LimitPriceWritePolicy;
 import com.bettercompute.domain.market.Market;
@@ -29,7 +32,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * limit price and priority labels); a job whose limit label changed gets the new limit; a job that finished
  * ends its request; an open request whose job has no ProvisioningRequest any more is withdrawn. Because it
  * compares what the cluster shows with what the market saved, it is idempotent: a restart files nothing
- * twice, and a missed watch event is caught at the next pass.
+ * twice, and a missed watch event is caught at the next pass. Each change writes the outbox event its use
+ * case writes ({@code market.request.received}, {@code market.job.ended}, {@code market.request.withdrawn},
+ * {@code market.request.limit-changed}) in the same transaction.
  *
  * <p>A job's attempts share one market job id ({@link InClusterNames#jobId}): when the market revokes a
  * gang it requeues the job itself, so Kueue's next attempt finds the request open and files nothing new.
@@ -47,13 +52,15 @@ public final class SyncClusterDemand {
 
     private final Transactions transactions;
     private final MarketRepository markets;
+    private final EventOutbox outbox;
     private final Clock clock;
     /** Jobs refused once (and why), so a standing refusal is logged once rather than at every pass. */
     private final Set<String> refusedLogged = ConcurrentHashMap.newKeySet();
 
-    public SyncClusterDemand(Transactions transactions, MarketRepository markets, Clock clock) {
+    public SyncClusterDemand(Transactions transactions, MarketRepository markets, EventOutbox outbox, Clock clock) {
         this.transactions = transactions;
         this.markets = markets;
+        this.outbox = Objects.requireNonNull(outbox);
         this.clock = clock;
     }
 
@@ -73,6 +80,7 @@ public final class SyncClusterDemand {
             List<String> limits = new ArrayList<>();
             List<String> refused = new ArrayList<>();
             Set<String> seen = new HashSet<>();
+            List<DomainEvent> events = new ArrayList<>();
             for (ObservedJob job : jobs) {
                 String jobId = InClusterNames.jobId(clusterId, job.job());
                 seen.add(jobId);
@@ -80,17 +88,20 @@ public final class SyncClusterDemand {
                 try {
                     if (job.ended()) {
                         if (open) {
+                            events.add(event(market, "market.job.ended", market.openRequest(jobId), jobId));
                             market.endJob(jobId, clock.instant());
                             ended.add(jobId);
                         }
                     } else if (!open) {
                         // No GPUs read (its PodTemplates are not there yet): not demand yet, filed at a later pass.
                         if (job.gpus() > 0 && job.requests().stream().anyMatch(r -> !r.failed())) {
-                            market.file(demand(market, clusterId, site, jobId, job), clock.instant());
+                            MarketRequest request = market.file(demand(market, clusterId, site, jobId, job), clock.instant());
+                            events.add(event(market, "market.request.received", request, jobId));
                             filed.add(jobId);
                         }
                     } else if (limitChanged(market.openRequest(jobId), job.limitLabel())) {
                         market.setJobLimit(jobId, LimitPriceWritePolicy.parseJobLabel(job.limitLabel()));
+                        events.add(event(market, "market.request.limit-changed", market.openRequest(jobId), jobId));
                         limits.add(jobId);
                     }
                 } catch (DomainException e) {
@@ -103,6 +114,7 @@ public final class SyncClusterDemand {
             String prefix = InClusterNames.jobPrefix(clusterId);
             for (MarketRequest r : market.openRequests()) {
                 if (r.clusterId().equals(clusterId) && r.jobId().startsWith(prefix) && !seen.contains(r.jobId())) {
+                    events.add(event(market, "market.request.withdrawn", r, r.jobId()));
                     market.endJob(r.jobId(), clock.instant());
                     withdrawn.add(r.jobId());
                 }
@@ -110,9 +122,16 @@ public final class SyncClusterDemand {
             Outcome outcome = new Outcome(filed, ended, withdrawn, limits, refused);
             if (outcome.changed()) {
                 markets.save(market);
+                outbox.appendAll(events);
             }
             return outcome;
         });
+    }
+
+    private DomainEvent event(Market market, String type, MarketRequest request, String jobId) {
+        return MarketOutboxEvents.input(market, type, request.clusterId(), request.id(), clock.instant(),
+                "jobId", jobId, "clusterId", request.clusterId(), "pool", request.pool().toString(),
+                "gpus", request.gpus(), "limit", request.jobLimit() == null ? null : request.jobLimit().toString());
     }
 
     private static JobDemand demand(Market market, String clusterId, String site, String jobId, ObservedJob job) {

@@ -18,7 +18,7 @@ import java.util.Map;
  * {@code market.tick.cleared} per pool. A reason change is not one: the reason is the request's state,
  * read by the requests route, and the in-cluster Events come from {@link MarketEffects}.
  */
-final class MarketOutboxEvents {
+public final class MarketOutboxEvents {
     private MarketOutboxEvents() {
     }
 
@@ -112,7 +112,7 @@ final class MarketOutboxEvents {
      * The outbox event of a market input between ticks: its tenant is the cluster's, null when the input
      * concerns no cluster the market knows (a free node: the operator's).
      */
-    static DomainEvent input(Market market, String type, String clusterId, String subject, Instant at,
+    public static DomainEvent input(Market market, String type, String clusterId, String subject, Instant at,
                              Object... keysAndValues) {
         String tenant = clusterId != null && market.hasCluster(clusterId) ? market.cluster(clusterId).tenantId() : null;
         return new DomainEvent(type, tenant, subject, at, data(keysAndValues));

@@ -40,6 +40,7 @@ final class InClusterWorld {
     final InMemoryTransactions transactions = new InMemoryTransactions(store);
     final InMemoryMarketClusterClient cluster = new InMemoryMarketClusterClient();
     final MarketEffects effects = events -> { };
+    final InMemoryEventOutbox outbox = new InMemoryEventOutbox(store);
     final RunMarketTick tick;
     final SyncClusterDemand sync;
     final PublishRequestStatus publish;
@@ -56,8 +57,8 @@ final class InClusterWorld {
         market.addCluster(B, "beta", 64, null);
         markets.save(market);
         tick = new RunMarketTick(transactions, markets, new InMemoryMarketLedger(store), new InMemoryMarketFeed(store),
-                new InMemoryEventOutbox(store), effects, clock);
-        sync = new SyncClusterDemand(transactions, markets, clock);
+                outbox, effects, clock);
+        sync = new SyncClusterDemand(transactions, markets, outbox, clock);
         publish = new PublishRequestStatus(markets, cluster, clock);
     }
 

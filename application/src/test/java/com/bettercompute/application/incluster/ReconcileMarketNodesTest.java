@@ -31,7 +31,7 @@ class ReconcileMarketNodesTest {
     final InMemoryClusterProvider provider = new InMemoryClusterProvider(w.ports.clock(), Duration.ofSeconds(30));
     final ReconcileMarketNodes nodes = new ReconcileMarketNodes(w.ports.transactions(), w.markets, w.catalog,
             new ClusterConnections(w.ports.clusters(), w.ports.catalog(), account -> provider), w.ports.catalog(),
-            account -> provider, cluster, w.ports.clock());
+            account -> provider, cluster, w.ports.outbox(), w.ports.clock());
     ClusterLocator at;
 
     @BeforeEach
@@ -83,7 +83,7 @@ class ReconcileMarketNodesTest {
         assertThat(provider.callsByMethod().get("createNodePool")).isEqualTo(2);
         var afterRestart = new ReconcileMarketNodes(w.ports.transactions(), w.markets, w.catalog,
                 new ClusterConnections(w.ports.clusters(), w.ports.catalog(), account -> provider), w.ports.catalog(),
-                account -> provider, cluster, w.ports.clock());
+                account -> provider, cluster, w.ports.outbox(), w.ports.clock());
         assertThat(afterRestart.reconcile(MarketWorld.ACME_TRAIN).created()).as("a restart adopts its pools").isEmpty();
         assertThat(provider.callsByMethod().get("createNodePool")).isEqualTo(2);
     }
@@ -111,6 +111,10 @@ class ReconcileMarketNodesTest {
 
         assertThat(new ReadMarketRequest(w.markets).read(JOB).reason()).isEqualTo("Provisioned");
         assertThat(w.markets.load().liveGrants()).allSatisfy(g -> assertThat(g.readyAt()).isNotNull());
+        assertThat(w.ports.outbox().all()).as("each node's ready once in the outbox, then the gang's")
+                .extracting(e -> e.event().type())
+                .filteredOn(t -> t.equals("market.node.ready") || t.equals("market.request.provisioned"))
+                .containsExactly("market.node.ready", "market.node.ready", "market.request.provisioned");
     }
 
     @Test
@@ -124,6 +128,7 @@ class ReconcileMarketNodesTest {
         cluster.nodes.remove("gke-a-0");
 
         assertThat(nodes.reconcile(MarketWorld.ACME_TRAIN).left()).hasSize(1);
+        assertThat(w.ports.outbox().all()).extracting(e -> e.event().type()).containsOnlyOnce("market.node.left");
         w.tick.run();
         w.ports.clock().advance(Duration.ofMinutes(5));
         w.tick.run();

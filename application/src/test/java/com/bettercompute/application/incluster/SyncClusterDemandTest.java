@@ -48,6 +48,22 @@ class SyncClusterDemandTest {
     }
 
     @Test
+    void each_change_writes_its_outbox_event_and_a_pass_that_changes_nothing_writes_none() {
+        Job job = train(16);
+        w.sync.sync(A, SITE, w.cluster.observed());
+        job.limitLabel = "3.00";
+        w.sync.sync(A, SITE, w.cluster.observed());
+        w.sync.sync(A, SITE, w.cluster.observed());
+        w.cluster.jobs.clear();
+        w.sync.sync(A, SITE, w.cluster.observed());
+
+        assertThat(w.outbox.all()).extracting(e -> e.event().type()).containsExactly(
+                "market.request.received", "market.request.limit-changed", "market.request.withdrawn");
+        assertThat(w.outbox.all().get(0).event().data()).containsEntry("jobId", "kcl_a/research/train")
+                .containsEntry("gpus", 16);
+    }
+
+    @Test
     void a_job_naming_no_node_class_takes_the_sites_only_one() {
         Job job = w.cluster.job("research", "eval", 8, null);
         w.cluster.request(job, "job-eval-1-market-1", T0);
