@@ -42,6 +42,11 @@ final class FeedStreams implements AutoCloseable {
     private final ReadMarketFeed feed;
     private final ScheduledExecutorService timer;
     private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
+    /**
+     * Set first by {@link #close}: a stream that opens while the server stops closes itself, so no open stream
+     * is left for the server's stop to wait on (either close sees it among the subscribers, or it sees this).
+     */
+    private volatile boolean closing;
     /** Open streams per principal (absent: none). */
     private final Map<String, Integer> open = new ConcurrentHashMap<>();
     private int polls;
@@ -102,6 +107,10 @@ final class FeedStreams implements AutoCloseable {
                     send(s, first.items());
                 }
                 subscribers.add(s);
+                if (closing) {
+                    subscribers.remove(s);
+                    client.close();
+                }
             }).handle(ctx);
         } catch (RuntimeException e) {
             giveBack.run();
@@ -165,6 +174,7 @@ final class FeedStreams implements AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
         timer.shutdownNow();
         for (Subscriber s : subscribers) {
             s.client.close();
