@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The market inside a tenant cluster on the real server (embedded H2, the in-process GKE simulator and its
  * simulated Kubernetes API, reconcilers and the tick every second): once acme's cluster is enrolled the
  * platform's Kueue objects appear in it; the objects Kueue would make for a 16-GPU Job (written here by the
- * test, as no Kueue runs on the simulated API) are read as demand, the market grants two nodes, two provider
+ * test, to pin what the product reads apart from the simulated Kueue; {@link MarketJobEndToEndTest} lets the
+ * simulated Kueue make them from a real Job) are read as demand, the market grants two nodes, two provider
  * node pools make them, their nodes join labelled for the request, and the ProvisioningRequest turns
  * Provisioned=True with the request label in its class details, the Job carrying the verdicts as Events.
  */
@@ -108,13 +109,18 @@ class MarketInTenantClusterEndToEndTest {
     }
 
     static String conditionStatus(GenericKubernetesResource r, String type) {
+        return condition(r, type, "status");
+    }
+
+    /** A field of the request's condition of that type, or "" when it has none. */
+    static String condition(GenericKubernetesResource r, String type, String field) {
         if (r == null || !(r.getAdditionalProperties().get("status") instanceof Map<?, ?> status)
                 || !(status.get("conditions") instanceof List<?> conditions)) {
             return "";
         }
         for (Object o : conditions) {
             if (o instanceof Map<?, ?> c && type.equals(c.get("type"))) {
-                return String.valueOf(c.get("status"));
+                return String.valueOf(c.get(field));
             }
         }
         return "";
