@@ -1,6 +1,7 @@
 package com.bettercompute.bootstrap.e2e;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AcknowledgedWritesSurviveSigkillTest {
 
     @Test
-    void every_acknowledged_create_update_and_delete_survives_sigkill(@TempDir Path workDir) throws Exception {
+    void every_acknowledged_create_update_and_delete_survives_sigkill(@TempDir(cleanup = CleanupMode.ON_SUCCESS) Path workDir) throws Exception {
         int cycles = Integer.getInteger("crash.cycles", 44);
         int threads = Integer.getInteger("crash.threads", 4);
         String db = "h2".equals(System.getProperty("crash.db")) ? "jdbc:h2:file:./data/better-compute" : null;
