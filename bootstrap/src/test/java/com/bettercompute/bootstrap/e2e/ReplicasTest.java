@@ -61,8 +61,9 @@ class ReplicasTest {
                     assertThat(types).as(events.toString()).containsExactly("kubernetes.cluster.created", "kubernetes.cluster.ready",
                             "kubernetes.cluster.deleting", "kubernetes.cluster.deleted");
                 }
-                assertThat(one.server().reconcilePasses()).isPositive();
-                assertThat(two.server().reconcilePasses()).isPositive();
+                // Leases go to whichever replica asks first: with eight clusters one replica may take every pass
+                // (seen once on a quiet machine), so only the work done, never twice, is a rule here.
+                assertThat(one.server().reconcilePasses() + two.server().reconcilePasses()).isPositive();
             }
         }
     }
