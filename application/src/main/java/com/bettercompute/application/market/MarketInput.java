@@ -5,11 +5,15 @@ import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.event.DomainEvent;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.MarketEvent;
+import com.bettercompute.domain.market.Node;
+import com.bettercompute.domain.market.NodeGrant;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
+import java.util.function.Predicate;
 
 /**
  * A market input between ticks (a filing, a job's end, a node fact), as the live server runs it: load
@@ -56,6 +60,24 @@ final class MarketInput {
                 outbox.appendAll(MarketOutboxEvents.of(market, done.caused(), List.of()));
             }
             return done;
+        });
+    }
+
+    /**
+     * A fact about one node (left, out of service, back) as one input: the change, and its outbox event
+     * {@code type} when the node was as {@code changes} asks before it, for the cluster the node was granted
+     * to (a node back returns to the cluster that lost it), else the one whose block it is in.
+     */
+    void nodeFact(String nodeId, String type, Predicate<Node> changes, BiConsumer<Market, Instant> change) {
+        run((market, at) -> {
+            Node node = market.node(nodeId);
+            boolean changed = changes.test(node);
+            NodeGrant grant = node.grant();
+            change.accept(market, at);
+            NodeGrant now = grant != null ? grant : node.grant();
+            String clusterId = now != null ? now.clusterId() : node.blockClusterId();
+            return Done.of(null, changed ? MarketOutboxEvents.input(market, type, clusterId, nodeId, at,
+                    "nodeId", nodeId, "pool", node.pool().toString(), "clusterId", clusterId) : null);
         });
     }
 }

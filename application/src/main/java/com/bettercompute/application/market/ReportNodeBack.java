@@ -2,8 +2,6 @@ package com.bettercompute.application.market;
 
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
-import com.bettercompute.domain.market.Node;
-import com.bettercompute.domain.market.NodeGrant;
 import java.time.Clock;
 import java.util.Objects;
 
@@ -31,17 +29,7 @@ public final class ReportNodeBack {
     }
 
     public void report(Command command) {
-        input.run((market, at) -> {
-            Node node = market.node(command.nodeId());
-            boolean changes = !node.inService();
-            NodeGrant grant = node.grant();
-            market.nodeBack(command.nodeId(), at);
-            // the cluster it was granted to (a node back returns to the cluster that lost it), or whose block it is in
-            NodeGrant now = grant != null ? grant : node.grant();
-            String clusterId = now != null ? now.clusterId() : node.blockClusterId();
-            return MarketInput.Done.of(null, changes ? MarketOutboxEvents.input(market, "market.node.back", clusterId,
-                    command.nodeId(), at, "nodeId", command.nodeId(), "pool", node.pool().toString(),
-                    "clusterId", clusterId) : null);
-        });
+        input.nodeFact(command.nodeId(), "market.node.back", node -> !node.inService(),
+                (market, at) -> market.nodeBack(command.nodeId(), at));
     }
 }
