@@ -156,8 +156,8 @@ final class InClusterMarketLoop implements AutoCloseable {
         List<ObservedJob> jobs = w.watch.jobs();
         var changed = demand.sync(clusterId, cluster.get().region(), jobs);
         if (changed.changed()) {
-            LOG.info("cluster {}: demand filed {} ended {} withdrawn {} limits {}", clusterId, changed.filed(),
-                    changed.ended(), changed.withdrawn(), changed.limitsChanged());
+            LOG.info("cluster {}: demand filed {} ended {} withdrawn {} limits {} priorities {}", clusterId,
+                    changed.filed(), changed.ended(), changed.withdrawn(), changed.limitsChanged(), changed.prioritiesChanged());
         }
         verdicts.publish(clusterId, connection.get(), jobs);
         nodes.reconcile(clusterId);

@@ -84,8 +84,16 @@ public final class PublishRequestStatus {
         if (current.marketRequest() != null && !current.marketRequest().equals(open.id())) {
             String message = "The market revoked this request: its gang's nodes were reclaimed or left the cluster. "
                     + "The job requeues as a new request at its current limit price.";
-            write(connection, job, current, current.marketRequest(), Reason.MARKET_REVOKED.wire(), message,
-                    List.of(new Condition(FAILED, "True", Reason.MARKET_REVOKED.wire(), message, now)), Map.of());
+            List<Condition> failed = new ArrayList<>();
+            failed.add(new Condition(FAILED, "True", Reason.MARKET_REVOKED.wire(), message, now));
+            // The attempt holds no capacity any more: Provisioned and a notice from before must not stay True.
+            for (String held : List.of(PROVISIONED, PREEMPTION_NOTICE)) {
+                Condition had = current.condition(held);
+                if (had != null && "True".equals(had.status())) {
+                    failed.add(new Condition(held, "False", Reason.MARKET_REVOKED.wire(), message, now));
+                }
+            }
+            write(connection, job, current, current.marketRequest(), Reason.MARKET_REVOKED.wire(), message, failed, Map.of());
             return;
         }
         List<Condition> conditions = new ArrayList<>();

@@ -29,12 +29,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Brings the market's requests of one cluster in line with the jobs its Kueue asks nodes for, in one
  * transaction: a job with a live ProvisioningRequest and no open request files one (its node class, GPUs,
- * limit price and priority labels); a job whose limit label changed gets the new limit; a job that finished
+ * limit price and priority labels); a job whose limit or priority label changed gets the new one; a job that finished
  * ends its request; an open request whose job has no ProvisioningRequest any more is withdrawn. Because it
  * compares what the cluster shows with what the market saved, it is idempotent: a restart files nothing
  * twice, and a missed watch event is caught at the next pass. Each change writes the outbox event its use
  * case writes ({@code market.request.received}, {@code market.job.ended}, {@code market.request.withdrawn},
- * {@code market.request.limit-changed}) in the same transaction.
+ * {@code market.request.limit-changed}, {@code market.request.priority-changed}) in the same transaction.
  *
  * <p>A job's attempts share one market job id ({@link InClusterNames#jobId}): when the market revokes a
  * gang it requeues the job itself, so Kueue's next attempt finds the request open and files nothing new.
@@ -44,9 +44,10 @@ public final class SyncClusterDemand {
 
     /** What one pass changed. */
     public record Outcome(List<String> filed, List<String> ended, List<String> withdrawn, List<String> limitsChanged,
-                          List<String> refused) {
+                          List<String> prioritiesChanged, List<String> refused) {
         public boolean changed() {
-            return !filed.isEmpty() || !ended.isEmpty() || !withdrawn.isEmpty() || !limitsChanged.isEmpty();
+            return !filed.isEmpty() || !ended.isEmpty() || !withdrawn.isEmpty() || !limitsChanged.isEmpty()
+                    || !prioritiesChanged.isEmpty();
         }
     }
 
@@ -72,12 +73,13 @@ public final class SyncClusterDemand {
         return transactions.inTransaction(() -> {
             Market market = markets.load();
             if (!market.hasCluster(clusterId)) {
-                return new Outcome(List.of(), List.of(), List.of(), List.of(), List.of());
+                return new Outcome(List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
             }
             List<String> filed = new ArrayList<>();
             List<String> ended = new ArrayList<>();
             List<String> withdrawn = new ArrayList<>();
             List<String> limits = new ArrayList<>();
+            List<String> priorities = new ArrayList<>();
             List<String> refused = new ArrayList<>();
             Set<String> seen = new HashSet<>();
             List<DomainEvent> events = new ArrayList<>();
@@ -88,7 +90,7 @@ public final class SyncClusterDemand {
                 try {
                     if (job.ended()) {
                         if (open) {
-                            events.add(event(market, "market.job.ended", market.openRequest(jobId), jobId));
+                            events.add(MarketOutboxEvents.jobEnded(market, market.openRequest(jobId), clock.instant()));
                             market.endJob(jobId, clock.instant());
                             ended.add(jobId);
                         }
@@ -96,13 +98,19 @@ public final class SyncClusterDemand {
                         // No GPUs read (its PodTemplates are not there yet): not demand yet, filed at a later pass.
                         if (job.gpus() > 0 && job.requests().stream().anyMatch(r -> !r.failed())) {
                             MarketRequest request = market.file(demand(market, clusterId, site, jobId, job), clock.instant());
-                            events.add(event(market, "market.request.received", request, jobId));
+                            events.add(MarketOutboxEvents.received(market, request, clock.instant()));
                             filed.add(jobId);
                         }
-                    } else if (limitChanged(market.openRequest(jobId), job.limitLabel())) {
-                        market.setJobLimit(jobId, LimitPriceWritePolicy.parseJobLabel(job.limitLabel()));
-                        events.add(event(market, "market.request.limit-changed", market.openRequest(jobId), jobId));
-                        limits.add(jobId);
+                    } else {
+                        if (limitChanged(market.openRequest(jobId), job.limitLabel())) {
+                            market.setJobLimit(jobId, LimitPriceWritePolicy.parseJobLabel(job.limitLabel()));
+                            events.add(MarketOutboxEvents.limitChanged(market, market.openRequest(jobId), clock.instant()));
+                            limits.add(jobId);
+                        }
+                        if (market.setJobPriority(jobId, PriorityClass.fromLabel(job.priorityLabel()))) {
+                            events.add(MarketOutboxEvents.priorityChanged(market, market.openRequest(jobId), clock.instant()));
+                            priorities.add(jobId);
+                        }
                     }
                 } catch (DomainException e) {
                     refused.add(jobId);
@@ -114,12 +122,12 @@ public final class SyncClusterDemand {
             String prefix = InClusterNames.jobPrefix(clusterId);
             for (MarketRequest r : market.openRequests()) {
                 if (r.clusterId().equals(clusterId) && r.jobId().startsWith(prefix) && !seen.contains(r.jobId())) {
-                    events.add(event(market, "market.request.withdrawn", r, r.jobId()));
+                    events.add(MarketOutboxEvents.withdrawn(market, r, clock.instant()));
                     market.endJob(r.jobId(), clock.instant());
                     withdrawn.add(r.jobId());
                 }
             }
-            Outcome outcome = new Outcome(filed, ended, withdrawn, limits, refused);
+            Outcome outcome = new Outcome(filed, ended, withdrawn, limits, priorities, refused);
             if (outcome.changed()) {
                 markets.save(market);
                 outbox.appendAll(events);
@@ -128,11 +136,6 @@ public final class SyncClusterDemand {
         });
     }
 
-    private DomainEvent event(Market market, String type, MarketRequest request, String jobId) {
-        return MarketOutboxEvents.input(market, type, request.clusterId(), request.id(), clock.instant(),
-                "jobId", jobId, "clusterId", request.clusterId(), "pool", request.pool().toString(),
-                "gpus", request.gpus(), "limit", request.jobLimit() == null ? null : request.jobLimit().toString());
-    }
 
     private static JobDemand demand(Market market, String clusterId, String site, String jobId, ObservedJob job) {
         Money limit = LimitPriceWritePolicy.parseJobLabel(job.limitLabel());

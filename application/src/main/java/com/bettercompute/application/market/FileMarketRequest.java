@@ -61,10 +61,7 @@ public final class FileMarketRequest {
         return input.run((market, at) -> {
             var request = market.file(new JobDemand(command.jobId(), command.clusterId(), pool, command.gpus(), limit,
                     priority), at);
-            return MarketInput.Done.of(RequestView.of(request), MarketOutboxEvents.input(market,
-                    "market.request.received", command.clusterId(), request.id(), at, "jobId", command.jobId(),
-                    "clusterId", command.clusterId(), "pool", pool.toString(), "gpus", command.gpus(),
-                    "limit", limit == null ? null : limit.toString(), "priority", priority.name()));
+            return MarketInput.Done.of(RequestView.of(request), MarketOutboxEvents.received(market, request, at));
         }).result();
     }
 }

@@ -2,6 +2,7 @@ package com.bettercompute.application.market;
 
 import com.bettercompute.domain.event.DomainEvent;
 import com.bettercompute.domain.market.Market;
+import com.bettercompute.domain.market.MarketRequest;
 import com.bettercompute.domain.market.MarketEvent;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolTick;
@@ -116,6 +117,37 @@ public final class MarketOutboxEvents {
                              Object... keysAndValues) {
         String tenant = clusterId != null && market.hasCluster(clusterId) ? market.cluster(clusterId).tenantId() : null;
         return new DomainEvent(type, tenant, subject, at, data(keysAndValues));
+    }
+
+    /** {@code market.request.received}: a job's request filed, as its use case and the in-cluster sync write it. */
+    public static DomainEvent received(Market market, MarketRequest request, Instant at) {
+        return input(market, "market.request.received", request.clusterId(), request.id(), at, "jobId", request.jobId(),
+                "clusterId", request.clusterId(), "pool", request.pool().toString(), "gpus", request.gpus(),
+                "limit", usd(request.jobLimit()), "priority", request.priority().name());
+    }
+
+    /** {@code market.request.limit-changed}: a job's own limit price changed while its request is open. */
+    public static DomainEvent limitChanged(Market market, MarketRequest request, Instant at) {
+        return input(market, "market.request.limit-changed", request.clusterId(), request.id(), at,
+                "jobId", request.jobId(), "clusterId", request.clusterId(), "limit", usd(request.jobLimit()));
+    }
+
+    /** {@code market.request.priority-changed}: a job's priority class label changed while its request is open. */
+    public static DomainEvent priorityChanged(Market market, MarketRequest request, Instant at) {
+        return input(market, "market.request.priority-changed", request.clusterId(), request.id(), at,
+                "jobId", request.jobId(), "clusterId", request.clusterId(), "priority", request.priority().name());
+    }
+
+    /** {@code market.job.ended}: the job finished; its request closes. */
+    public static DomainEvent jobEnded(Market market, MarketRequest request, Instant at) {
+        return input(market, "market.job.ended", request.clusterId(), request.id(), at, "jobId", request.jobId(),
+                "clusterId", request.clusterId());
+    }
+
+    /** {@code market.request.withdrawn}: the job asks no more (its request or the job itself is gone). */
+    public static DomainEvent withdrawn(Market market, MarketRequest request, Instant at) {
+        return input(market, "market.request.withdrawn", request.clusterId(), request.id(), at,
+                "jobId", request.jobId(), "clusterId", request.clusterId());
     }
 
     private static Map<String, Object> data(Object... keysAndValues) {

@@ -31,8 +31,7 @@ public final class ReportJobEnded {
         input.run((market, at) -> {
             MarketRequest request = market.openRequest(command.jobId());
             market.endJob(command.jobId(), at);
-            return MarketInput.Done.of(null, MarketOutboxEvents.input(market, "market.job.ended", request.clusterId(),
-                    request.id(), at, "jobId", command.jobId(), "clusterId", request.clusterId()));
+            return MarketInput.Done.of(null, MarketOutboxEvents.jobEnded(market, request, at));
         });
     }
 }

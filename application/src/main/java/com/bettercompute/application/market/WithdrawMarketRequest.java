@@ -34,8 +34,7 @@ public final class WithdrawMarketRequest {
         input.run((market, at) -> {
             MarketRequest request = market.openRequest(command.jobId());
             market.endJob(command.jobId(), at);
-            return MarketInput.Done.of(null, MarketOutboxEvents.input(market, "market.request.withdrawn",
-                    request.clusterId(), request.id(), at, "jobId", command.jobId(), "clusterId", request.clusterId()));
+            return MarketInput.Done.of(null, MarketOutboxEvents.withdrawn(market, request, at));
         });
     }
 }

@@ -131,6 +131,9 @@ class PublishRequestStatusTest {
 
         assertThat(condition(attempt1, "Failed").status()).isEqualTo("True");
         assertThat(condition(attempt1, "Failed").reason()).isEqualTo("MarketRevoked");
+        // A failed attempt no longer holds capacity: it must not read Provisioned beside Failed.
+        assertThat(condition(attempt1, "Provisioned").status()).isEqualTo("False");
+        assertThat(condition(attempt1, "Provisioned").reason()).isEqualTo("MarketRevoked");
         assertThat(w.cluster.eventsWithReason("MarketRevoked")).hasSize(1);
 
         Request attempt2 = w.cluster.request(job, "job-train-3f2a1-market-2", w.clock.instant());

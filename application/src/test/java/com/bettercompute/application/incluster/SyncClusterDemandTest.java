@@ -60,7 +60,8 @@ class SyncClusterDemandTest {
         assertThat(w.outbox.all()).extracting(e -> e.event().type()).containsExactly(
                 "market.request.received", "market.request.limit-changed", "market.request.withdrawn");
         assertThat(w.outbox.all().get(0).event().data()).containsEntry("jobId", "kcl_a/research/train")
-                .containsEntry("gpus", 16);
+                .containsEntry("gpus", 16).containsKeys("pool", "limit", "priority");
+        assertThat(w.outbox.all().get(1).event().data()).containsEntry("limit", "3.00");
     }
 
     @Test
@@ -71,6 +72,23 @@ class SyncClusterDemandTest {
         w.sync.sync(A, SITE, w.cluster.observed());
 
         assertThat(market().openRequest("kcl_a/research/eval").pool()).isEqualTo(InClusterWorld.POOL);
+    }
+
+    @Test
+    void a_changed_priority_label_is_read_live_and_a_bad_one_is_refused_not_applied() {
+        Job job = train(8);
+        w.sync.sync(A, SITE, w.cluster.observed());
+        job.priorityLabel = "high";
+
+        var outcome = w.sync.sync(A, SITE, w.cluster.observed());
+
+        assertThat(outcome.prioritiesChanged()).containsExactly("kcl_a/research/train");
+        assertThat(market().openRequest("kcl_a/research/train").priority()).isEqualTo(PriorityClass.HIGH);
+        assertThat(w.outbox.all()).extracting(e -> e.event().type()).contains("market.request.priority-changed");
+        job.priorityLabel = "urgent";
+        outcome = w.sync.sync(A, SITE, w.cluster.observed());
+        assertThat(outcome.refused()).containsExactly("kcl_a/research/train");
+        assertThat(market().openRequest("kcl_a/research/train").priority()).isEqualTo(PriorityClass.HIGH);
     }
 
     @Test

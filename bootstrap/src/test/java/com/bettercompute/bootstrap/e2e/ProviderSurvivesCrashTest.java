@@ -52,7 +52,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ProviderSurvivesCrashTest {
     static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
-    static final Pattern SIMULATOR = Pattern.compile("gke simulator: grpc \\S+ rest (http://127\\.0\\.0\\.1:\\d+)");
+    static final Pattern SIMULATOR = ServerProcess.SIMULATOR;
     static final Pattern RESTORED = Pattern.compile("gke simulator: (\\d+) clusters and \\d+ operations restored");
     static final ObjectMapper JSON = new ObjectMapper();
     static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

@@ -25,14 +25,17 @@ import java.util.regex.Pattern;
  */
 final class ServerProcess {
     static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
+    static final Pattern SIMULATOR = Pattern.compile("gke simulator: grpc \\S+ rest (http://127\\.0\\.0\\.1:\\d+)");
     static final Duration START = Duration.ofSeconds(120);
 
     private final Process process;
     private final String base;
+    private final String simulatorRest;
 
-    private ServerProcess(Process process, String base) {
+    private ServerProcess(Process process, String base, String simulatorRest) {
         this.process = process;
         this.base = base;
+        this.simulatorRest = simulatorRest;
     }
 
     /** Starts {@code Main} with {@code args} in {@code workDir} and waits until it listens. */
@@ -46,7 +49,12 @@ final class ServerProcess {
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         Instant deadline = Instant.now().plus(START);
         String line;
+        String simulatorRest = null;
         while ((line = out.readLine()) != null) {
+            Matcher simulator = SIMULATOR.matcher(line);
+            if (simulator.find()) {
+                simulatorRest = simulator.group(1);
+            }
             Matcher m = LISTENING.matcher(line);
             if (m.find()) {
                 Thread drain = new Thread(() -> {
@@ -60,7 +68,7 @@ final class ServerProcess {
                 });
                 drain.setDaemon(true);
                 drain.start();
-                return new ServerProcess(process, "http://127.0.0.1:" + m.group(1));
+                return new ServerProcess(process, "http://127.0.0.1:" + m.group(1), simulatorRest);
             }
             if (Instant.now().isAfter(deadline)) {
                 break;
@@ -72,6 +80,11 @@ final class ServerProcess {
 
     String baseUrl() {
         return base;
+    }
+
+    /** The in-process GKE simulator's REST front end, as its banner named it; null when it runs none. */
+    String simulatorRest() {
+        return simulatorRest;
     }
 
     /** SIGKILL: no shutdown hook, no close, whatever was in flight is cut. */

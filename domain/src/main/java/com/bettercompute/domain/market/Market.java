@@ -308,6 +308,24 @@ public final class Market {
         }
     }
 
+    /**
+     * Changes an open request's priority class (its job's label changed). It orders only the cluster's own
+     * queue and who takes the base load block's GPUs next, both read afresh at every tick, so a request
+     * already filed keeps its market position: priority never buys one.
+     *
+     * @return whether it changed
+     */
+    public boolean setJobPriority(String jobId, PriorityClass priority) {
+        MarketRequest r = openRequest(jobId);
+        PriorityClass next = priority == null ? PriorityClass.NONE : priority;
+        if (r.priority == next) {
+            return false;
+        }
+        r.priority = next;
+        touch(r);
+        return true;
+    }
+
     // ---------------------------------------------------------------- demand
 
     /**

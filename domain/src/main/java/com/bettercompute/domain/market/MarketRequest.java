@@ -17,7 +17,8 @@ public final class MarketRequest {
     final int gpus;
     /** Whole nodes of the gang; 0 for a sub-node request. */
     final int nodes;
-    final PriorityClass priority;
+    /** Kueue's priority class label, which the tenant may change while the job waits in its queue. */
+    PriorityClass priority;
     final long sequence;
     final Instant createdAt;
     Money jobLimit;

@@ -42,6 +42,25 @@ class ClusterSettingsTest {
         assertThat(restored.cluster("c1").maxGpus()).isEqualTo(16);
     }
 
+    @Test
+    void a_priority_raised_while_queued_files_that_job_first_when_room_frees_and_survives_a_restore() {
+        Market m = market(4);
+        m.file(new JobDemand("j1", "c1", POOL, 8, null, PriorityClass.NONE), T0);
+        m.file(new JobDemand("j2", "c1", POOL, 8, null, PriorityClass.NORMAL), T0);
+        m.file(new JobDemand("j3", "c1", POOL, 8, null, PriorityClass.LOW), T0);
+
+        assertThat(m.setJobPriority("j3", PriorityClass.HIGH)).isTrue();
+        assertThat(m.setJobPriority("j3", PriorityClass.HIGH)).isFalse();
+        Market restored = Market.restore(m.snapshot());
+        assertThat(restored.openRequest("j3").priority()).isEqualTo(PriorityClass.HIGH);
+
+        restored.endJob("j1", T0.plusSeconds(30));
+        restored.tick(T0.plusSeconds(31));
+
+        assertThat(restored.openRequest("j3").phase()).isNotEqualTo(RequestPhase.QUEUED);
+        assertThat(restored.openRequest("j2").phase()).isEqualTo(RequestPhase.QUEUED);
+    }
+
     @ParameterizedTest(name = "{0} free nodes, block of {1}: supply {2}, refused {3}")
     @CsvSource({
             "4, 2, 2, false",
