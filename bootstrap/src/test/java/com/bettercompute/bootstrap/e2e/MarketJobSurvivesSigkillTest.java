@@ -157,48 +157,38 @@ class MarketJobSurvivesSigkillTest {
 
     JsonNode simulator(String path) {
         assertThat(server.simulatorRest()).as("the embedded simulator's banner").isNotNull();
-        try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(server.simulatorRest() + path)).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-            return JSON.readTree(r.body());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ok(exchange(HttpRequest.newBuilder(URI.create(server.simulatorRest() + path)).GET()));
     }
 
     JsonNode post(String method, String token, Object body) {
         try {
-            HttpResponse<String> r = send("POST", "/api/compute/kubernetesClusters/" + method, token, JSON.writeValueAsString(body));
-            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-            return JSON.readTree(r.body());
+            return ok(send("POST", "/api/compute/kubernetesClusters/" + method, token, JSON.writeValueAsString(body)));
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
     }
 
     JsonNode read(String path, String token) {
-        try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-                    .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
-            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-            return JSON.readTree(r.body());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ok(exchange(HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).header("Authorization", "Bearer " + token).GET()));
     }
 
     HttpResponse<String> send(String method, String path, String token, String body) {
+        return exchange(HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    static JsonNode ok(HttpResponse<String> r) {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
-                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                    .method(method, HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            return JSON.readTree(r.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    static HttpResponse<String> exchange(HttpRequest.Builder request) {
+        try {
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         } catch (InterruptedException e) {
