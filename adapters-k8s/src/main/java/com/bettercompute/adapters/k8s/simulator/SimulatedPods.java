@@ -91,7 +91,10 @@ final class SimulatedPods {
     private void syncJob(Map<String, Object> job, List<Map<String, Object>> pods, Instant now, String stamp) {
         String uid = SimulatedKueue.uid(job);
         List<Map<String, Object>> mine = pods.stream().filter(p -> uid.equals(jobUid(p))).toList();
-        long succeeded = mine.stream().filter(p -> "Succeeded".equals(Obj.str(p, "status", "phase"))).count();
+        // As the Job controller's tracking finalizers do: a success is counted once and stays counted when
+        // its pod goes (here with its node, when the market takes the idle node back).
+        long succeeded = Math.max(Obj.num(job, 0, "status", "succeeded"),
+                mine.stream().filter(p -> "Succeeded".equals(Obj.str(p, "status", "phase"))).count());
         List<Map<String, Object>> active = mine.stream().filter(p -> !terminal(p) && Obj.at(p, "metadata", "deletionTimestamp") == null).toList();
         long terminating = mine.stream().filter(p -> Obj.at(p, "metadata", "deletionTimestamp") != null).count();
         boolean suspended = Boolean.TRUE.equals(Obj.at(job, "spec", "suspend"));

@@ -151,6 +151,14 @@ class SimulatedKueueTest {
             assertThat(c.getStatus()).isEqualTo("True");
         });
         assertThat(condition(cluster.workloadOf("train"), "Finished")).containsEntry("status", "True");
+        assertThat(job.getStatus().getSucceeded()).isEqualTo(2);
+
+        // The market takes the idle nodes back: their pods go with them, the Job's count of successes stays.
+        cluster.client.nodes().withLabel(SimulatedCluster.REQUEST_LABEL, "r1").delete();
+        cluster.advance(Duration.ofSeconds(1));
+        assertThat(cluster.client.pods().inNamespace("default").list().getItems()).isEmpty();
+        assertThat(cluster.client.batch().v1().jobs().inNamespace("default").withName("train").get().getStatus().getSucceeded())
+                .isEqualTo(2);
     }
 
     @Test
