@@ -1,5 +1,6 @@
 package com.bettercompute.bootstrap;
 
+import com.bettercompute.adapters.persistence.MarketTickLock;
 import com.bettercompute.application.incluster.ClusterConnections;
 import com.bettercompute.application.incluster.KeepPlatformObjects;
 import com.bettercompute.application.incluster.PublishRequestStatus;
@@ -35,6 +36,11 @@ import java.util.concurrent.TimeUnit;
  * ({@link KeepPlatformObjects}). A pass runs every {@code every}, and at once after a watch saw a change or a
  * tick decided something. Everything a pass does follows from saved state, so a crash at any point is
  * caught up by the next pass after a restart.
+ *
+ * <p>One replica at a time carries the market out ({@link MarketTickLock}, its own key): a replica that does
+ * not hold the lock watches nothing and passes over nothing, so two replicas never make a cluster's nodes or
+ * write its statuses side by side; when the holder dies, another one's next pass takes the lock and starts
+ * the watches again from saved state.
  */
 final class InClusterMarketLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InClusterMarketLoop.class);
@@ -49,6 +55,7 @@ final class InClusterMarketLoop implements AutoCloseable {
     private final Clock clock;
     private final Duration every;
     private final Duration objectsEvery;
+    private final MarketTickLock lock;
     private final Semaphore wake = new Semaphore(0);
     private final Map<String, Watched> watched = new HashMap<>();
     private final Thread thread;
@@ -68,7 +75,8 @@ final class InClusterMarketLoop implements AutoCloseable {
 
     InClusterMarketLoop(MarketRepository markets, ClusterConnections connections, MarketClusterClient clusters,
                         KeepPlatformObjects objects, SyncClusterDemand demand, PublishRequestStatus verdicts,
-                        ReconcileMarketNodes nodes, Clock clock, Duration every, Duration objectsEvery) {
+                        ReconcileMarketNodes nodes, Clock clock, Duration every, Duration objectsEvery,
+                        MarketTickLock lock) {
         this.markets = markets;
         this.connections = connections;
         this.clusters = clusters;
@@ -79,6 +87,7 @@ final class InClusterMarketLoop implements AutoCloseable {
         this.clock = clock;
         this.every = every;
         this.objectsEvery = objectsEvery;
+        this.lock = lock;
         this.thread = new Thread(this::run, "market-in-cluster");
         this.thread.setDaemon(true);
         this.thread.start();
@@ -107,6 +116,14 @@ final class InClusterMarketLoop implements AutoCloseable {
     }
 
     void pass() {
+        if (!lock.tryHold()) {
+            if (!watched.isEmpty()) {
+                watched.values().forEach(w -> w.watch.close());
+                watched.clear();
+                LOG.info("another replica carries the market into the tenant clusters: this one's watches stopped");
+            }
+            return;
+        }
         Map<String, Long> enrolled = new HashMap<>();
         for (TenantCluster c : markets.load().clusters()) {
             enrolled.put(c.id(), c.maxGpus());
@@ -175,5 +192,6 @@ final class InClusterMarketLoop implements AutoCloseable {
         }
         watched.values().forEach(w -> w.watch.close());
         watched.clear();
+        lock.close();
     }
 }

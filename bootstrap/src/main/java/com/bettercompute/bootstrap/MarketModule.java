@@ -119,7 +119,7 @@ public final class MarketModule implements AutoCloseable {
                 new PublishRequestStatus(markets, clusterClient, clock),
                 new ReconcileMarketNodes(db.transactions(), markets, marketCatalog, connections, catalog, providers,
                         clusterClient, db.outbox(), clock),
-                clock, IN_CLUSTER_EVERY, OBJECTS_EVERY);
+                clock, IN_CLUSTER_EVERY, OBJECTS_EVERY, db.newInClusterLock());
         effects.wake = inCluster::wake;
     }
 

@@ -270,7 +270,12 @@ public final class Database implements AutoCloseable {
 
     /** The lock that lets one replica at a time run the market tick (see {@link MarketTickLock}). */
     public MarketTickLock newMarketTickLock() {
-        return new MarketTickLock(dataSource, postgres);
+        return new MarketTickLock(dataSource, postgres, MarketTickLock.KEY, "market tick");
+    }
+
+    /** The lock that lets one replica at a time carry the market out inside the tenant clusters. */
+    public MarketTickLock newInClusterLock() {
+        return new MarketTickLock(dataSource, postgres, MarketTickLock.IN_CLUSTER_KEY, "market in-cluster");
     }
 
     // ---- for the operator: readiness, the pool's numbers, the reconciler's backlog (read by bootstrap) ----

@@ -10,7 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * Lets one replica at a time run the market tick. On PostgreSQL: a session-level advisory lock, held on a
+ * Lets one replica at a time run the market tick (or, under another key, carry the market out in the tenant
+ * clusters). On PostgreSQL: a session-level advisory lock, held on a
  * connection of its own for as long as this replica ticks; a replica that dies loses its connection and so
  * the lock, and another one's next {@link #tryHold()} takes it. On H2 the database belongs to one process,
  * which always holds it.
@@ -21,16 +22,22 @@ import java.sql.SQLException;
  */
 public final class MarketTickLock implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MarketTickLock.class);
-    /** The advisory lock's key: "bcmktick" in ASCII, unlikely to be anyone else's. */
+    /** The tick's advisory lock key: "bcmktick" in ASCII, unlikely to be anyone else's. */
     static final long KEY = 0x62636d6b7469636bL;
+    /** The in-cluster loop's key: "bcmkincl" in ASCII. */
+    static final long IN_CLUSTER_KEY = 0x62636d6b696e636cL;
 
     private final DataSource dataSource;
     private final boolean postgres;
+    private final long key;
+    private final String what;
     private Connection held;
 
-    MarketTickLock(DataSource dataSource, boolean postgres) {
+    MarketTickLock(DataSource dataSource, boolean postgres, long key, String what) {
         this.dataSource = dataSource;
         this.postgres = postgres;
+        this.key = key;
+        this.what = what;
     }
 
     /**
@@ -47,21 +54,21 @@ public final class MarketTickLock implements AutoCloseable {
                     return true;
                 }
             } catch (SQLException e) {
-                LOG.debug("the market tick lock's connection failed: {}", e.getMessage());
+                LOG.debug("the {} lock's connection failed: {}", what, e.getMessage());
             }
-            LOG.warn("the market tick lock's connection was lost; this replica stops ticking until it takes the lock again");
+            LOG.warn("the {} lock's connection was lost; this replica stops it until it takes the lock again", what);
             closeQuietly();
         }
         Connection c = null;
         try {
             c = dataSource.getConnection();
             try (PreparedStatement s = c.prepareStatement("SELECT pg_try_advisory_lock(?)")) {
-                s.setLong(1, KEY);
+                s.setLong(1, key);
                 try (ResultSet rs = s.executeQuery()) {
                     rs.next();
                     if (rs.getBoolean(1)) {
                         held = c;
-                        LOG.info("this replica took the market tick lock and runs the market");
+                        LOG.info("this replica took the {} lock and runs it", what);
                         return true;
                     }
                 }
@@ -69,7 +76,7 @@ public final class MarketTickLock implements AutoCloseable {
             c.close();
             return false;
         } catch (SQLException e) {
-            LOG.debug("the market tick lock cannot be taken: {}", e.getMessage());
+            LOG.debug("the {} lock cannot be taken: {}", what, e.getMessage());
             if (c != null) {
                 try {
                     c.close();
@@ -88,10 +95,10 @@ public final class MarketTickLock implements AutoCloseable {
             return;
         }
         try (PreparedStatement s = held.prepareStatement("SELECT pg_advisory_unlock(?)")) {
-            s.setLong(1, KEY);
+            s.setLong(1, key);
             s.execute();
         } catch (SQLException e) {
-            LOG.debug("the market tick lock could not be given back (closing its connection frees it): {}",
+            LOG.debug("the {} lock could not be given back (closing its connection frees it): {}", what,
                     e.getMessage());
         }
         closeQuietly();
