@@ -15,6 +15,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class MutateWorkloadTest {
     private final MutateWorkload mutate = new MutateWorkload();
 
+    @org.junit.jupiter.api.Test
+    void a_job_another_job_owns_is_queued_through_its_owner() {
+        Workload child = new Workload(Kind.JOB, Operation.CREATE, "default", "set-workers-0", Map.of(), true, false,
+                List.of(new PodTemplate("template", "/spec/template/spec", 2, 8, null, false)));
+        assertEquals(new Mutations(List.of("/spec/template/spec"), false, false), mutate.mutations(child));
+    }
+
     @ParameterizedTest(name = "{0} {1}, {2} GPUs, tolerates {3}, queue label {4}, suspended {5}: tolerate {6}, label {7}, suspend {8}")
     @CsvSource({
             "JOB,    CREATE, 8, false, false, false, /spec/template, true,  true",
