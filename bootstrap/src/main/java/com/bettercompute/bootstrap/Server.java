@@ -5,6 +5,7 @@ import com.bettercompute.adapters.http.AdmissionServer;
 import com.bettercompute.adapters.http.ApiServer;
 import com.bettercompute.application.admission.AdmitWorkload;
 import com.bettercompute.application.admission.MutateWorkload;
+import com.bettercompute.application.admission.ReadMarketFacts;
 import com.bettercompute.application.port.AdmissionEndpoints;
 import com.bettercompute.adapters.http.Operations;
 import com.bettercompute.adapters.http.RequestLimits;
@@ -281,7 +282,9 @@ public final class Server implements AutoCloseable {
         AdmissionKeys keys = AdmissionKeys.open(config.dataDir(), java.util.List.copyOf(hosts), clock);
         PathTokens tokens = new PathTokens(keys.pathTokenKey(), keys.caPem());
         AdmissionServer server = new AdmissionServer(
-                new AdmitWorkload(market.markets(), db.clusters(), admissionConfig.platformUsers()), new MutateWorkload(),
+                new AdmitWorkload(new CachedMarketFacts(new ReadMarketFacts(market.markets(), db.clusters()),
+                        CachedMarketFacts.FRESHNESS, com.github.benmanes.caffeine.cache.Ticker.systemTicker()),
+                        admissionConfig.platformUsers()), new MutateWorkload(),
                 tokens, keys.sslContext());
         int port = server.start(config.host(), admissionConfig.port());
         String base = admissionConfig.url() != null ? admissionConfig.url()

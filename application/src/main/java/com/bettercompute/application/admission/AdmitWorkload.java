@@ -4,20 +4,14 @@ import com.bettercompute.application.market.MarketRepository;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.domain.DomainException;
-import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.market.BalanceCheckPolicy;
 import com.bettercompute.domain.market.EffectiveLimitPolicy;
 import com.bettercompute.domain.market.LimitPriceWritePolicy;
-import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.Pool;
-import com.bettercompute.domain.market.TenantCluster;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -42,18 +36,22 @@ import java.util.Set;
 public final class AdmitWorkload {
     private static final Logger LOG = LoggerFactory.getLogger(AdmitWorkload.class);
 
-    private final MarketRepository markets;
-    private final ClusterRepository clusters;
+    private final MarketFacts.Source facts;
     private final Set<String> platformUsers;
 
     /**
+     * @param facts         where the cluster's market facts are read at each review
      * @param platformUsers the user names the cluster's API server gives the platform's own credential: its
      *                      writes keep the platform's objects as declared and are never StationOwned
      */
-    public AdmitWorkload(MarketRepository markets, ClusterRepository clusters, Set<String> platformUsers) {
-        this.markets = markets;
-        this.clusters = clusters;
+    public AdmitWorkload(MarketFacts.Source facts, Set<String> platformUsers) {
+        this.facts = facts;
         this.platformUsers = Set.copyOf(platformUsers);
+    }
+
+    /** On the market's state as saved, read at each review. */
+    public AdmitWorkload(MarketRepository markets, ClusterRepository clusters, Set<String> platformUsers) {
+        this(new ReadMarketFacts(markets, clusters), platformUsers);
     }
 
     /** The validating webhook's answer for a workload in cluster {@code clusterId}. */
@@ -61,9 +59,9 @@ public final class AdmitWorkload {
         if (!workload.usesGpus() || workload.operation() != Workload.Operation.CREATE) {
             return Verdict.allow();
         }
-        Facts facts;
+        MarketFacts facts;
         try {
-            facts = facts(clusterId);
+            facts = this.facts.facts(clusterId).orElse(null);
         } catch (RuntimeException e) {
             LOG.warn("cluster {}: admission of {} {}/{} cannot read the market: {}", clusterId,
                     workload.kind().display(), workload.namespace(), workload.name(), e.toString());
@@ -97,35 +95,7 @@ public final class AdmitWorkload {
                 + "\"market\" is your max cluster size: ask support to change it.");
     }
 
-    /** What the cluster's market settings say at this moment; null when the cluster is not in the market. */
-    private Facts facts(String clusterId) {
-        Market market = markets.load();
-        if (!market.hasCluster(clusterId)) {
-            return null;
-        }
-        Optional<Cluster> cluster = clusters.find(clusterId);
-        if (cluster.isEmpty()) {
-            return null;
-        }
-        String site = cluster.get().region();
-        List<Pool> pools = market.pools().stream().filter(p -> p.id().site().equals(site)).toList();
-        TenantCluster tc = market.cluster(clusterId);
-        long balance = market.hasTenant(tc.tenantId()) ? Math.max(0, market.tenant(tc.tenantId()).balanceMicros()) : 0;
-        return new Facts(site, pools, tc.packing(), tc.limit(), balance, market.timings().balanceHorizon());
-    }
-
-    private record Facts(String site, List<Pool> pools, boolean packing, Money clusterLimit, long balanceMicros,
-                         Duration horizon) {
-        /** The pool a template runs in: its node class, else the site's only one; null when that is ambiguous. */
-        Pool pool(String nodeClass) {
-            if (nodeClass != null) {
-                return pools.stream().filter(p -> p.id().nodeClass().equals(nodeClass)).findFirst().orElse(null);
-            }
-            return pools.size() == 1 ? pools.get(0) : null;
-        }
-    }
-
-    private static Verdict size(Facts facts, Workload workload, Workload.PodTemplate t) {
+    private static Verdict size(MarketFacts facts, Workload workload, Workload.PodTemplate t) {
         if (t.gpusPerPod() == 0) {
             return Verdict.allow();
         }
@@ -161,7 +131,7 @@ public final class AdmitWorkload {
                 + ", as several whole-node pods for a multi-node job.");
     }
 
-    private static Verdict balance(Facts facts, Workload workload) {
+    private static Verdict balance(MarketFacts facts, Workload workload) {
         String label = workload.labels().get(MarketClusterClient.LIMIT_PRICE_LABEL);
         Money jobLimit;
         try {
