@@ -32,18 +32,8 @@ public final class AdmissionBench {
     private AdmissionBench() {}
 
     public static void main(String[] args) throws Exception {
-        String db = null;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--db") && i + 1 < args.length) {
-                db = args[++i];
-            }
-        }
         Path dir = Files.createTempDirectory("admission-bench");
-        if (db == null || db.equals("embedded")) {
-            db = com.bettercompute.adapters.persistence.Database.EMBEDDED_POSTGRES + dir.resolve("postgres").toAbsolutePath();
-        } else if (db.equals("h2")) {
-            db = "jdbc:h2:file:" + dir.resolve("better-compute").toAbsolutePath();
-        }
+        String db = ApiBench.database(args, dir);
         AdmissionServer bare = AdmissionServer.bare(AdmissionKeys.open(null, List.of("localhost", "127.0.0.1"),
                 Clock.systemUTC()).sslContext());
         int barePort = bare.start("127.0.0.1", 0);
@@ -65,11 +55,7 @@ public final class AdmissionBench {
             }
         } finally {
             bare.stop();
-            try (var paths = Files.walk(dir)) {
-                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
+            ApiBench.deleteTree(dir);
         }
     }
 
