@@ -13,6 +13,7 @@ import com.bettercompute.application.market.MarketFeed;
 import com.bettercompute.application.market.MarketLedger;
 import com.bettercompute.application.market.MarketRepository;
 import com.bettercompute.application.market.RunMarketTick;
+import com.bettercompute.application.port.AdmissionEndpoints;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
@@ -107,14 +108,15 @@ public final class MarketModule implements AutoCloseable {
 
     /**
      * Starts carrying the market out inside its tenant clusters (docs/decisions.md, "The market inside tenant
-     * clusters"): platform objects, demand in, verdicts out, nodes. Only where the reconcilers run.
+     * clusters"): platform objects (with the admission webhooks' configurations of {@code admission}), demand in,
+     * verdicts out, nodes. Only where the reconcilers run.
      */
     void startInCluster(ClusterRepository clusters, CatalogRepository catalog, ClusterProviders providers,
-                        MarketCatalog marketCatalog) {
+                        MarketCatalog marketCatalog, AdmissionEndpoints admission) {
         clusterClient = new Fabric8MarketClusterClient(CLUSTER_API_TIMEOUT_MILLIS, WATCH_RESYNC_MILLIS);
         ClusterConnections connections = new ClusterConnections(clusters, catalog, providers);
         inCluster = new InClusterMarketLoop(markets, connections, clusterClient,
-                new KeepPlatformObjects(markets, connections, clusterClient),
+                new KeepPlatformObjects(markets, connections, clusterClient, admission),
                 new SyncClusterDemand(db.transactions(), markets, db.outbox(), clock),
                 new PublishRequestStatus(markets, clusterClient, clock),
                 new ReconcileMarketNodes(db.transactions(), markets, marketCatalog, connections, catalog, providers,

@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code serve}, the default sub-command: the API server. */
 final class ServeCommand {
+    static final int DEFAULT_ADMISSION_PORT = 8443;
     static final List<Options.Spec> SPECS = List.of(
             new Options.Spec("host", "127.0.0.1", "address to listen on"),
             new Options.Spec("port", "8080", "port of the API; 0 = any free port"),
@@ -38,7 +39,12 @@ final class ServeCommand {
             new Options.Spec("body-timeout-seconds", Integer.toString(RequestLimits.Settings.DEFAULT_BODY_TIMEOUT_SECONDS),
                     "how long a request body may take to arrive in total; later is answered 408"),
             new Options.Spec("market-tick-seconds", "5", "how often the market clears (one replica at a time ticks)"),
-            new Options.Spec("log-format", "text", "text, or json: one JSON object a line"));
+            new Options.Spec("log-format", "text", "text, or json: one JSON object a line"),
+            new Options.Spec("admission-port", null, "HTTPS port of the admission webhooks the market-managed clusters call; "
+                    + "0 = any free port (default: " + DEFAULT_ADMISSION_PORT + ", any free port when --port is 0)"),
+            new Options.Spec("admission-url", null, "https://HOST:PORT the clusters' API servers reach the webhooks at; default: the listen host and the admission port"),
+            new Options.Spec("admission-platform-users", AdmissionConfig.SIMULATED_PLATFORM_USER,
+                    "comma-separated user names the clusters give the platform's credential (on GKE: its service account email)"));
 
     /** A stop (SIGTERM) that has not ended by then is cut short, inside the 30 s an orchestrator waits. */
     static final Duration STOP_LIMIT = Duration.ofSeconds(28);
@@ -47,6 +53,7 @@ final class ServeCommand {
 
     static int run(String[] args, PrintStream out, PrintStream err, Map<String, String> env) {
         ServerConfig config;
+        AdmissionConfig admission;
         String logFormat;
         try {
             Options o = Options.parse(args, SPECS, env);
@@ -71,6 +78,14 @@ final class ServeCommand {
                     new RequestLimits.Settings(o.integer("principal-concurrency", 1, 10_000), o.integer("principal-rate", 1, 1_000_000),
                             java.time.Duration.ofSeconds(o.integer("body-timeout-seconds", 1, 3_600))),
                     o.integer("market-tick-seconds", 1, 3_600));
+            int admissionPort = o.get("admission-port").isPresent() ? o.integer("admission-port", 0, 65535)
+                    : config.port() == 0 ? 0 : DEFAULT_ADMISSION_PORT;
+            admission = new AdmissionConfig(admissionPort, o.get("admission-url").orElse(null),
+                    java.util.Arrays.stream(o.get("admission-platform-users").orElse("").split(","))
+                            .map(String::trim).filter(u -> !u.isEmpty()).collect(java.util.stream.Collectors.toSet()));
+            if (admission.url() != null && !admission.url().startsWith("https://")) {
+                throw new IllegalArgumentException("option --admission-url must start with https://");
+            }
             logFormat = LogFormat.parse(o.get("log-format").orElse("text"));
         } catch (IllegalArgumentException e) {
             err.println("better-compute: " + e.getMessage());
@@ -79,7 +94,7 @@ final class ServeCommand {
         LogFormat.apply(logFormat);
         Server server;
         try {
-            server = Server.start(config, Clock.systemUTC());
+            server = Server.start(config, admission, Clock.systemUTC());
         } catch (CatalogException e) {
             err.println("better-compute: the catalog " + (config.catalog() == null ? "(built-in demo)" : config.catalog()) + " cannot be loaded: " + e.getMessage());
             return 2;
@@ -94,6 +109,7 @@ final class ServeCommand {
         stopOnSignal(server, stopped, err);
         server.simulatorBanner().ifPresent(out::println);
         out.println("listening on http://" + displayHost(config.host()) + ":" + server.port());
+        out.println("admission webhooks on https://" + displayHost(config.host()) + ":" + server.admissionPort());
         if (server.demoToken() != null) {
             out.println("demo catalog loaded: tenant 'demo', pool " + DEMO_POOL + ", zones us-central1-a/b/c");
             out.println("demo API token (user:demo@demo.example, kubernetes-admin on tenant demo): " + server.demoToken());

@@ -1,6 +1,12 @@
 package com.bettercompute.bootstrap;
 
+import com.bettercompute.adapters.http.AdmissionKeys;
+import com.bettercompute.adapters.http.AdmissionServer;
 import com.bettercompute.adapters.http.ApiServer;
+import com.bettercompute.application.admission.AdmitWorkload;
+import com.bettercompute.application.admission.MutateWorkload;
+import com.bettercompute.application.admission.ReadMarketFacts;
+import com.bettercompute.application.port.AdmissionEndpoints;
 import com.bettercompute.adapters.http.Operations;
 import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.application.provider.ProviderException;
@@ -97,11 +103,22 @@ public final class Server implements AutoCloseable {
     private final Metrics metrics;
     private final Readiness readiness;
     private final MarketModule market;
+    private final Admission admission;
     private boolean closed;
 
+    /** The admission webhooks this server serves: their server, port, CA and each cluster's URLs. */
+    record Admission(AdmissionServer server, int port, String caPem, PathTokens endpoints) {
+        @Override
+        public String toString() {
+            return "Admission[port=" + port + "]";
+        }
+    }
+
     private Server(Database database, GkeProviderSetup provider, ReconcileWorker reconciler, ApiServer api, int port, String demoToken,
-                   Fabric8TenantClusterClient tenantClusters, Metrics metrics, Readiness readiness, MarketModule market) {
+                   Fabric8TenantClusterClient tenantClusters, Metrics metrics, Readiness readiness, MarketModule market,
+                   Admission admission) {
         this.market = market;
+        this.admission = admission;
         this.metrics = metrics;
         this.readiness = readiness;
         this.tenantClusters = tenantClusters;
@@ -113,8 +130,16 @@ public final class Server implements AutoCloseable {
         this.demoToken = demoToken;
     }
 
-    /** Opens the database, loads the catalog, starts the API. A bad catalog stops the start (CatalogException). */
+    /** {@link #start(ServerConfig, AdmissionConfig, Clock)} with the admission webhooks on any free port. */
     public static Server start(ServerConfig config, Clock clock) {
+        return start(config, AdmissionConfig.defaults(), clock);
+    }
+
+    /**
+     * Opens the database, loads the catalog, starts the admission webhooks and the API. A bad catalog stops the
+     * start (CatalogException).
+     */
+    public static Server start(ServerConfig config, AdmissionConfig admissionConfig, Clock clock) {
         String demoToken = null;
         String catalogText;
         if (config.catalog() == null) {
@@ -136,6 +161,7 @@ public final class Server implements AutoCloseable {
         Metrics metrics = new Metrics();
         Readiness readiness = new Readiness();
         MarketModule market = null;
+        Admission admission = null;
         try {
             // every use case reads the catalog through the cache; the load empties it
             CatalogCache cache = new CatalogCache(db.catalog(), db.access(), CATALOG_TTL);
@@ -154,9 +180,11 @@ public final class Server implements AutoCloseable {
             ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(),
                     db.outbox(), db.usage(), providers, cadence, clock,
                     new EnrolReadyCluster(market.transactions(), market.markets(), db.clusters(), parsed.market(), clock));
+            // ---- launch admission: the webhooks the market-managed clusters call (before the clusters are told where) ----
+            admission = startAdmission(config, admissionConfig, market, db, clock);
             if (config.reconcile()) {
                 // The market inside its tenant clusters runs where the reconcilers run.
-                market.startInCluster(db.clusters(), cache.catalog(), providers, parsed.market());
+                market.startInCluster(db.clusters(), cache.catalog(), providers, parsed.market(), admission.endpoints());
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
                         Duration.ofMillis(500), 4, RECONCILE_DRAIN,
                         (pass, took) -> metrics.reconcilePass(pass.outcome().name().toLowerCase(java.util.Locale.ROOT), took.toNanos()));
@@ -205,8 +233,11 @@ public final class Server implements AutoCloseable {
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
                     marketUseCases(market, db, cache, authorizer, parsed.market(), clock));
             int port = api.start(config.host(), config.port());
-            return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market);
+            return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market, admission);
         } catch (RuntimeException e) {
+            if (admission != null) {
+                admission.server().stop();
+            }
             if (market != null) {
                 market.close();
             }
@@ -228,6 +259,57 @@ public final class Server implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * The admission webhooks over HTTPS: their keys kept in the data directory (in memory without one), their
+     * serving certificate naming this machine's loopback names, the listen host and the host of
+     * {@code --admission-url}.
+     */
+    static Admission startAdmission(ServerConfig config, AdmissionConfig admissionConfig, MarketModule market,
+                                    Database db, Clock clock) {
+        java.util.LinkedHashSet<String> hosts = new java.util.LinkedHashSet<>(java.util.List.of("localhost", "127.0.0.1", "::1"));
+        if (!config.host().equals("0.0.0.0") && !config.host().equals("::")) {
+            hosts.add(config.host());
+        }
+        if (admissionConfig.url() != null) {
+            String host = java.net.URI.create(admissionConfig.url()).getHost();
+            if (host == null) {
+                throw new IllegalArgumentException("option --admission-url must be https://HOST[:PORT], not " + admissionConfig.url());
+            }
+            hosts.add(host);
+        }
+        AdmissionKeys keys = AdmissionKeys.open(config.dataDir(), java.util.List.copyOf(hosts), clock);
+        PathTokens tokens = new PathTokens(keys.pathTokenKey(), keys.caPem());
+        AdmissionServer server = new AdmissionServer(
+                new AdmitWorkload(new CachedMarketFacts(new ReadMarketFacts(market.markets(), db.clusters()),
+                        CachedMarketFacts.FRESHNESS, com.github.benmanes.caffeine.cache.Ticker.systemTicker()),
+                        admissionConfig.platformUsers()), new MutateWorkload(),
+                tokens, keys.sslContext());
+        int port = server.start(config.host(), admissionConfig.port());
+        String base = admissionConfig.url() != null ? admissionConfig.url()
+                : "https://" + displayHost(config.host()) + ":" + port;
+        return new Admission(server, port, keys.caPem(), tokens.at(base));
+    }
+
+    private static String displayHost(String host) {
+        String h = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+        return h.contains(":") ? "[" + h + "]" : h;
+    }
+
+    /** The port the admission webhooks answer on (HTTPS). */
+    public int admissionPort() {
+        return admission.port();
+    }
+
+    /** The CA (PEM) that signs the admission webhooks' serving certificate: the clusters' {@code caBundle}. */
+    public String admissionCaPem() {
+        return admission.caPem();
+    }
+
+    /** Each cluster's webhook URLs, as this server registers them. */
+    public AdmissionEndpoints admissionEndpoints() {
+        return admission.endpoints();
     }
 
     /**
@@ -321,6 +403,7 @@ public final class Server implements AutoCloseable {
         long start = System.nanoTime();
         readiness.stopping();
         api.stop();
+        admission.server().stop();
         start = step(took, "api", start);
         if (reconciler != null) {
             reconciler.close();

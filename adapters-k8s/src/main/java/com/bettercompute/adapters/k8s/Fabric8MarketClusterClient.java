@@ -235,9 +235,19 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
                 .withKind(kind).withPlural(plural).withNamespaced(namespaced).build();
     }
 
+    /** Where a platform object lives: Kueue's API, or the API server's admission registration. */
+    static ResourceDefinitionContext context(GenericKubernetesResource object) {
+        if (!PlatformObjectManifests.ADMISSION.equals(object.getApiVersion())) {
+            return kueue(object.getKind());
+        }
+        return new ResourceDefinitionContext.Builder().withGroup("admissionregistration.k8s.io").withVersion("v1")
+                .withKind(object.getKind()).withPlural(object.getKind().toLowerCase(java.util.Locale.ROOT) + "s")
+                .withNamespaced(false).build();
+    }
+
     /** Creates the object, or replaces it when what we declare is not (or no longer) what it holds. */
     private static void ensure(KubernetesClient client, GenericKubernetesResource wanted) {
-        var all = client.genericKubernetesResources(kueue(wanted.getKind()));
+        var all = client.genericKubernetesResources(context(wanted));
         var resources = wanted.getMetadata().getNamespace() == null ? all : all.inNamespace(wanted.getMetadata().getNamespace());
         GenericKubernetesResource existing = resources.withName(wanted.getMetadata().getName()).get();
         if (existing == null) {

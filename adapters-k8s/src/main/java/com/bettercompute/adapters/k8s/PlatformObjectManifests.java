@@ -1,5 +1,6 @@
 package com.bettercompute.adapters.k8s;
 
+import com.bettercompute.application.port.AdmissionEndpoints;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.NodeClass;
 import com.bettercompute.application.port.MarketClusterClient.PlatformObjects;
@@ -17,7 +18,9 @@ import java.util.Map;
  * clusters"): one ResourceFlavor per node class plus {@code cpu} for the CPU worker, the ClusterQueue
  * {@code market}, the LocalQueue {@code default} in namespace {@code default} (Kueue's default queue for
  * jobs that name none), the AdmissionCheck and ProvisioningRequestConfig {@code market}, and the
- * WorkloadPriorityClasses. Kueue's {@code v1beta1} API, which every Kueue release up to 0.20 serves.
+ * WorkloadPriorityClasses. Kueue's {@code v1beta1} API, which every Kueue release up to 0.20 serves. With the
+ * platform's admission webhooks served, the Mutating- and ValidatingWebhookConfiguration
+ * {@value #WEBHOOKS} that point the cluster's API server at them.
  */
 final class PlatformObjectManifests {
     static final String KUEUE = "kueue.x-k8s.io/v1beta1";
@@ -56,7 +59,99 @@ final class PlatformObjectManifests {
         out.add(clusterQueue(objects));
         out.add(localQueue());
         PRIORITIES.forEach((name, value) -> out.add(priorityClass(name, value)));
+        if (objects.webhooks() != null) {
+            out.add(mutatingWebhooks(objects.webhooks()));
+            out.add(validatingWebhooks(objects.webhooks()));
+        }
         return out;
+    }
+
+    // ---------------------------------------------------------------- launch admission (docs/decisions.md)
+
+    static final String ADMISSION = "admissionregistration.k8s.io/v1";
+    /** The name of both webhook configurations. */
+    static final String WEBHOOKS = "better-compute-market";
+    static final String WORKLOADS_WEBHOOK = "workloads.admission.nationalcompute.com";
+    static final String STATION_WEBHOOK = "station.admission.nationalcompute.com";
+    /** Longer than the validating webhook takes at p99 by three orders of magnitude, shorter than kubectl waits. */
+    static final int WEBHOOK_TIMEOUT_SECONDS = 5;
+    /** Namespaces whose pods no market rule binds, so the cluster's own machinery never waits on the platform. */
+    static final List<String> SYSTEM_NAMESPACES = List.of("kube-system", "kube-public", "kube-node-lease", "kueue-system",
+            "gke-managed-system", "gmp-system");
+    /** The platform's Kueue objects a tenant may not change (StationOwned); the label on each decides. */
+    static final List<String> KUEUE_OBJECTS = List.of("clusterqueues", "resourceflavors", "admissionchecks",
+            "workloadpriorityclasses", "provisioningrequestconfigs", "localqueues");
+
+    static GenericKubernetesResource mutatingWebhooks(AdmissionEndpoints.Webhooks webhooks) {
+        Map<String, Object> webhook = workloadWebhook(webhooks.mutateUrl(), webhooks.caBundlePem());
+        webhook.put("reinvocationPolicy", "Never");
+        return webhookConfiguration("MutatingWebhookConfiguration", List.of(webhook));
+    }
+
+    static GenericKubernetesResource validatingWebhooks(AdmissionEndpoints.Webhooks webhooks) {
+        Map<String, Object> station = new LinkedHashMap<>();
+        station.put("name", STATION_WEBHOOK);
+        station.put("clientConfig", clientConfig(webhooks.validateUrl(), webhooks.caBundlePem()));
+        station.put("rules", List.of(rule(KUEUE_GROUP, List.of("*"), KUEUE_OBJECTS, List.of("UPDATE", "DELETE"), "*")));
+        // the API server matches an UPDATE when the old or the new object carries the label: removing it is caught
+        station.put("objectSelector", Map.of("matchLabels", Map.of(MarketClusterClient.OWNED_BY, "platform")));
+        // Kueue's own finalizer writes must not wait on the platform; an edit that slips through while the
+        // platform is unreachable is undone at the next keep pass
+        station.put("failurePolicy", "Ignore");
+        station.put("sideEffects", "None");
+        station.put("admissionReviewVersions", List.of("v1"));
+        station.put("timeoutSeconds", WEBHOOK_TIMEOUT_SECONDS);
+        return webhookConfiguration("ValidatingWebhookConfiguration",
+                List.of(workloadWebhook(webhooks.validateUrl(), webhooks.caBundlePem()), station));
+    }
+
+    private static final String KUEUE_GROUP = "kueue.x-k8s.io";
+
+    /** Jobs, JobSets, MPIJobs and pods when they are created; fail closed: no GPU workload passes unchecked. */
+    private static Map<String, Object> workloadWebhook(String url, String caPem) {
+        Map<String, Object> webhook = new LinkedHashMap<>();
+        webhook.put("name", WORKLOADS_WEBHOOK);
+        webhook.put("clientConfig", clientConfig(url, caPem));
+        List<String> create = List.of("CREATE");
+        webhook.put("rules", List.of(
+                rule("batch", List.of("v1"), List.of("jobs"), create, "Namespaced"),
+                rule("jobset.x-k8s.io", List.of("*"), List.of("jobsets"), create, "Namespaced"),
+                rule("kubeflow.org", List.of("*"), List.of("mpijobs"), create, "Namespaced"),
+                rule("", List.of("v1"), List.of("pods"), create, "Namespaced")));
+        webhook.put("namespaceSelector", Map.of("matchExpressions", List.of(Map.of(
+                "key", "kubernetes.io/metadata.name", "operator", "NotIn", "values", SYSTEM_NAMESPACES))));
+        webhook.put("failurePolicy", "Fail");
+        webhook.put("matchPolicy", "Equivalent");
+        webhook.put("sideEffects", "None");
+        webhook.put("admissionReviewVersions", List.of("v1"));
+        webhook.put("timeoutSeconds", WEBHOOK_TIMEOUT_SECONDS);
+        return webhook;
+    }
+
+    private static Map<String, Object> clientConfig(String url, String caPem) {
+        return Map.of("url", url, "caBundle",
+                java.util.Base64.getEncoder().encodeToString(caPem.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+    }
+
+    private static Map<String, Object> rule(String group, List<String> versions, List<String> resources,
+                                            List<String> operations, String scope) {
+        Map<String, Object> rule = new LinkedHashMap<>();
+        rule.put("apiGroups", List.of(group));
+        rule.put("apiVersions", versions);
+        rule.put("resources", resources);
+        rule.put("operations", operations);
+        rule.put("scope", scope);
+        return rule;
+    }
+
+    private static GenericKubernetesResource webhookConfiguration(String kind, List<Map<String, Object>> webhooks) {
+        GenericKubernetesResource r = new GenericKubernetesResource();
+        r.setApiVersion(ADMISSION);
+        r.setKind(kind);
+        r.setMetadata(new ObjectMetaBuilder().withName(WEBHOOKS).addToLabels(MarketClusterClient.OWNED_BY, "platform").build());
+        // a webhook configuration has no spec: its webhooks are top-level
+        r.setAdditionalProperty("webhooks", webhooks);
+        return r;
     }
 
     /** A flavor's name: the node class, lower case, as a DNS label. */

@@ -1,6 +1,7 @@
 package com.bettercompute.application.incluster;
 
 import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.AdmissionEndpoints;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.NodeClass;
@@ -17,18 +18,26 @@ import java.util.Optional;
 /**
  * Keeps the platform's Kueue objects of a market-managed cluster as the market declares them: a flavor per
  * node class sold at the cluster's site (its region), the ClusterQueue's GPU quota the cluster's max
- * cluster size. Run on enrolment and on every resync, so a changed max cluster size, a new pool or an
- * object someone edited or deleted converges.
+ * cluster size, and the admission webhooks' configurations pointing at the platform. Run on enrolment and on
+ * every resync, so a changed max cluster size, a new pool or an object someone edited or deleted converges.
  */
 public final class KeepPlatformObjects {
     private final MarketRepository markets;
     private final ClusterConnections connections;
     private final MarketClusterClient clusters;
+    private final AdmissionEndpoints admission;
 
     public KeepPlatformObjects(MarketRepository markets, ClusterConnections connections, MarketClusterClient clusters) {
+        this(markets, connections, clusters, null);
+    }
+
+    /** With {@code admission}, each cluster's admission webhook configurations are kept too (null: none). */
+    public KeepPlatformObjects(MarketRepository markets, ClusterConnections connections, MarketClusterClient clusters,
+                               AdmissionEndpoints admission) {
         this.markets = markets;
         this.connections = connections;
         this.clusters = clusters;
+        this.admission = admission;
     }
 
     /**
@@ -45,7 +54,12 @@ public final class KeepPlatformObjects {
         if (connection.isEmpty()) {
             return false;
         }
-        clusters.ensurePlatformObjects(connection.get(), declared(market, clusterId, cluster.get().region()));
+        PlatformObjects declared = declared(market, clusterId, cluster.get().region());
+        if (admission != null) {
+            declared = new PlatformObjects(declared.maxClusterGpus(), declared.nodeClasses(),
+                    admission.webhooks(clusterId).orElse(null));
+        }
+        clusters.ensurePlatformObjects(connection.get(), declared);
         return true;
     }
 

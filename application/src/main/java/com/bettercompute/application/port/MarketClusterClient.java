@@ -146,10 +146,17 @@ public interface MarketClusterClient {
         }
     }
 
-    /** The desired platform objects of one cluster. */
-    record PlatformObjects(long maxClusterGpus, List<NodeClass> nodeClasses) {
+    /**
+     * The desired platform objects of one cluster; {@code webhooks} null when the platform serves no admission
+     * webhooks (then none are registered).
+     */
+    record PlatformObjects(long maxClusterGpus, List<NodeClass> nodeClasses, AdmissionEndpoints.Webhooks webhooks) {
         public PlatformObjects {
             nodeClasses = List.copyOf(nodeClasses);
+        }
+
+        public PlatformObjects(long maxClusterGpus, List<NodeClass> nodeClasses) {
+            this(maxClusterGpus, nodeClasses, null);
         }
     }
 

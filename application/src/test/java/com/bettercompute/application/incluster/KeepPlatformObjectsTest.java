@@ -42,6 +42,31 @@ class KeepPlatformObjectsTest {
     }
 
     @Test
+    void the_clusters_admission_webhooks_are_declared_with_the_rest() {
+        var webhooks = new com.bettercompute.application.port.AdmissionEndpoints.Webhooks(
+                "https://platform.example/admission/x/t/validate", "https://platform.example/admission/x/t/mutate", "PEM");
+        var endpoints = new com.bettercompute.application.port.AdmissionEndpoints() {
+            @Override
+            public java.util.Optional<Webhooks> webhooks(String clusterId) {
+                return clusterId.equals(MarketWorld.ACME_TRAIN) ? java.util.Optional.of(webhooks) : java.util.Optional.empty();
+            }
+
+            @Override
+            public boolean accepts(String clusterId, String token) {
+                return false;
+            }
+        };
+        KeepPlatformObjects withAdmission = new KeepPlatformObjects(w.markets, new ClusterConnections(w.ports.clusters(),
+                w.ports.catalog(), account -> new InMemoryClusterProvider(w.ports.clock(), Duration.ofSeconds(1))), cluster,
+                endpoints);
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.ACME_TRAIN, null, null, null));
+        reachable(MarketWorld.ACME_TRAIN);
+
+        assertThat(withAdmission.keep(MarketWorld.ACME_TRAIN)).isTrue();
+        assertThat(cluster.ensured).last().satisfies(o -> assertThat(o.webhooks()).isEqualTo(webhooks));
+    }
+
+    @Test
     void writes_nothing_for_a_cluster_not_enrolled_or_not_reachable() {
         assertThat(keep.keep(MarketWorld.ACME_TRAIN)).isFalse();
         w.enrol.enrol(new EnrolCluster.Command(MarketWorld.ACME_TRAIN, null, null, null));

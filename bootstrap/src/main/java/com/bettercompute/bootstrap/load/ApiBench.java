@@ -38,22 +38,10 @@ public final class ApiBench {
     private ApiBench() {}
 
     public static void main(String[] args) throws Exception {
-        String db = null;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--db") && i + 1 < args.length) {
-                db = args[++i];
-            }
-        }
         Path dir = Files.createTempDirectory("api-bench");
         Path catalog = dir.resolve("catalog.yaml");
         Files.writeString(catalog, catalog(), StandardCharsets.UTF_8);
-        if (db == null || db.equals("embedded")) {
-            // the embedded default, as java -jar runs it (fsync and synchronous_commit on)
-            db = com.bettercompute.adapters.persistence.Database.EMBEDDED_POSTGRES + dir.resolve("postgres").toAbsolutePath();
-        } else if (db.equals("h2")) {
-            // an H2 file, as --db jdbc:h2:file:… runs it (Database.effectiveUrl adds the same flags)
-            db = "jdbc:h2:file:" + dir.resolve("better-compute").toAbsolutePath();
-        }
+        String db = database(args, dir);
         Javalin bare = Javalin.create(c -> {
             c.startup.showJavalinBanner = false;
             c.routes.post("/bare", ctx -> {
@@ -98,7 +86,25 @@ public final class ApiBench {
         return m.group(1);
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    /**
+     * The database of {@code --db}: {@code embedded} (the default) an embedded PostgreSQL in {@code dir}, as
+     * java -jar runs it (fsync and synchronous_commit on); {@code h2} an H2 file there, as
+     * {@code --db jdbc:h2:file:…} runs it; anything else a JDBC URL as it is.
+     */
+    static String database(String[] args, Path dir) {
+        String db = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--db") && i + 1 < args.length) {
+                db = args[++i];
+            }
+        }
+        if (db == null || db.equals("embedded")) {
+            return com.bettercompute.adapters.persistence.Database.EMBEDDED_POSTGRES + dir.resolve("postgres").toAbsolutePath();
+        }
+        return db.equals("h2") ? "jdbc:h2:file:" + dir.resolve("better-compute").toAbsolutePath() : db;
+    }
+
+    static void deleteTree(Path dir) throws IOException {
         try (var paths = Files.walk(dir)) {
             for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
