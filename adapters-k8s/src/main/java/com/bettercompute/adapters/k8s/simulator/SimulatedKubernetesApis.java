@@ -18,8 +18,10 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.zjsonpatch.JsonPatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -137,6 +139,16 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     /** What a TokenRequest without expirationSeconds gets, as on Kubernetes. */
     static final long DEFAULT_EXPIRATION_SECONDS = 3600;
     static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
+    /**
+     * The user the admin token authenticates, as admission webhooks see it in {@code request.userInfo}
+     * (a tenant's service account is {@code system:serviceaccount:<namespace>:<name>}).
+     */
+    public static final String PLATFORM_USER = "better-compute-platform";
+    private static final AdmissionWebhooks.User PLATFORM_USER_INFO = new AdmissionWebhooks.User(PLATFORM_USER, null, List.of("system:authenticated"));
+    /** Who the simulated Job controller's writes are, as kube-controller-manager's are with per-controller credentials. */
+    private static final AdmissionWebhooks.User JOB_CONTROLLER = AdmissionWebhooks.User.serviceAccount("kube-system", "job-controller", null);
+    /** How often a PATCH is admitted again when the object changed between its admission and its write. */
+    private static final int PATCH_ATTEMPTS = 3;
 
     /**
      * The mock server logs every request line through java.util.logging at INFO; kept at WARNING here (and
@@ -149,6 +161,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private final Settings settings;
     private final MockWebServer server = new MockWebServer();
     private final KubernetesSerialization json = new KubernetesSerialization();
+    private final AdmissionWebhooks admission = new AdmissionWebhooks(json);
     private final Map<String, SimCluster> clusters = new ConcurrentHashMap<>();
     private final byte[] signingKey;
     private final String adminToken;
@@ -263,6 +276,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             }
             try {
                 cluster.step(pools);
+                cluster.admitJobPods();
             } catch (RuntimeException e) {
                 LOG.error("simulated Kubernetes API: the controllers of cluster {} failed a round", cluster.key(), e);
             }
@@ -398,7 +412,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         boolean synced;
         final ClusterStore store = new ClusterStore(crud, json);
         final SimulatedKueue kueue = new SimulatedKueue(store, settings.provisioningBackoffBase());
-        final SimulatedPods pods = new SimulatedPods(store, settings.nodeReadyAfter());
+        final SimulatedPods pods = new SimulatedPods(store, settings.nodeReadyAfter(), this::podAdmissionWanted);
 
         SimCluster(String project, String location, String name) {
             this.project = project;
@@ -569,25 +583,211 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                         ? Obj.list(body.get("items")).stream().map(Obj::map).toList() : List.of(body);
                 return ok(json.asJson(Tables.table(plural, items, Obj.str(body, "metadata", "resourceVersion"), clock.instant())));
             }
-            // A change and the save of the objects it leaves are one step: a later save never holds less.
-            synchronized (this) {
-                MockResponse response;
-                Matcher eviction = EVICTION.matcher(path);
-                if (eviction.matches()) {
-                    response = "POST".equals(method) ? evict(eviction.group(1), eviction.group(2), request)
-                            : status(405, "MethodNotAllowed", "the eviction subresource only takes POST");
-                } else if ("PATCH".equals(method) && contentType != null
-                        && (contentType.startsWith("application/merge-patch+json") || contentType.startsWith("application/strategic-merge-patch+json"))) {
-                    response = mergePatch(path, contentType.startsWith("application/strategic"), request);
+            MockResponse response = null;
+            List<String> warnings = List.of();
+            ApiPath target = ApiPath.of(path);
+            for (int attempt = 1; response == null; attempt++) {
+                // Admission first, with no lock held: a webhook may call back into this cluster's API.
+                Admission admitted = target == null ? null : admit(caller, method, target, query, contentType, request);
+                if (admitted == null) {
+                    response = write(method, path, contentType, forwarded, request);
+                } else if (admitted.verdict() instanceof AdmissionWebhooks.Refused refused) {
+                    return withWarnings(new MockResponse().setResponseCode(refused.code()).setHeader("Content-Type", "application/json")
+                            .setBody(json.asJson(refused.status())), refused.warnings());
                 } else {
-                    response = crud.dispatch(forwarded);
+                    warnings = admitted.verdict().warnings();
+                    MockResponse written = writeAdmitted(method, path, forwarded, admitted);
+                    boolean raced = written.code() == 409 && "PATCH".equals(method) && attempt < PATCH_ATTEMPTS;
+                    response = raced ? null : written;
                 }
-                if (response.code() < 400) {
-                    save();
+            }
+            admitJobPods();
+            return withWarnings(response, warnings);
+        }
+
+        /** A change and the save of the objects it leaves, as one step: a later save never holds less. */
+        private synchronized MockResponse write(String method, String path, String contentType, RecordedRequest forwarded, RecordedRequest request) {
+            MockResponse response;
+            Matcher eviction = EVICTION.matcher(path);
+            if (eviction.matches()) {
+                response = "POST".equals(method) ? evict(eviction.group(1), eviction.group(2), request)
+                        : status(405, "MethodNotAllowed", "the eviction subresource only takes POST");
+            } else if ("PATCH".equals(method) && contentType != null
+                    && (contentType.startsWith("application/merge-patch+json") || contentType.startsWith("application/strategic-merge-patch+json"))) {
+                response = mergePatch(path, contentType, request);
+            } else {
+                response = crud.dispatch(forwarded);
+            }
+            if (response.code() < 400) {
+                save();
+                reconcile();
+            }
+            return response;
+        }
+
+        /** Admission's answer, and the resource version the object had when a PATCH was applied to it for admission. */
+        private record Admission(AdmissionWebhooks.Verdict verdict, String resourceVersion) {}
+
+        /**
+         * Runs the admission webhooks for a write, or null when none is registered for it (then the write goes on
+         * as it came) or this simulator cannot see what the write would store (the CRUD mock answers it).
+         * DELETE of a collection is not admitted.
+         */
+        private Admission admit(Caller caller, String method, ApiPath target, String query, String contentType, RecordedRequest request) {
+            String operation = switch (method) {
+                case "POST" -> "CREATE";
+                case "PUT", "PATCH" -> "UPDATE";
+                case "DELETE" -> "DELETE";
+                default -> null;
+            };
+            if (operation == null || target.isWebhookConfiguration() || (target.name() == null && !"CREATE".equals(operation))) {
+                return null;
+            }
+            List<Map<String, Object>> mutating = store.list(AdmissionWebhooks.MUTATING);
+            List<Map<String, Object>> validating = store.list(AdmissionWebhooks.VALIDATING);
+            WebhookRules.Request bare = new WebhookRules.Request(operation, target.group(), target.version(), target.resource(),
+                    target.subResource(), target.namespace(), null, null);
+            if (!AdmissionWebhooks.anyRule(mutating, bare) && !AdmissionWebhooks.anyRule(validating, bare)) {
+                return null;
+            }
+            Map<String, Object> old = "CREATE".equals(operation) ? null : store.get(target.objectPath());
+            String body = request.getBody() == null ? "" : new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+            Map<String, Object> object;
+            Map<String, Object> options;
+            try {
+                switch (operation) {
+                    case "CREATE" -> {
+                        object = store.parse(body);
+                        if (object != null && target.subResource() == null && target.namespace() != null && !"namespaces".equals(target.resource())) {
+                            Obj.child(object, "metadata").putIfAbsent("namespace", target.namespace());
+                        }
+                        options = options("CreateOptions", query);
+                    }
+                    case "UPDATE" -> {
+                        object = old == null ? null : "PATCH".equals(method) ? patched(old, contentType, body) : store.parse(body);
+                        options = options("UpdateOptions", query);
+                    }
+                    default -> {
+                        object = null;
+                        options = body.isBlank() ? options("DeleteOptions", query) : store.parse(body);
+                    }
+                }
+            } catch (RuntimeException e) {
+                return null;
+            }
+            if (object == null && !"DELETE".equals(operation) || "DELETE".equals(operation) && old == null) {
+                return null;
+            }
+            Map<String, Object> typed = object != null ? object : old;
+            String apiVersion = Obj.str(typed, "apiVersion");
+            String kindGroup = target.group();
+            String kindVersion = target.version();
+            if (apiVersion != null) {
+                int slash = apiVersion.indexOf('/');
+                kindGroup = slash < 0 ? "" : apiVersion.substring(0, slash);
+                kindVersion = apiVersion.substring(slash + 1);
+            }
+            String kind = Obj.str(typed, "kind") == null ? "" : Obj.str(typed, "kind");
+            String objectName = target.name() != null ? target.name() : Obj.name(object);
+            AdmissionWebhooks.Attributes attributes = new AdmissionWebhooks.Attributes(
+                    new WebhookRules.Request(operation, target.group(), target.version(), target.resource(), target.subResource(),
+                            target.namespace(), object, old),
+                    kindGroup, kindVersion, kind, objectName, user(caller), query.contains("dryRun=All"), options);
+            AdmissionWebhooks.Verdict verdict = admission.admit(mutating, validating, attributes, this::namespaceLabels);
+            return new Admission(verdict, old == null ? null : Obj.str(old, "metadata", "resourceVersion"));
+        }
+
+        /** Stores what admission let through: the (mutated) object for a create, an update or a patch; a DELETE as it came. */
+        private synchronized MockResponse writeAdmitted(String method, String path, RecordedRequest forwarded, Admission admitted) {
+            Map<String, Object> object = ((AdmissionWebhooks.Admitted) admitted.verdict()).object();
+            MockResponse response;
+            if ("PATCH".equals(method)) {
+                response = storePatched(path, object, admitted.resourceVersion());
+            } else if (object == null) {
+                response = crud.dispatch(forwarded);
+            } else {
+                RecordedRequest rewritten = new RecordedRequest(forwarded.getHttpVersion(), forwarded.method(), forwarded.getPath(),
+                        new Headers.Builder().add("Content-Type", "application/json").build(),
+                        new Buffer(json.asJson(object).getBytes(StandardCharsets.UTF_8)));
+                Matcher eviction = EVICTION.matcher(path);
+                response = eviction.matches() ? evict(eviction.group(1), eviction.group(2), rewritten) : crud.dispatch(rewritten);
+            }
+            if (response.code() < 400) {
+                save();
+                reconcile();
+            }
+            return response;
+        }
+
+        /** The Job controller's pods waiting for admission: admitted with no lock held, then created or refused. */
+        void admitJobPods() {
+            List<Map<String, Object>> waiting;
+            synchronized (this) {
+                waiting = pods.takeAwaiting();
+            }
+            if (waiting.isEmpty()) {
+                return;
+            }
+            List<Map<String, Object>> mutating = store.list(AdmissionWebhooks.MUTATING);
+            List<Map<String, Object>> validating = store.list(AdmissionWebhooks.VALIDATING);
+            List<AdmissionWebhooks.Verdict> verdicts = new java.util.ArrayList<>();
+            try {
+                for (Map<String, Object> pod : waiting) {
+                    AdmissionWebhooks.Attributes attributes = new AdmissionWebhooks.Attributes(podCreate(pod), "", "v1", "Pod",
+                            Obj.name(pod), JOB_CONTROLLER, false, options("CreateOptions", ""));
+                    verdicts.add(admission.admit(mutating, validating, attributes, this::namespaceLabels));
+                }
+            } finally {
+                synchronized (this) {
+                    Instant now = clock.instant();
+                    for (int i = 0; i < waiting.size(); i++) {
+                        AdmissionWebhooks.Verdict verdict = i < verdicts.size() ? verdicts.get(i) : null;
+                        if (verdict instanceof AdmissionWebhooks.Admitted admitted) {
+                            pods.admitted(waiting.get(i), admitted.object());
+                        } else {
+                            pods.refused(waiting.get(i), verdict instanceof AdmissionWebhooks.Refused r ? r.message() : null, now);
+                        }
+                    }
                     reconcile();
                 }
-                return response;
             }
+        }
+
+        /** Whether a pod the Job controller makes has webhooks to go through (by their rules; selectors are read at admission). */
+        private boolean podAdmissionWanted(Map<String, Object> pod) {
+            WebhookRules.Request create = podCreate(pod);
+            return AdmissionWebhooks.anyRule(store.list(AdmissionWebhooks.MUTATING), create)
+                    || AdmissionWebhooks.anyRule(store.list(AdmissionWebhooks.VALIDATING), create);
+        }
+
+        private static WebhookRules.Request podCreate(Map<String, Object> pod) {
+            return new WebhookRules.Request("CREATE", "", "v1", "pods", null, Obj.namespace(pod), pod, null);
+        }
+
+        private Map<String, Object> namespaceLabels(String namespace) {
+            return Obj.labels(Obj.map(store.get("/api/v1/namespaces/" + namespace)));
+        }
+
+        /** The caller as {@code request.userInfo}: the platform, or a service account with its uid. */
+        private AdmissionWebhooks.User user(Caller caller) {
+            if (caller == Caller.PLATFORM) {
+                return PLATFORM_USER_INFO;
+            }
+            Map<String, Object> account = store.get("/api/v1/namespaces/" + caller.namespace() + "/serviceaccounts/" + caller.serviceAccount());
+            return AdmissionWebhooks.User.serviceAccount(caller.namespace(), caller.serviceAccount(),
+                    account == null ? null : Obj.str(account, "metadata", "uid"));
+        }
+
+        /** The request's options as AdmissionReview carries them: the kind of options, and the field manager if one is named. */
+        private static Map<String, Object> options(String kind, String query) {
+            Map<String, Object> options = new java.util.LinkedHashMap<>();
+            options.put("kind", kind);
+            options.put("apiVersion", "meta.k8s.io/v1");
+            Matcher manager = Pattern.compile("[?&]fieldManager=([^&]*)").matcher(query);
+            if (manager.find()) {
+                options.put("fieldManager", java.net.URLDecoder.decode(manager.group(1), StandardCharsets.UTF_8));
+            }
+            return options;
         }
 
         /** The resource a GET reads, when it reads a collection or one object of it (no subresource); else null. */
@@ -629,27 +829,58 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         }
 
         /** A JSON merge or strategic merge patch, applied here (see {@link MergePatch}) and stored as an update. */
-        private MockResponse mergePatch(String path, boolean strategic, RecordedRequest request) {
-            boolean status = path.endsWith("/status");
-            String objectPath = status ? path.substring(0, path.length() - "/status".length()) : path;
+        private MockResponse mergePatch(String path, String contentType, RecordedRequest request) {
+            String objectPath = path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
             Map<String, Object> current = store.get(objectPath);
             if (current == null) {
                 return status(404, "NotFound", "the object at " + objectPath + " was not found");
             }
-            Map<String, Object> patch;
+            Map<String, Object> patched;
             try {
-                patch = store.parse(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+                patched = patched(current, contentType, new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
             } catch (RuntimeException e) {
                 return status(400, "BadRequest", "the body is not a JSON object");
             }
-            Map<String, Object> patched = Obj.map(strategic ? MergePatch.strategic(current, patch) : MergePatch.json(current, patch));
-            Obj.child(patched, "metadata").put("resourceVersion", Obj.str(current, "metadata", "resourceVersion"));
+            return storePatched(path, patched, Obj.str(current, "metadata", "resourceVersion"));
+        }
+
+        /**
+         * The object a PATCH leaves when applied to {@code current}: a JSON merge patch, a strategic merge patch
+         * (see {@link MergePatch}) or a JSON Patch; null for a patch type this simulator does not apply.
+         */
+        private Map<String, Object> patched(Map<String, Object> current, String contentType, String body) {
+            if (contentType == null) {
+                return null;
+            }
+            if (contentType.startsWith("application/json-patch+json")) {
+                JsonNode result = JsonPatch.apply(json.unmarshal(body, JsonNode.class), json.convertValue(current, JsonNode.class));
+                return Obj.map(json.convertValue(result, Map.class));
+            }
+            boolean strategic = contentType.startsWith("application/strategic-merge-patch+json");
+            if (!strategic && !contentType.startsWith("application/merge-patch+json")) {
+                return null;
+            }
+            Map<String, Object> patch = store.parse(body);
+            return Obj.map(strategic ? MergePatch.strategic(Obj.copy(current), patch) : MergePatch.json(Obj.copy(current), patch));
+        }
+
+        /** Stores a patched object (its status alone on a status path) if it is still at {@code resourceVersion}; else 409. */
+        private MockResponse storePatched(String path, Map<String, Object> patched, String resourceVersion) {
+            boolean status = path.endsWith("/status");
+            String objectPath = status ? path.substring(0, path.length() - "/status".length()) : path;
+            Obj.child(patched, "metadata").put("resourceVersion", resourceVersion);
             Map<String, Object> stored = status ? store.replaceStatus(objectPath, patched) : store.replace(objectPath, patched);
             store.takeChanged();
             if (stored == null) {
                 return status(409, "Conflict", "the object at " + objectPath + " changed; try again");
             }
             return ok(json.asJson(stored));
+        }
+
+        private MockResponse withWarnings(MockResponse response, List<String> warnings) {
+            // As kube-apiserver passes a webhook's warnings on: kubectl prints each as "Warning: <text>".
+            warnings.forEach(w -> response.addHeader("Warning", "299 - " + quote(w)));
+            return response;
         }
 
         /**
