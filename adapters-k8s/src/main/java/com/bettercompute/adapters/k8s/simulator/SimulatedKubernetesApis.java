@@ -64,6 +64,9 @@ import java.util.regex.Pattern;
  * resizes; the built-in ClusterRoles; and a coarse reading of the built-in roles bound to a minted
  * token's service account (403 otherwise) — RBAC as Kubernetes evaluates it, it is not.
  *
+ * <p>Writes go through the admission webhooks registered in the cluster as kube-apiserver sends them
+ * ({@link AdmissionWebhooks}), the simulated Job controller's pods included.
+ *
  * <p>This is an API-shape stand-in, not Kubernetes: see the project's notes on the fabric8 mock.
  */
 public final class SimulatedKubernetesApis implements AutoCloseable {
@@ -149,6 +152,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private static final AdmissionWebhooks.User JOB_CONTROLLER = AdmissionWebhooks.User.serviceAccount("kube-system", "job-controller", null);
     /** How often a PATCH is admitted again when the object changed between its admission and its write. */
     private static final int PATCH_ATTEMPTS = 3;
+    /** How many CRUD mock servers answer behind the TLS front (each on its own event loop). */
+    private static final int BACKENDS = 4;
 
     /**
      * The mock server logs every request line through java.util.logging at INFO; kept at WARNING here (and
@@ -159,7 +164,13 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private final Clock clock;
     private final NodeSource nodeSource;
     private final Settings settings;
-    private final MockWebServer server = new MockWebServer();
+    /**
+     * The CRUD mocks' HTTP servers behind the TLS front. Each answers on one Vert.x event loop, which a
+     * request holds while its admission webhooks are called; with several, a webhook calling back into
+     * the API and the other clusters' requests are served by another (see {@link #leastBusyBackend()}).
+     */
+    private final List<Backend> backends = new java.util.ArrayList<>();
+    private final java.util.concurrent.atomic.AtomicInteger nextBackend = new java.util.concurrent.atomic.AtomicInteger();
     private final KubernetesSerialization json = new KubernetesSerialization();
     private final AdmissionWebhooks admission = new AdmissionWebhooks(json);
     private final Map<String, SimCluster> clusters = new ConcurrentHashMap<>();
@@ -185,21 +196,46 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         // The platform's own credential is new at every start: the platform asks for it again, nobody else holds it.
         this.adminToken = "bcsim-admin." + Base64.getUrlEncoder().withoutPadding().encodeToString(admin);
         this.caBase64 = Base64.getEncoder().encodeToString(identity.certificatePem().getBytes(StandardCharsets.US_ASCII));
-        server.setDispatcher(new Router());
-        server.start(InetAddress.getLoopbackAddress(), 0);
         try {
-            this.front = listen(identity, server.getPort());
+            for (int i = 0; i < BACKENDS; i++) {
+                Router router = new Router();
+                MockWebServer server = new MockWebServer();
+                server.setDispatcher(router);
+                backends.add(new Backend(server, router));
+                server.start(InetAddress.getLoopbackAddress(), 0);
+            }
+            this.front = listen(identity, this::leastBusyBackend);
             if (saved != null && front.port() != identity.port()) {
                 saved.identity(identity.withPort(front.port()));
             }
         } catch (IOException | RuntimeException e) {
-            server.shutdown();
+            backends.forEach(b -> b.server().shutdown());
             throw e;
         }
     }
 
+    /** One of the CRUD mocks' HTTP servers and the router it dispatches with. */
+    private record Backend(MockWebServer server, Router router) {}
+
+    /**
+     * The port of a backend answering no request now (the fewest, taking turns among equals): a new
+     * connection — a webhook's call back into the API among them — is not queued behind a request that
+     * waits for its webhooks. A kept-alive connection stays on its backend.
+     */
+    private int leastBusyBackend() {
+        int start = nextBackend.getAndIncrement();
+        Backend best = null;
+        for (int i = 0; i < backends.size(); i++) {
+            Backend candidate = backends.get(Math.floorMod(start + i, backends.size()));
+            if (best == null || candidate.router().busy.get() < best.router().busy.get()) {
+                best = candidate;
+            }
+        }
+        return best.server().getPort();
+    }
+
     /** On the saved port if there is one (every cluster's endpoint names it), else on any free port. */
-    private static TlsFront listen(ServerIdentity identity, int backendPort) throws IOException {
+    private static TlsFront listen(ServerIdentity identity, java.util.function.IntSupplier backendPort) throws IOException {
         if (identity.port() != 0) {
             try {
                 return TlsFront.start(identity, identity.port(), backendPort);
@@ -291,7 +327,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     @Override
     public void close() {
         front.close();
-        server.shutdown();
+        backends.forEach(b -> b.server().shutdown());
     }
 
     // ---------------------------------------------------------------- tokens
@@ -364,8 +400,20 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     }
 
     private final class Router extends Dispatcher {
+        /** Requests this router is answering now (its server's one event loop answers one at a time). */
+        final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+
         @Override
         public MockResponse dispatch(RecordedRequest request) {
+            busy.incrementAndGet();
+            try {
+                return route(request);
+            } finally {
+                busy.decrementAndGet();
+            }
+        }
+
+        private MockResponse route(RecordedRequest request) {
             Matcher m = ROUTE.matcher(request.getPath());
             if (!m.matches()) {
                 return status(404, "NotFound", "the path names no cluster: use /clusters/<project>/<location>/<cluster>/…");

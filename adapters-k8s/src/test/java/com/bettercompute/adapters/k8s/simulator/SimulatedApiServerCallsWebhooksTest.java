@@ -293,6 +293,20 @@ class SimulatedApiServerCallsWebhooksTest {
         assertThat(refusing.requests).hasSize(2);
     }
 
+    @Test
+    void a_webhook_may_call_back_into_the_cluster_while_it_is_called() {
+        TestWebhook reading = webhook(r -> {
+            String labelled = client.namespaces().withName("default").get().getMetadata().getName();
+            return labelled.equals(r.get("namespace")) ? TestWebhook.allow() : TestWebhook.deny(Map.of("message", "no namespace"));
+        });
+        validating("reads.test.dev", reading, CONFIGMAPS, ", timeoutSeconds: 5");
+
+        configMap("default", "settings", Map.of());
+
+        assertThat(client.configMaps().inNamespace("default").withName("settings").get()).isNotNull();
+        assertThat(reading.requests).hasSize(1);
+    }
+
     // ---------------------------------------------------------------- failed calls
 
     @ParameterizedTest(name = "failurePolicy {0}")
