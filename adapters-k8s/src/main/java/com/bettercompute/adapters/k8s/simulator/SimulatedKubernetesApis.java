@@ -779,11 +779,22 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             List<Map<String, Object>> mutating = store.list(AdmissionWebhooks.MUTATING);
             List<Map<String, Object>> validating = store.list(AdmissionWebhooks.VALIDATING);
             List<AdmissionWebhooks.Verdict> verdicts = new java.util.ArrayList<>();
+            Set<Object> refusedJobs = new java.util.HashSet<>();
             try {
                 for (Map<String, Object> pod : waiting) {
+                    Object job = Obj.map(Obj.list(Obj.at(pod, "metadata", "ownerReferences")).get(0)).get("uid");
+                    if (refusedJobs.contains(job)) {
+                        // As the Job controller, which stops making a Job's pods at its first error: no call, no event.
+                        verdicts.add(null);
+                        continue;
+                    }
                     AdmissionWebhooks.Attributes attributes = new AdmissionWebhooks.Attributes(podCreate(pod), "", "v1", "Pod",
                             Obj.name(pod), JOB_CONTROLLER, false, options("CreateOptions", ""));
-                    verdicts.add(admission.admit(mutating, validating, attributes, this::namespaceLabels));
+                    AdmissionWebhooks.Verdict verdict = admission.admit(mutating, validating, attributes, this::namespaceLabels);
+                    if (verdict instanceof AdmissionWebhooks.Refused) {
+                        refusedJobs.add(job);
+                    }
+                    verdicts.add(verdict);
                 }
             } finally {
                 synchronized (this) {

@@ -272,11 +272,11 @@ class SimulatedApiServerCallsWebhooksTest {
     }
 
     @Test
-    void a_refused_pod_is_not_made_its_job_gets_a_FailedCreate_event_and_the_job_controller_tries_again_later() {
+    void a_refused_pod_is_not_made_its_job_gets_one_FailedCreate_event_and_the_job_controller_tries_again_later() {
         TestWebhook refusing = webhook(r -> TestWebhook.deny(Map.of("message", "JobSizeTooSmall: 4 GPUs")));
         validating("pods.test.dev", refusing, rule("\"\"", "pods", "CREATE"), "");
 
-        job("train", 1);
+        job("train", 3);
         cluster.apis.step();
 
         assertThat(client.pods().inNamespace("default").list().getItems()).isEmpty();
