@@ -87,6 +87,9 @@ final class Discovery {
                 Resource.of("clusterroles", "clusterrole", false, "ClusterRole"),
                 Resource.of("rolebindings", "rolebinding", true, "RoleBinding"),
                 Resource.of("roles", "role", true, "Role")));
+        out.put("admissionregistration.k8s.io/v1", List.of(
+                Resource.of("mutatingwebhookconfigurations", "mutatingwebhookconfiguration", false, "MutatingWebhookConfiguration"),
+                Resource.of("validatingwebhookconfigurations", "validatingwebhookconfiguration", false, "ValidatingWebhookConfiguration")));
         out.put("authentication.k8s.io/v1", List.of(
                 new Resource("tokenreviews", "tokenreview", false, "TokenReview", List.of("create"), List.of(), List.of())));
         return out;

@@ -18,8 +18,10 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.zjsonpatch.JsonPatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.JsonNode;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -61,6 +63,9 @@ import java.util.regex.Pattern;
  * {@code kubectl} needs; one Node per node of each node pool as the GKE simulator has them, following
  * resizes; the built-in ClusterRoles; and a coarse reading of the built-in roles bound to a minted
  * token's service account (403 otherwise) — RBAC as Kubernetes evaluates it, it is not.
+ *
+ * <p>Writes go through the admission webhooks registered in the cluster as kube-apiserver sends them
+ * ({@link AdmissionWebhooks}), the simulated Job controller's pods included.
  *
  * <p>This is an API-shape stand-in, not Kubernetes: see the project's notes on the fabric8 mock.
  */
@@ -137,6 +142,18 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     /** What a TokenRequest without expirationSeconds gets, as on Kubernetes. */
     static final long DEFAULT_EXPIRATION_SECONDS = 3600;
     static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
+    /**
+     * The user the admin token authenticates, as admission webhooks see it in {@code request.userInfo}
+     * (a tenant's service account is {@code system:serviceaccount:<namespace>:<name>}).
+     */
+    public static final String PLATFORM_USER = "better-compute-platform";
+    private static final AdmissionWebhooks.User PLATFORM_USER_INFO = new AdmissionWebhooks.User(PLATFORM_USER, null, List.of("system:authenticated"));
+    /** Who the simulated Job controller's writes are, as kube-controller-manager's are with per-controller credentials. */
+    private static final AdmissionWebhooks.User JOB_CONTROLLER = AdmissionWebhooks.User.serviceAccount("kube-system", "job-controller", null);
+    /** How often a PATCH is admitted again when the object changed between its admission and its write. */
+    private static final int PATCH_ATTEMPTS = 3;
+    /** How many CRUD mock servers answer behind the TLS front (each on its own event loop). */
+    private static final int BACKENDS = 4;
 
     /**
      * The mock server logs every request line through java.util.logging at INFO; kept at WARNING here (and
@@ -147,8 +164,15 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private final Clock clock;
     private final NodeSource nodeSource;
     private final Settings settings;
-    private final MockWebServer server = new MockWebServer();
+    /**
+     * The CRUD mocks' HTTP servers behind the TLS front. Each answers on one Vert.x event loop, which a
+     * request holds while its admission webhooks are called; with several, a webhook calling back into
+     * the API and the other clusters' requests are served by another (see {@link #leastBusyBackend()}).
+     */
+    private final List<Backend> backends = new java.util.ArrayList<>();
+    private final java.util.concurrent.atomic.AtomicInteger nextBackend = new java.util.concurrent.atomic.AtomicInteger();
     private final KubernetesSerialization json = new KubernetesSerialization();
+    private final AdmissionWebhooks admission = new AdmissionWebhooks(json);
     private final Map<String, SimCluster> clusters = new ConcurrentHashMap<>();
     private final byte[] signingKey;
     private final String adminToken;
@@ -172,21 +196,46 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         // The platform's own credential is new at every start: the platform asks for it again, nobody else holds it.
         this.adminToken = "bcsim-admin." + Base64.getUrlEncoder().withoutPadding().encodeToString(admin);
         this.caBase64 = Base64.getEncoder().encodeToString(identity.certificatePem().getBytes(StandardCharsets.US_ASCII));
-        server.setDispatcher(new Router());
-        server.start(InetAddress.getLoopbackAddress(), 0);
         try {
-            this.front = listen(identity, server.getPort());
+            for (int i = 0; i < BACKENDS; i++) {
+                Router router = new Router();
+                MockWebServer server = new MockWebServer();
+                server.setDispatcher(router);
+                backends.add(new Backend(server, router));
+                server.start(InetAddress.getLoopbackAddress(), 0);
+            }
+            this.front = listen(identity, this::leastBusyBackend);
             if (saved != null && front.port() != identity.port()) {
                 saved.identity(identity.withPort(front.port()));
             }
         } catch (IOException | RuntimeException e) {
-            server.shutdown();
+            backends.forEach(b -> b.server().shutdown());
             throw e;
         }
     }
 
+    /** One of the CRUD mocks' HTTP servers and the router it dispatches with. */
+    private record Backend(MockWebServer server, Router router) {}
+
+    /**
+     * The port of a backend answering no request now (the fewest, taking turns among equals): a new
+     * connection — a webhook's call back into the API among them — is not queued behind a request that
+     * waits for its webhooks. A kept-alive connection stays on its backend.
+     */
+    private int leastBusyBackend() {
+        int start = nextBackend.getAndIncrement();
+        Backend best = null;
+        for (int i = 0; i < backends.size(); i++) {
+            Backend candidate = backends.get(Math.floorMod(start + i, backends.size()));
+            if (best == null || candidate.router().busy.get() < best.router().busy.get()) {
+                best = candidate;
+            }
+        }
+        return best.server().getPort();
+    }
+
     /** On the saved port if there is one (every cluster's endpoint names it), else on any free port. */
-    private static TlsFront listen(ServerIdentity identity, int backendPort) throws IOException {
+    private static TlsFront listen(ServerIdentity identity, java.util.function.IntSupplier backendPort) throws IOException {
         if (identity.port() != 0) {
             try {
                 return TlsFront.start(identity, identity.port(), backendPort);
@@ -263,6 +312,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             }
             try {
                 cluster.step(pools);
+                cluster.admitJobPods();
             } catch (RuntimeException e) {
                 LOG.error("simulated Kubernetes API: the controllers of cluster {} failed a round", cluster.key(), e);
             }
@@ -277,7 +327,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     @Override
     public void close() {
         front.close();
-        server.shutdown();
+        backends.forEach(b -> b.server().shutdown());
     }
 
     // ---------------------------------------------------------------- tokens
@@ -350,8 +400,20 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     }
 
     private final class Router extends Dispatcher {
+        /** Requests this router is answering now (its server's one event loop answers one at a time). */
+        final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+
         @Override
         public MockResponse dispatch(RecordedRequest request) {
+            busy.incrementAndGet();
+            try {
+                return route(request);
+            } finally {
+                busy.decrementAndGet();
+            }
+        }
+
+        private MockResponse route(RecordedRequest request) {
             Matcher m = ROUTE.matcher(request.getPath());
             if (!m.matches()) {
                 return status(404, "NotFound", "the path names no cluster: use /clusters/<project>/<location>/<cluster>/…");
@@ -398,7 +460,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         boolean synced;
         final ClusterStore store = new ClusterStore(crud, json);
         final SimulatedKueue kueue = new SimulatedKueue(store, settings.provisioningBackoffBase());
-        final SimulatedPods pods = new SimulatedPods(store, settings.nodeReadyAfter());
+        final SimulatedPods pods = new SimulatedPods(store, settings.nodeReadyAfter(), this::podAdmissionWanted);
 
         SimCluster(String project, String location, String name) {
             this.project = project;
@@ -569,25 +631,222 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                         ? Obj.list(body.get("items")).stream().map(Obj::map).toList() : List.of(body);
                 return ok(json.asJson(Tables.table(plural, items, Obj.str(body, "metadata", "resourceVersion"), clock.instant())));
             }
-            // A change and the save of the objects it leaves are one step: a later save never holds less.
-            synchronized (this) {
-                MockResponse response;
-                Matcher eviction = EVICTION.matcher(path);
-                if (eviction.matches()) {
-                    response = "POST".equals(method) ? evict(eviction.group(1), eviction.group(2), request)
-                            : status(405, "MethodNotAllowed", "the eviction subresource only takes POST");
-                } else if ("PATCH".equals(method) && contentType != null
-                        && (contentType.startsWith("application/merge-patch+json") || contentType.startsWith("application/strategic-merge-patch+json"))) {
-                    response = mergePatch(path, contentType.startsWith("application/strategic"), request);
+            MockResponse response = null;
+            List<String> warnings = List.of();
+            ApiPath target = ApiPath.of(path);
+            for (int attempt = 1; response == null; attempt++) {
+                // Admission first, with no lock held: a webhook may call back into this cluster's API.
+                Admission admitted = target == null ? null : admit(caller, method, target, query, contentType, request);
+                if (admitted == null) {
+                    response = write(method, path, contentType, forwarded, request);
+                } else if (admitted.verdict() instanceof AdmissionWebhooks.Refused refused) {
+                    return withWarnings(new MockResponse().setResponseCode(refused.code()).setHeader("Content-Type", "application/json")
+                            .setBody(json.asJson(refused.status())), refused.warnings());
                 } else {
-                    response = crud.dispatch(forwarded);
+                    warnings = admitted.verdict().warnings();
+                    MockResponse written = writeAdmitted(method, path, forwarded, admitted);
+                    boolean raced = written.code() == 409 && "PATCH".equals(method) && attempt < PATCH_ATTEMPTS;
+                    response = raced ? null : written;
                 }
-                if (response.code() < 400) {
-                    save();
+            }
+            admitJobPods();
+            return withWarnings(response, warnings);
+        }
+
+        /** A change and the save of the objects it leaves, as one step: a later save never holds less. */
+        private synchronized MockResponse write(String method, String path, String contentType, RecordedRequest forwarded, RecordedRequest request) {
+            MockResponse response;
+            Matcher eviction = EVICTION.matcher(path);
+            if (eviction.matches()) {
+                response = "POST".equals(method) ? evict(eviction.group(1), eviction.group(2), request)
+                        : status(405, "MethodNotAllowed", "the eviction subresource only takes POST");
+            } else if ("PATCH".equals(method) && contentType != null
+                    && (contentType.startsWith("application/merge-patch+json") || contentType.startsWith("application/strategic-merge-patch+json"))) {
+                response = mergePatch(path, contentType, request);
+            } else {
+                response = crud.dispatch(forwarded);
+            }
+            if (response.code() < 400) {
+                save();
+                reconcile();
+            }
+            return response;
+        }
+
+        /** Admission's answer, and the resource version the object had when a PATCH was applied to it for admission. */
+        private record Admission(AdmissionWebhooks.Verdict verdict, String resourceVersion) {}
+
+        /**
+         * Runs the admission webhooks for a write, or null when none is registered for it (then the write goes on
+         * as it came) or this simulator cannot see what the write would store (the CRUD mock answers it).
+         * DELETE of a collection is not admitted.
+         */
+        private Admission admit(Caller caller, String method, ApiPath target, String query, String contentType, RecordedRequest request) {
+            String operation = switch (method) {
+                case "POST" -> "CREATE";
+                case "PUT", "PATCH" -> "UPDATE";
+                case "DELETE" -> "DELETE";
+                default -> null;
+            };
+            if (operation == null || target.isWebhookConfiguration() || (target.name() == null && !"CREATE".equals(operation))) {
+                return null;
+            }
+            List<Map<String, Object>> mutating = store.list(AdmissionWebhooks.MUTATING);
+            List<Map<String, Object>> validating = store.list(AdmissionWebhooks.VALIDATING);
+            WebhookRules.Request bare = new WebhookRules.Request(operation, target.group(), target.version(), target.resource(),
+                    target.subResource(), target.namespace(), null, null);
+            if (!AdmissionWebhooks.anyRule(mutating, bare) && !AdmissionWebhooks.anyRule(validating, bare)) {
+                return null;
+            }
+            Map<String, Object> old = "CREATE".equals(operation) ? null : store.get(target.objectPath());
+            String body = request.getBody() == null ? "" : new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+            Map<String, Object> object;
+            Map<String, Object> options;
+            try {
+                switch (operation) {
+                    case "CREATE" -> {
+                        object = store.parse(body);
+                        if (object != null && target.subResource() == null && target.namespace() != null && !"namespaces".equals(target.resource())) {
+                            Obj.child(object, "metadata").putIfAbsent("namespace", target.namespace());
+                        }
+                        options = options("CreateOptions", query);
+                    }
+                    case "UPDATE" -> {
+                        object = old == null ? null : "PATCH".equals(method) ? patched(old, contentType, body) : store.parse(body);
+                        options = options("UpdateOptions", query);
+                    }
+                    default -> {
+                        object = null;
+                        options = body.isBlank() ? options("DeleteOptions", query) : store.parse(body);
+                    }
+                }
+            } catch (RuntimeException e) {
+                return null;
+            }
+            if (object == null && !"DELETE".equals(operation) || "DELETE".equals(operation) && old == null) {
+                return null;
+            }
+            Map<String, Object> typed = object != null ? object : old;
+            String apiVersion = Obj.str(typed, "apiVersion");
+            String kindGroup = target.group();
+            String kindVersion = target.version();
+            if (apiVersion != null) {
+                int slash = apiVersion.indexOf('/');
+                kindGroup = slash < 0 ? "" : apiVersion.substring(0, slash);
+                kindVersion = apiVersion.substring(slash + 1);
+            }
+            String kind = Obj.str(typed, "kind") == null ? "" : Obj.str(typed, "kind");
+            String objectName = target.name() != null ? target.name() : Obj.name(object);
+            AdmissionWebhooks.Attributes attributes = new AdmissionWebhooks.Attributes(
+                    new WebhookRules.Request(operation, target.group(), target.version(), target.resource(), target.subResource(),
+                            target.namespace(), object, old),
+                    kindGroup, kindVersion, kind, objectName, user(caller), query.contains("dryRun=All"), options);
+            AdmissionWebhooks.Verdict verdict = admission.admit(mutating, validating, attributes, this::namespaceLabels);
+            return new Admission(verdict, old == null ? null : Obj.str(old, "metadata", "resourceVersion"));
+        }
+
+        /** Stores what admission let through: the (mutated) object for a create, an update or a patch; a DELETE as it came. */
+        private synchronized MockResponse writeAdmitted(String method, String path, RecordedRequest forwarded, Admission admitted) {
+            Map<String, Object> object = ((AdmissionWebhooks.Admitted) admitted.verdict()).object();
+            MockResponse response;
+            if ("PATCH".equals(method)) {
+                response = storePatched(path, object, admitted.resourceVersion());
+            } else if (object == null) {
+                response = crud.dispatch(forwarded);
+            } else {
+                RecordedRequest rewritten = new RecordedRequest(forwarded.getHttpVersion(), forwarded.method(), forwarded.getPath(),
+                        new Headers.Builder().add("Content-Type", "application/json").build(),
+                        new Buffer(json.asJson(object).getBytes(StandardCharsets.UTF_8)));
+                Matcher eviction = EVICTION.matcher(path);
+                response = eviction.matches() ? evict(eviction.group(1), eviction.group(2), rewritten) : crud.dispatch(rewritten);
+            }
+            if (response.code() < 400) {
+                save();
+                reconcile();
+            }
+            return response;
+        }
+
+        /** The Job controller's pods waiting for admission: admitted with no lock held, then created or refused. */
+        void admitJobPods() {
+            List<Map<String, Object>> waiting;
+            synchronized (this) {
+                waiting = pods.takeAwaiting();
+            }
+            if (waiting.isEmpty()) {
+                return;
+            }
+            List<Map<String, Object>> mutating = store.list(AdmissionWebhooks.MUTATING);
+            List<Map<String, Object>> validating = store.list(AdmissionWebhooks.VALIDATING);
+            List<AdmissionWebhooks.Verdict> verdicts = new java.util.ArrayList<>();
+            Set<Object> refusedJobs = new java.util.HashSet<>();
+            try {
+                for (Map<String, Object> pod : waiting) {
+                    Object job = Obj.map(Obj.list(Obj.at(pod, "metadata", "ownerReferences")).get(0)).get("uid");
+                    if (refusedJobs.contains(job)) {
+                        // As the Job controller, which stops making a Job's pods at its first error: no call, no event.
+                        verdicts.add(null);
+                        continue;
+                    }
+                    AdmissionWebhooks.Attributes attributes = new AdmissionWebhooks.Attributes(podCreate(pod), "", "v1", "Pod",
+                            Obj.name(pod), JOB_CONTROLLER, false, options("CreateOptions", ""));
+                    AdmissionWebhooks.Verdict verdict = admission.admit(mutating, validating, attributes, this::namespaceLabels);
+                    if (verdict instanceof AdmissionWebhooks.Refused) {
+                        refusedJobs.add(job);
+                    }
+                    verdicts.add(verdict);
+                }
+            } finally {
+                synchronized (this) {
+                    Instant now = clock.instant();
+                    for (int i = 0; i < waiting.size(); i++) {
+                        AdmissionWebhooks.Verdict verdict = i < verdicts.size() ? verdicts.get(i) : null;
+                        if (verdict instanceof AdmissionWebhooks.Admitted admitted) {
+                            pods.admitted(waiting.get(i), admitted.object());
+                        } else {
+                            pods.refused(waiting.get(i), verdict instanceof AdmissionWebhooks.Refused r ? r.message() : null, now);
+                        }
+                    }
                     reconcile();
                 }
-                return response;
             }
+        }
+
+        /** Whether a pod the Job controller makes has webhooks to go through (by their rules; selectors are read at admission). */
+        private boolean podAdmissionWanted(Map<String, Object> pod) {
+            WebhookRules.Request create = podCreate(pod);
+            return AdmissionWebhooks.anyRule(store.list(AdmissionWebhooks.MUTATING), create)
+                    || AdmissionWebhooks.anyRule(store.list(AdmissionWebhooks.VALIDATING), create);
+        }
+
+        private static WebhookRules.Request podCreate(Map<String, Object> pod) {
+            return new WebhookRules.Request("CREATE", "", "v1", "pods", null, Obj.namespace(pod), pod, null);
+        }
+
+        private Map<String, Object> namespaceLabels(String namespace) {
+            return Obj.labels(Obj.map(store.get("/api/v1/namespaces/" + namespace)));
+        }
+
+        /** The caller as {@code request.userInfo}: the platform, or a service account with its uid. */
+        private AdmissionWebhooks.User user(Caller caller) {
+            if (caller == Caller.PLATFORM) {
+                return PLATFORM_USER_INFO;
+            }
+            Map<String, Object> account = store.get("/api/v1/namespaces/" + caller.namespace() + "/serviceaccounts/" + caller.serviceAccount());
+            return AdmissionWebhooks.User.serviceAccount(caller.namespace(), caller.serviceAccount(),
+                    account == null ? null : Obj.str(account, "metadata", "uid"));
+        }
+
+        /** The request's options as AdmissionReview carries them: the kind of options, and the field manager if one is named. */
+        private static Map<String, Object> options(String kind, String query) {
+            Map<String, Object> options = new java.util.LinkedHashMap<>();
+            options.put("kind", kind);
+            options.put("apiVersion", "meta.k8s.io/v1");
+            Matcher manager = Pattern.compile("[?&]fieldManager=([^&]*)").matcher(query);
+            if (manager.find()) {
+                options.put("fieldManager", java.net.URLDecoder.decode(manager.group(1), StandardCharsets.UTF_8));
+            }
+            return options;
         }
 
         /** The resource a GET reads, when it reads a collection or one object of it (no subresource); else null. */
@@ -629,27 +888,58 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         }
 
         /** A JSON merge or strategic merge patch, applied here (see {@link MergePatch}) and stored as an update. */
-        private MockResponse mergePatch(String path, boolean strategic, RecordedRequest request) {
-            boolean status = path.endsWith("/status");
-            String objectPath = status ? path.substring(0, path.length() - "/status".length()) : path;
+        private MockResponse mergePatch(String path, String contentType, RecordedRequest request) {
+            String objectPath = path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
             Map<String, Object> current = store.get(objectPath);
             if (current == null) {
                 return status(404, "NotFound", "the object at " + objectPath + " was not found");
             }
-            Map<String, Object> patch;
+            Map<String, Object> patched;
             try {
-                patch = store.parse(new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
+                patched = patched(current, contentType, new String(request.getBody().getBytes(), StandardCharsets.UTF_8));
             } catch (RuntimeException e) {
                 return status(400, "BadRequest", "the body is not a JSON object");
             }
-            Map<String, Object> patched = Obj.map(strategic ? MergePatch.strategic(current, patch) : MergePatch.json(current, patch));
-            Obj.child(patched, "metadata").put("resourceVersion", Obj.str(current, "metadata", "resourceVersion"));
+            return storePatched(path, patched, Obj.str(current, "metadata", "resourceVersion"));
+        }
+
+        /**
+         * The object a PATCH leaves when applied to {@code current}: a JSON merge patch, a strategic merge patch
+         * (see {@link MergePatch}) or a JSON Patch; null for a patch type this simulator does not apply.
+         */
+        private Map<String, Object> patched(Map<String, Object> current, String contentType, String body) {
+            if (contentType == null) {
+                return null;
+            }
+            if (contentType.startsWith("application/json-patch+json")) {
+                JsonNode result = JsonPatch.apply(json.unmarshal(body, JsonNode.class), json.convertValue(current, JsonNode.class));
+                return Obj.map(json.convertValue(result, Map.class));
+            }
+            boolean strategic = contentType.startsWith("application/strategic-merge-patch+json");
+            if (!strategic && !contentType.startsWith("application/merge-patch+json")) {
+                return null;
+            }
+            Map<String, Object> patch = store.parse(body);
+            return Obj.map(strategic ? MergePatch.strategic(Obj.copy(current), patch) : MergePatch.json(Obj.copy(current), patch));
+        }
+
+        /** Stores a patched object (its status alone on a status path) if it is still at {@code resourceVersion}; else 409. */
+        private MockResponse storePatched(String path, Map<String, Object> patched, String resourceVersion) {
+            boolean status = path.endsWith("/status");
+            String objectPath = status ? path.substring(0, path.length() - "/status".length()) : path;
+            Obj.child(patched, "metadata").put("resourceVersion", resourceVersion);
             Map<String, Object> stored = status ? store.replaceStatus(objectPath, patched) : store.replace(objectPath, patched);
             store.takeChanged();
             if (stored == null) {
                 return status(409, "Conflict", "the object at " + objectPath + " changed; try again");
             }
             return ok(json.asJson(stored));
+        }
+
+        private MockResponse withWarnings(MockResponse response, List<String> warnings) {
+            // As kube-apiserver passes a webhook's warnings on: kubectl prints each as "Warning: <text>".
+            warnings.forEach(w -> response.addHeader("Warning", "299 - " + quote(w)));
+            return response;
         }
 
         /**

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,13 +28,75 @@ final class SimulatedPods {
     private static final Pattern GO_DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|h|m|s)");
     private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
+    /** How long the Job controller waits before making a pod again after admission refused one. */
+    static final Duration REFUSED_BACKOFF = Duration.ofSeconds(10);
+
     private final ClusterStore store;
     private final Duration nodeReadyAfter;
+    private final Predicate<Map<String, Object>> admissionWanted;
     private final SecureRandom random = new SecureRandom();
+    /** Pods made by the Job controller that wait for the admission webhooks, called with no lock held. */
+    private final List<Map<String, Object>> awaiting = new ArrayList<>();
+    /** By Job uid: its pods waiting for or in admission (the Job controller's "expectations"), so none is made twice. */
+    private final Map<String, Integer> inAdmission = new HashMap<>();
+    /** By Job uid: when the Job controller tries again after admission refused one of its pods. */
+    private final Map<String, Instant> refusedUntil = new HashMap<>();
 
-    SimulatedPods(ClusterStore store, Duration nodeReadyAfter) {
+    /**
+     * {@code admissionWanted} says whether a pod the Job controller makes goes through admission webhooks
+     * first: such a pod is not created here but held for {@link #takeAwaiting()}, and made by
+     * {@link #admitted} or not by {@link #refused}.
+     */
+    SimulatedPods(ClusterStore store, Duration nodeReadyAfter, Predicate<Map<String, Object>> admissionWanted) {
         this.store = store;
         this.nodeReadyAfter = nodeReadyAfter;
+        this.admissionWanted = admissionWanted;
+    }
+
+    /** The pods waiting for admission, handed over once: each comes back through {@link #admitted} or {@link #refused}. */
+    List<Map<String, Object>> takeAwaiting() {
+        List<Map<String, Object>> taken = List.copyOf(awaiting);
+        awaiting.clear();
+        return taken;
+    }
+
+    /** Admission let a pod {@link #takeAwaiting()} gave through: it is created as admitted (mutated). */
+    void admitted(Map<String, Object> pod, Map<String, Object> admitted) {
+        inAdmission.computeIfPresent(jobUid(pod), (k, n) -> n <= 1 ? null : n - 1);
+        store.create("/api/v1/namespaces/" + Obj.namespace(pod) + "/pods", admitted);
+    }
+
+    /**
+     * Admission refused a pod {@link #takeAwaiting()} gave (null message: the call could not be made): as the
+     * Job controller, a {@code FailedCreate} Warning event on the Job, and no new pod for {@link #REFUSED_BACKOFF}.
+     */
+    void refused(Map<String, Object> pod, String message, Instant now) {
+        String uid = jobUid(pod);
+        inAdmission.computeIfPresent(uid, (k, n) -> n <= 1 ? null : n - 1);
+        refusedUntil.put(uid, now.plus(REFUSED_BACKOFF));
+        if (message == null) {
+            return;
+        }
+        Map<String, Object> owner = Obj.map(Obj.list(Obj.at(pod, "metadata", "ownerReferences")).get(0));
+        String namespace = Obj.namespace(pod);
+        StringBuilder suffix = new StringBuilder();
+        for (int i = 0; i < 16; i++) {
+            suffix.append(Character.forDigit(random.nextInt(16), 16));
+        }
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("apiVersion", "v1");
+        event.put("kind", "Event");
+        event.put("metadata", Map.of("name", owner.get("name") + "." + suffix, "namespace", namespace));
+        event.put("involvedObject", Map.of("apiVersion", "batch/v1", "kind", "Job", "name", owner.get("name"), "namespace", namespace, "uid", uid));
+        event.put("reason", "FailedCreate");
+        event.put("message", "Error creating: " + message);
+        event.put("type", "Warning");
+        event.put("source", Map.of("component", "job-controller"));
+        event.put("reportingComponent", "job-controller");
+        event.put("firstTimestamp", now.toString());
+        event.put("lastTimestamp", now.toString());
+        event.put("count", 1);
+        store.create("/api/v1/namespaces/" + namespace + "/events", event);
     }
 
     void reconcile(Instant now) {
@@ -56,6 +119,7 @@ final class SimulatedPods {
         for (Map<String, Object> job : store.list("/apis/batch/v1/jobs")) {
             jobs.put(SimulatedKueue.uid(job), job);
         }
+        refusedUntil.keySet().retainAll(jobs.keySet());
         List<Map<String, Object>> live = new ArrayList<>();
         for (Map<String, Object> pod : pods) {
             String owner = jobUid(pod);
@@ -106,10 +170,19 @@ final class SimulatedPods {
             }
             active = List.of();
         } else {
-            long wanted = Math.min(SimulatedKueue.parallelism(job), completions - succeeded) - active.size();
+            long wanted = Math.min(SimulatedKueue.parallelism(job), completions - succeeded) - active.size() - inAdmission.getOrDefault(uid, 0);
+            Instant refused = refusedUntil.get(uid);
+            if (refused != null && now.isBefore(refused)) {
+                wanted = 0;
+            }
             List<Map<String, Object>> made = new ArrayList<>(active);
             for (long i = 0; i < wanted; i++) {
                 Map<String, Object> pod = newPod(job);
+                if (admissionWanted.test(pod)) {
+                    awaiting.add(pod);
+                    inAdmission.merge(uid, 1, Integer::sum);
+                    continue;
+                }
                 Map<String, Object> created = store.create("/api/v1/namespaces/" + Obj.namespace(job) + "/pods", pod);
                 if (created != null) {
                     made.add(created);

@@ -13,6 +13,7 @@ import java.security.cert.Certificate;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLServerSocket;
@@ -31,17 +32,20 @@ final class TlsFront implements AutoCloseable {
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final SSLServerSocket server;
-    private final int backendPort;
+    private final IntSupplier backendPort;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
-    private TlsFront(SSLServerSocket server, int backendPort) {
+    private TlsFront(SSLServerSocket server, IntSupplier backendPort) {
         this.server = server;
         this.backendPort = backendPort;
     }
 
-    /** Listens on {@code port} of the loopback address (0: any free one) and forwards to {@code backendPort}. */
-    static TlsFront start(ServerIdentity identity, int port, int backendPort) throws IOException {
+    /**
+     * Listens on {@code port} of the loopback address (0: any free one) and forwards each connection to the
+     * port {@code backendPort} gives at that moment.
+     */
+    static TlsFront start(ServerIdentity identity, int port, IntSupplier backendPort) throws IOException {
         SSLContext context;
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
@@ -92,7 +96,7 @@ final class TlsFront implements AutoCloseable {
         Socket backend = null;
         try {
             client.startHandshake();
-            backend = new Socket(InetAddress.getLoopbackAddress(), backendPort);
+            backend = new Socket(InetAddress.getLoopbackAddress(), backendPort.getAsInt());
             backend.setTcpNoDelay(true);
             client.setTcpNoDelay(true);
             open.add(backend);
