@@ -59,6 +59,38 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
     }
 
     @Override
+    public void ensureSignInGroups(ClusterConnection cluster) {
+        apis.call(cluster, "ensure the sign-in group bindings", client -> {
+            for (var group : new java.util.TreeMap<>(SIGN_IN_GROUP_ROLES).entrySet()) {
+                String name = "nc-oidc-" + group.getKey().substring("nc:".length());
+                ClusterRoleBinding wanted = new ClusterRoleBindingBuilder()
+                        .withNewMetadata().withName(name).addToLabels(MANAGED_BY, MANAGER).endMetadata()
+                        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(group.getValue()).endRoleRef()
+                        .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("Group").withName(group.getKey()).endSubject()
+                        .build();
+                ClusterRoleBinding existing = client.rbac().clusterRoleBindings().withName(name).get();
+                if (existing != null && !sameGroupGrant(existing, wanted)) {
+                    // A binding's roleRef cannot change in place: replace the binding.
+                    client.rbac().clusterRoleBindings().withName(name).delete();
+                    existing = null;
+                }
+                if (existing == null) {
+                    ClusterApis.ensureCreated(() -> client.rbac().clusterRoleBindings().resource(wanted).create());
+                }
+            }
+            return null;
+        });
+    }
+
+    private static boolean sameGroupGrant(ClusterRoleBinding a, ClusterRoleBinding b) {
+        return a.getRoleRef() != null && b.getRoleRef().getName().equals(a.getRoleRef().getName())
+                && "ClusterRole".equals(a.getRoleRef().getKind())
+                && a.getSubjects() != null && a.getSubjects().size() == 1
+                && "Group".equals(a.getSubjects().get(0).getKind())
+                && b.getSubjects().get(0).getName().equals(a.getSubjects().get(0).getName());
+    }
+
+    @Override
     public ServiceAccountToken requestToken(ClusterConnection cluster, String serviceAccount, long expirationSeconds, String audience) {
         return apis.call(cluster, "request a token for " + serviceAccount, client -> {
             TokenRequest request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(expirationSeconds)

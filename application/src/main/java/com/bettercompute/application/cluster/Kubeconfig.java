@@ -5,7 +5,7 @@ package com.bettercompute.application.cluster;
  * one context, and {@code current-context}. Every value is a YAML double-quoted scalar, escaped as
  * JSON escapes a string (valid YAML), so no name or endpoint can break the document's structure.
  */
-final class Kubeconfig {
+public final class Kubeconfig {
     private Kubeconfig() {}
 
     /**
@@ -27,6 +27,51 @@ final class Kubeconfig {
                 + "- name: " + n + "\n"
                 + "  user:\n"
                 + "    token: " + quote(token) + "\n"
+                + "contexts:\n"
+                + "- name: " + n + "\n"
+                + "  context:\n"
+                + "    cluster: " + n + "\n"
+                + "    user: " + n + "\n"
+                + "current-context: " + n + "\n";
+    }
+
+    /**
+     * The sign-in kubeconfig (the spec's "Connecting"): one cluster, one context and a user that runs the
+     * credential plugin ({@code client.authentication.k8s.io/v1} exec). It holds no token, key or password:
+     * the plugin signs the person in and hands kubectl the ID token.
+     *
+     * @param name        the cluster's, user's and context's name (the cluster's name in its organization)
+     * @param serverUrl   the API server's URL
+     * @param caBase64    the CA, base64 of PEM
+     * @param command     the plugin's command
+     * @param args        the plugin's arguments (the platform's URL and the cluster's audience)
+     * @param installHint what kubectl prints when the plugin is missing
+     */
+    public static String withPlugin(String name, String serverUrl, String caBase64, String command, java.util.List<String> args,
+                                    String installHint) {
+        String n = quote(name);
+        StringBuilder argLines = new StringBuilder();
+        for (String arg : args) {
+            argLines.append("      - ").append(quote(arg)).append('\n');
+        }
+        return "apiVersion: v1\n"
+                + "kind: Config\n"
+                + "clusters:\n"
+                + "- name: " + n + "\n"
+                + "  cluster:\n"
+                + "    server: " + quote(serverUrl) + "\n"
+                + "    certificate-authority-data: " + quote(caBase64) + "\n"
+                + "users:\n"
+                + "- name: " + n + "\n"
+                + "  user:\n"
+                + "    exec:\n"
+                + "      apiVersion: \"client.authentication.k8s.io/v1\"\n"
+                + "      command: " + quote(command) + "\n"
+                + "      args:\n"
+                + argLines
+                + "      interactiveMode: \"IfAvailable\"\n"
+                + "      provideClusterInfo: false\n"
+                + "      installHint: " + quote(installHint) + "\n"
                 + "contexts:\n"
                 + "- name: " + n + "\n"
                 + "  context:\n"
