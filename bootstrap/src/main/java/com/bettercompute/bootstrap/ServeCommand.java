@@ -38,7 +38,9 @@ final class ServeCommand {
             new Options.Spec("body-timeout-seconds", Integer.toString(RequestLimits.Settings.DEFAULT_BODY_TIMEOUT_SECONDS),
                     "how long a request body may take to arrive in total; later is answered 408"),
             new Options.Spec("market-tick-seconds", "5", "how often the market clears (one replica at a time ticks)"),
-            new Options.Spec("log-format", "text", "text, or json: one JSON object a line"));
+            new Options.Spec("log-format", "text", "text, or json: one JSON object a line"),
+            new Options.Spec("public-url", null, "the platform's base URL as users and clusters reach it, the sign-in's OpenID Connect"
+                    + " issuer (https for a real kube-apiserver); default: http://HOST:PORT of the API"));
 
     /** A stop (SIGTERM) that has not ended by then is cut short, inside the 30 s an orchestrator waits. */
     static final Duration STOP_LIMIT = Duration.ofSeconds(28);
@@ -70,7 +72,7 @@ final class ServeCommand {
                     Path.of(o.get("data-dir").orElseThrow()),
                     new RequestLimits.Settings(o.integer("principal-concurrency", 1, 10_000), o.integer("principal-rate", 1, 1_000_000),
                             java.time.Duration.ofSeconds(o.integer("body-timeout-seconds", 1, 3_600))),
-                    o.integer("market-tick-seconds", 1, 3_600));
+                    o.integer("market-tick-seconds", 1, 3_600), publicUrl(o.get("public-url").orElse(null)));
             logFormat = LogFormat.parse(o.get("log-format").orElse("text"));
         } catch (IllegalArgumentException e) {
             err.println("better-compute: " + e.getMessage());
@@ -154,7 +156,25 @@ final class ServeCommand {
         return value.equals("true");
     }
 
-    private static String displayHost(String host) {
+    /** The public URL as given, without a trailing slash: an absolute http or https URL with no query or fragment. */
+    static String publicUrl(String url) {
+        if (url == null) {
+            return null;
+        }
+        java.net.URI uri;
+        try {
+            uri = new java.net.URI(url);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("option --public-url must be a URL such as https://nationalcompute.example");
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+                || uri.getQuery() != null || uri.getFragment() != null) {
+            throw new IllegalArgumentException("option --public-url must be an http or https URL with a host and no query, such as https://nationalcompute.example");
+        }
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    static String displayHost(String host) {
         return host.equals("0.0.0.0") ? "127.0.0.1" : host;
     }
 }

@@ -13,7 +13,7 @@ public final class OAuthRefusal extends RuntimeException {
 
     private final String error;
 
-    OAuthRefusal(String error, String description) {
+    public OAuthRefusal(String error, String description) {
         super(description, null, false, false);
         if (!ERRORS.contains(error)) {
             throw new IllegalArgumentException("not an OAuth error: " + error);
