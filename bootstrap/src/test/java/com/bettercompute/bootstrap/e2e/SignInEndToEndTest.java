@@ -18,11 +18,14 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.LoggerFactory;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -438,5 +441,110 @@ class SignInEndToEndTest {
             assertThat(lines).noneMatch(l -> l.contains(secret));
             assertThat(dump.toString()).doesNotContain(secret);
         }
+    }
+
+    record Run(int exit, String out, String err) {}
+
+    /** Runs a command in the throwaway home, its standard input empty and no terminal, as an agent or CI would. */
+    static Run run(Path home, List<String> command, Map<String, String> env) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile());
+        pb.environment().clear();
+        pb.environment().put("HOME", home.toString());
+        pb.environment().put("PATH", "/usr/local/bin:/usr/bin:/bin");
+        pb.environment().putAll(env);
+        Path out = Files.createTempFile(home, "out", ".txt");
+        Path err = Files.createTempFile(home, "err", ".txt");
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
+        Process p = pb.start();
+        assertThat(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)).as("%s ends", command).isTrue();
+        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    static String userCode(String stderr) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("user_code=([A-Z]{4}-[A-Z]{4})").matcher(stderr);
+        assertThat(m.find()).as("a sign-in link in: %s", stderr).isTrue();
+        return m.group(1);
+    }
+
+    @Test
+    @Order(10)
+    void setup_sh_in_a_fresh_home_installs_the_plugin_merges_the_context_and_signs_in_in_the_background(@TempDir Path home) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Programs.find("kubectl").isPresent() && Programs.find("curl").isPresent(),
+                "kubectl and curl are on the PATH");
+        Path kube = Files.createDirectories(home.resolve(".kube"));
+        Files.writeString(kube.resolve("config"), "apiVersion: v1\nkind: Config\nclusters:\n- name: other\n  cluster:\n"
+                + "    server: https://other.example\nusers:\n- name: other\n  user:\n    username: someone\ncontexts:\n"
+                + "- name: other\n  context:\n    cluster: other\n    user: other\ncurrent-context: other\n");
+
+        Run setup = run(home, List.of("sh", "-c", "curl -fsSL \"$SERVER/setup.sh\" | sh -s -- alice@acme.example only-acme"),
+                Map.of("SERVER", base, "NC_TOKEN", ALICE));
+
+        assertThat(setup.exit()).as(setup.err()).isZero();
+        assertThat(setup.err()).contains(base + "/signin?user_code=").doesNotContain(ALICE);
+        Path plugin = home.resolve(".local/bin/kubectl-nc");
+        assertThat(Files.isExecutable(plugin)).isTrue();
+        JsonNode merged = yaml(Files.readString(kube.resolve("config")));
+        assertThat(merged.get("current-context").asText()).as("the current context is left as it was").isEqualTo("other");
+        List<String> contexts = new ArrayList<>();
+        merged.get("contexts").forEach(c -> contexts.add(c.get("name").asText()));
+        assertThat(contexts).containsExactlyInAnyOrder("other", "only-acme");
+        assertThat(Files.readString(kube.resolve("config"))).contains("https://other.example", "kubectl-nc").doesNotContain(ALICE);
+
+        Answer approved = form("/signin", ALICE, Map.of("user_code", userCode(setup.err())));
+        assertThat(approved.status()).as(approved.body()).isEqualTo(200);
+        Path cacheDir = home.resolve(".cache/nationalcompute");
+        Instant deadline = Instant.now().plus(PATIENCE);
+        while (!hasToken(cacheDir)) {
+            assertThat(Instant.now()).as("the background sign-in lands its token").isBefore(deadline);
+            pause(250);
+        }
+        assertThat(Files.getPosixFilePermissions(cacheDir)).isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Path cached;
+        try (var files = Files.list(cacheDir)) {
+            cached = files.filter(f -> f.toString().endsWith(".token")).findFirst().orElseThrow();
+        }
+        assertThat(Files.getPosixFilePermissions(cached)).isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+
+        List<String> token = List.of(plugin.toString(), "token", "--server", base, "--client", audience());
+        Run signedIn = run(home, token, Map.of());
+        assertThat(signedIn.exit()).as(signedIn.err()).isZero();
+        JsonNode credential = JSON.readTree(signedIn.out());
+        assertThat(credential.get("kind").asText()).isEqualTo("ExecCredential");
+        assertThat(credential.get("apiVersion").asText()).isEqualTo("client.authentication.k8s.io/v1");
+        assertThat(credential.at("/status/expirationTimestamp").asText()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z");
+        String first = credential.at("/status/token").asText();
+        assertThat(verified(first).getJWTClaimsSet().getSubject()).isEqualTo("user:alice@acme.example");
+
+        // the cached ID token has run out: the plugin refreshes silently
+        expire(cached);
+        Run refreshed = run(home, token, Map.of());
+        assertThat(refreshed.exit()).as(refreshed.err()).isZero();
+        assertThat(refreshed.err()).isEmpty();
+        assertThat(JSON.readTree(refreshed.out()).at("/status/token").asText()).isNotEqualTo(first);
+
+        // a day without use: the refresh has lapsed, so a fresh link is printed (and denied here, which ends its background poll)
+        clock.advance(Duration.ofDays(1).plusMinutes(1));
+        expire(cached);
+        Run lapsed = run(home, token, Map.of());
+        assertThat(lapsed.exit()).isNotZero();
+        Answer denied = form("/signin", ALICE, Map.of("user_code", userCode(lapsed.err()), "action", "deny"));
+        assertThat(denied.status()).as(denied.body()).isEqualTo(200);
+    }
+
+    static boolean hasToken(Path dir) throws java.io.IOException {
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        try (var files = Files.list(dir)) {
+            return files.anyMatch(f -> f.toString().endsWith(".token"));
+        }
+    }
+
+    /** Sets the cached token's expiry (its first line) in the past. */
+    static void expire(Path cached) throws java.io.IOException {
+        List<String> lines = new ArrayList<>(Files.readAllLines(cached));
+        lines.set(0, "0");
+        Files.write(cached, lines);
     }
 }
