@@ -70,13 +70,15 @@ fi
 config="$HOME/.kube/config"
 previous=""
 if [ -f "$config" ]; then
-  previous=$(kubectl --kubeconfig "$config" config current-context 2>/dev/null || true)
-  KUBECONFIG="$fetched:$config" kubectl config view --flatten > "$fetched.merged"
+  previous=$(NC_SIGNIN_QUIET=1 kubectl --kubeconfig "$config" config current-context 2>/dev/null || true)
+  NC_SIGNIN_QUIET=1 KUBECONFIG="$fetched:$config" kubectl config view --flatten 2>/dev/null > "$fetched.merged" \
+    || die "kubectl could not merge $config with the cluster's kubeconfig"
 else
-  KUBECONFIG="$fetched" kubectl config view --flatten > "$fetched.merged"
+  NC_SIGNIN_QUIET=1 KUBECONFIG="$fetched" kubectl config view --flatten 2>/dev/null > "$fetched.merged" \
+    || die "kubectl could not read the cluster's kubeconfig"
 fi
 if [ -n "$previous" ]; then
-  kubectl --kubeconfig "$fetched.merged" config use-context "$previous" >/dev/null
+  NC_SIGNIN_QUIET=1 kubectl --kubeconfig "$fetched.merged" config use-context "$previous" >/dev/null 2>&1
 fi
 chmod 600 "$fetched.merged"
 mv -f "$fetched.merged" "$config"

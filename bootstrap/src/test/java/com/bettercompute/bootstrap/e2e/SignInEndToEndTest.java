@@ -482,6 +482,7 @@ class SignInEndToEndTest {
 
         assertThat(setup.exit()).as(setup.err()).isZero();
         assertThat(setup.err()).contains(base + "/signin?user_code=").doesNotContain(ALICE);
+        assertThat(setup.err().split("user_code=", -1)).as("one sign-in link: %s", setup.err()).hasSize(2);
         Path plugin = home.resolve(".local/bin/kubectl-nc");
         assertThat(Files.isExecutable(plugin)).isTrue();
         JsonNode merged = yaml(Files.readString(kube.resolve("config")));
@@ -528,8 +529,15 @@ class SignInEndToEndTest {
         expire(cached);
         Run lapsed = run(home, token, Map.of());
         assertThat(lapsed.exit()).isNotZero();
+        assertThat(lapsed.err()).contains(base + "/signin?user_code=");
+        long poller = Long.parseLong(Files.readString(cached.resolveSibling(cached.getFileName().toString().replace(".token", ".poll"))).trim());
         Answer denied = form("/signin", ALICE, Map.of("user_code", userCode(lapsed.err()), "action", "deny"));
         assertThat(denied.status()).as(denied.body()).isEqualTo(200);
+        Instant end = Instant.now().plus(PATIENCE);
+        while (ProcessHandle.of(poller).map(ProcessHandle::isAlive).orElse(false)) {
+            assertThat(Instant.now()).as("the background poll ends on the denial").isBefore(end);
+            pause(250);
+        }
     }
 
     static boolean hasToken(Path dir) throws java.io.IOException {
