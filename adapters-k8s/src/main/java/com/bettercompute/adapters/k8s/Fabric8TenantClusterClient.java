@@ -45,15 +45,7 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
                     .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(clusterRole).endRoleRef()
                     .addNewSubject().withKind("ServiceAccount").withName(serviceAccount).withNamespace(NAMESPACE).endSubject()
                     .build();
-            ClusterRoleBinding existing = client.rbac().clusterRoleBindings().withName(serviceAccount).get();
-            if (existing != null && !sameGrant(existing, wanted)) {
-                // A binding's roleRef cannot change in place: replace the binding.
-                client.rbac().clusterRoleBindings().withName(serviceAccount).delete();
-                existing = null;
-            }
-            if (existing == null) {
-                ClusterApis.ensureCreated(() -> client.rbac().clusterRoleBindings().resource(wanted).create());
-            }
+            ensureBinding(client, wanted, Fabric8TenantClusterClient::sameGrant);
             return null;
         });
     }
@@ -68,18 +60,24 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
                         .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(group.getValue()).endRoleRef()
                         .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("Group").withName(group.getKey()).endSubject()
                         .build();
-                ClusterRoleBinding existing = client.rbac().clusterRoleBindings().withName(name).get();
-                if (existing != null && !sameGroupGrant(existing, wanted)) {
-                    // A binding's roleRef cannot change in place: replace the binding.
-                    client.rbac().clusterRoleBindings().withName(name).delete();
-                    existing = null;
-                }
-                if (existing == null) {
-                    ClusterApis.ensureCreated(() -> client.rbac().clusterRoleBindings().resource(wanted).create());
-                }
+                ensureBinding(client, wanted, Fabric8TenantClusterClient::sameGroupGrant);
             }
             return null;
         });
+    }
+
+    /** Creates the binding, or replaces one of its name that grants otherwise (a binding's roleRef cannot change in place). */
+    private static void ensureBinding(io.fabric8.kubernetes.client.KubernetesClient client, ClusterRoleBinding wanted,
+                                      java.util.function.BiPredicate<ClusterRoleBinding, ClusterRoleBinding> same) {
+        String name = wanted.getMetadata().getName();
+        ClusterRoleBinding existing = client.rbac().clusterRoleBindings().withName(name).get();
+        if (existing != null && !same.test(existing, wanted)) {
+            client.rbac().clusterRoleBindings().withName(name).delete();
+            existing = null;
+        }
+        if (existing == null) {
+            ClusterApis.ensureCreated(() -> client.rbac().clusterRoleBindings().resource(wanted).create());
+        }
     }
 
     private static boolean sameGroupGrant(ClusterRoleBinding a, ClusterRoleBinding b) {

@@ -15,24 +15,7 @@ public final class Kubeconfig {
      * @param token     the bearer token
      */
     static String write(String name, String serverUrl, String caBase64, String token) {
-        String n = quote(name);
-        return "apiVersion: v1\n"
-                + "kind: Config\n"
-                + "clusters:\n"
-                + "- name: " + n + "\n"
-                + "  cluster:\n"
-                + "    server: " + quote(serverUrl) + "\n"
-                + "    certificate-authority-data: " + quote(caBase64) + "\n"
-                + "users:\n"
-                + "- name: " + n + "\n"
-                + "  user:\n"
-                + "    token: " + quote(token) + "\n"
-                + "contexts:\n"
-                + "- name: " + n + "\n"
-                + "  context:\n"
-                + "    cluster: " + n + "\n"
-                + "    user: " + n + "\n"
-                + "current-context: " + n + "\n";
+        return document(name, serverUrl, caBase64, "    token: " + quote(token) + "\n");
     }
 
     /**
@@ -49,11 +32,23 @@ public final class Kubeconfig {
      */
     public static String withPlugin(String name, String serverUrl, String caBase64, String command, java.util.List<String> args,
                                     String installHint) {
-        String n = quote(name);
-        StringBuilder argLines = new StringBuilder();
+        StringBuilder user = new StringBuilder()
+                .append("    exec:\n")
+                .append("      apiVersion: \"client.authentication.k8s.io/v1\"\n")
+                .append("      command: ").append(quote(command)).append("\n")
+                .append("      args:\n");
         for (String arg : args) {
-            argLines.append("      - ").append(quote(arg)).append('\n');
+            user.append("      - ").append(quote(arg)).append('\n');
         }
+        user.append("      interactiveMode: \"IfAvailable\"\n")
+                .append("      provideClusterInfo: false\n")
+                .append("      installHint: ").append(quote(installHint)).append("\n");
+        return document(name, serverUrl, caBase64, user.toString());
+    }
+
+    /** One cluster, one user whose {@code user:} holds {@code userLines}, one context, and {@code current-context}. */
+    private static String document(String name, String serverUrl, String caBase64, String userLines) {
+        String n = quote(name);
         return "apiVersion: v1\n"
                 + "kind: Config\n"
                 + "clusters:\n"
@@ -64,14 +59,7 @@ public final class Kubeconfig {
                 + "users:\n"
                 + "- name: " + n + "\n"
                 + "  user:\n"
-                + "    exec:\n"
-                + "      apiVersion: \"client.authentication.k8s.io/v1\"\n"
-                + "      command: " + quote(command) + "\n"
-                + "      args:\n"
-                + argLines
-                + "      interactiveMode: \"IfAvailable\"\n"
-                + "      provideClusterInfo: false\n"
-                + "      installHint: " + quote(installHint) + "\n"
+                + userLines
                 + "contexts:\n"
                 + "- name: " + n + "\n"
                 + "  context:\n"
