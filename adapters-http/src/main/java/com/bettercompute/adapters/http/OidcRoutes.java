@@ -27,10 +27,16 @@ final class OidcRoutes {
     static final String TOKEN = "/oidc/token";
     static final String VERIFY = "/signin";
     static final String DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+    /**
+     * Requests a minute one client address may send to the unauthenticated OAuth endpoints: a plugin polls
+     * twelve times a minute; the bound keeps anyone from filling the grants table.
+     */
+    static final int OAUTH_PER_MINUTE = 60;
 
     private OidcRoutes() {}
 
     static void install(RoutesConfig routes, SignInUseCases s, Authentication authentication) {
+        AddressLimits oauthLimits = new AddressLimits(OAUTH_PER_MINUTE, s.clock());
         routes.get(DISCOVERY, ctx -> {
             ctx.header("Cache-Control", "public, max-age=3600");
             Responses.json(ctx, 200, discovery(s.issuer().get()));
@@ -40,7 +46,7 @@ final class OidcRoutes {
             ctx.header("Cache-Control", "public, max-age=300");
             Responses.json(ctx, 200, s.keys().publicKeys());
         });
-        routes.post(DEVICE, ctx -> oauth(ctx, () -> {
+        routes.post(DEVICE, ctx -> oauth(ctx, oauthLimits, () -> {
             SignIn.DeviceAuthorization d = s.signIn().start(ctx.formParam("client_id"));
             String verify = s.issuer().get() + VERIFY;
             Map<String, Object> body = new LinkedHashMap<>();
@@ -52,7 +58,7 @@ final class OidcRoutes {
             body.put("interval", d.intervalSeconds());
             return body;
         }));
-        routes.post(TOKEN, ctx -> oauth(ctx, () -> {
+        routes.post(TOKEN, ctx -> oauth(ctx, oauthLimits, () -> {
             String grant = ctx.formParam("grant_type");
             SignIn.Tokens t;
             if (DEVICE_GRANT.equals(grant)) {
@@ -90,8 +96,9 @@ final class OidcRoutes {
         return d;
     }
 
-    private static void oauth(Context ctx, java.util.function.Supplier<Map<String, Object>> call) {
+    private static void oauth(Context ctx, AddressLimits limits, java.util.function.Supplier<Map<String, Object>> call) {
         ctx.header("Cache-Control", "no-store");
+        limits.admit(ctx.ip());
         try {
             Responses.json(ctx, 200, call.get());
         } catch (OAuthRefusal e) {
