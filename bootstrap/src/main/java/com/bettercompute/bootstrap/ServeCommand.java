@@ -44,7 +44,9 @@ final class ServeCommand {
                     + "0 = any free port (default: " + DEFAULT_ADMISSION_PORT + ", any free port when --port is 0)"),
             new Options.Spec("admission-url", null, "https://HOST:PORT the clusters' API servers reach the webhooks at; default: the listen host and the admission port"),
             new Options.Spec("admission-platform-users", AdmissionConfig.SIMULATED_PLATFORM_USER,
-                    "comma-separated user names the clusters give the platform's credential (on GKE: its service account email)"));
+                    "comma-separated user names the clusters give the platform's credential (on GKE: its service account email)"),
+            new Options.Spec("public-url", null, "the platform's base URL as users and clusters reach it, the sign-in's OpenID Connect"
+                    + " issuer (https for a real kube-apiserver); default: http://HOST:PORT of the API"));
 
     /** A stop (SIGTERM) that has not ended by then is cut short, inside the 30 s an orchestrator waits. */
     static final Duration STOP_LIMIT = Duration.ofSeconds(28);
@@ -77,7 +79,7 @@ final class ServeCommand {
                     Path.of(o.get("data-dir").orElseThrow()),
                     new RequestLimits.Settings(o.integer("principal-concurrency", 1, 10_000), o.integer("principal-rate", 1, 1_000_000),
                             java.time.Duration.ofSeconds(o.integer("body-timeout-seconds", 1, 3_600))),
-                    o.integer("market-tick-seconds", 1, 3_600));
+                    o.integer("market-tick-seconds", 1, 3_600), publicUrl(o.get("public-url").orElse(null)));
             int admissionPort = o.get("admission-port").isPresent() ? o.integer("admission-port", 0, 65535)
                     : config.port() == 0 ? 0 : DEFAULT_ADMISSION_PORT;
             admission = new AdmissionConfig(admissionPort, o.get("admission-url").orElse(null),
@@ -170,7 +172,25 @@ final class ServeCommand {
         return value.equals("true");
     }
 
-    private static String displayHost(String host) {
+    /** The public URL as given, without a trailing slash: an absolute http or https URL with no query or fragment. */
+    static String publicUrl(String url) {
+        if (url == null) {
+            return null;
+        }
+        java.net.URI uri;
+        try {
+            uri = new java.net.URI(url);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("option --public-url must be a URL such as https://nationalcompute.example");
+        }
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+                || uri.getQuery() != null || uri.getFragment() != null) {
+            throw new IllegalArgumentException("option --public-url must be an http or https URL with a host and no query, such as https://nationalcompute.example");
+        }
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    static String displayHost(String host) {
         return host.equals("0.0.0.0") ? "127.0.0.1" : host;
     }
 }

@@ -7,6 +7,13 @@ import com.bettercompute.application.admission.AdmitWorkload;
 import com.bettercompute.application.admission.MutateWorkload;
 import com.bettercompute.application.admission.ReadMarketFacts;
 import com.bettercompute.application.port.AdmissionEndpoints;
+import com.bettercompute.adapters.http.JoseIdTokenSigner;
+import com.bettercompute.adapters.http.SignInUseCases;
+import com.bettercompute.adapters.persistence.JdbiSignInRepository;
+import com.bettercompute.application.incluster.ClusterConnections;
+import com.bettercompute.application.signin.ConnectKubeconfig;
+import com.bettercompute.application.signin.SignIn;
+import com.bettercompute.application.signin.SignInClusters;
 import com.bettercompute.adapters.http.Operations;
 import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.application.provider.ProviderException;
@@ -230,9 +237,12 @@ public final class Server implements AutoCloseable {
                     new GetNodePool(db.clusters(), authorizer),
                     new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
+            java.util.concurrent.atomic.AtomicReference<String> issuer = new java.util.concurrent.atomic.AtomicReference<>(config.publicUrl());
+            SignInUseCases signIn = signInUseCases(config, db, cache, authorizer, providers, tenantClusters, issuer::get, clock);
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
-                    marketUseCases(market, db, cache, authorizer, parsed.market(), clock));
+                    marketUseCases(market, db, cache, authorizer, parsed.market(), clock), signIn);
             int port = api.start(config.host(), config.port());
+            issuer.compareAndSet(null, "http://" + ServeCommand.displayHost(config.host()) + ":" + port);
             return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market, admission);
         } catch (RuntimeException e) {
             if (admission != null) {
@@ -334,6 +344,31 @@ public final class Server implements AutoCloseable {
                 new EnrolCluster(tx, markets, db.clusters(), catalog, clock),
                 new RemoveMarketCluster(tx, markets),
                 new ReadGpuUsage(market.ledger(), new ReadableClusters(db.clusters(), authorizer)));
+    }
+
+    /** How long a key signs ID tokens before a new one takes over (the previous one stays published meanwhile). */
+    static final Duration SIGNING_KEY_ROTATION = Duration.ofDays(30);
+    /** Requests a minute one client address may send to the public onboarding route. */
+    static final int ONBOARDING_PER_MINUTE = 10;
+
+    /**
+     * Sign-in to clusters (docs/decisions.md, "Sign-in to clusters"): the platform as their OpenID Connect
+     * provider, its keys kept under {@code <data-dir>/oidc/} (in memory without a data directory).
+     */
+    static SignInUseCases signInUseCases(ServerConfig config, Database db, CatalogCache cache, Authorizer authorizer,
+                                         ClusterProviders providers, Fabric8TenantClusterClient tenantClusters,
+                                         java.util.function.Supplier<String> issuer, Clock clock) {
+        JoseIdTokenSigner keys = JoseIdTokenSigner.open(config.dataDir() == null ? null
+                : config.dataDir().resolve("oidc").resolve("signing-keys.jwks"), clock, SIGNING_KEY_ROTATION);
+        SignInClusters clusters = new SignInClusters(db.clusters(), cache.catalog());
+        SignIn signIn = new SignIn(db.transactions(), new JdbiSignInRepository(db.jdbi()), clusters, authorizer,
+                new ClusterConnections(db.clusters(), cache.catalog(), providers), tenantClusters, keys, issuer, clock);
+        int removed = signIn.removeStale();
+        if (removed > 0) {
+            LOG.info("sign-in: {} expired codes and lapsed refresh tokens removed", removed);
+        }
+        MarketCallers callers = new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer));
+        return new SignInUseCases(signIn, new ConnectKubeconfig(callers, clusters, issuer), keys, issuer, ONBOARDING_PER_MINUTE, clock);
     }
 
     /** The demo principal's API token when the demo catalog was loaded, else null. Printed once, never logged. */

@@ -8,7 +8,9 @@ import java.nio.file.Path;
  * How the server starts. {@code catalog} null: the built-in demo catalog, with a fresh demo token.
  * The provider settings are read and checked now; the reconciler that uses them drives the provider.
  * {@code dataDir} is where the server keeps local state besides its database: the embedded GKE
- * simulator's world under {@code gke-simulator/}; null keeps that in memory (tests, load runs).
+ * simulator's world under {@code gke-simulator/}, and the ID token signing keys under {@code oidc/}; null
+ * keeps those in memory (tests, load runs). {@code publicUrl} is the platform's base URL as its users
+ * and clusters reach it, the ID tokens' issuer; null: {@code http://<host>:<port>} of the API.
  */
 public record ServerConfig(
         String host,
@@ -25,10 +27,11 @@ public record ServerConfig(
         int credentialTtlSeconds,
         Path dataDir,
         RequestLimits.Settings requestLimits,
-        int marketTickSeconds) {
+        int marketTickSeconds,
+        String publicUrl) {
 
     public static ServerConfig defaults() {
-        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600, null, RequestLimits.Settings.defaults(), 5);
+        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600, null, RequestLimits.Settings.defaults(), 5, null);
     }
 
     /** Who holds reconcile leases: the option, else host and port, so a restarted server takes its own leases back at once. */
@@ -47,53 +50,59 @@ public record ServerConfig(
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds);
+        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
     }
 
     public ServerConfig withDb(String url) {
-        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds);
+        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
     }
 
     public ServerConfig withProvider(String p, String endpoint, int operationSeconds, int converging, int settled) {
-        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds);
+        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
     }
 
     /** Without the reconciler: an API-only replica (clusters stay as the API left them). */
     public ServerConfig withoutReconciler() {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds);
+                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
     }
 
     public ServerConfig withCatalog(Path file) {
-        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds);
+        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
     }
 
     /** How long a kubeconfig's token lives when {@code credentials} is not told (the module's {@code credentialTtlSeconds}). */
     public ServerConfig withCredentialTtlSeconds(int seconds) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, seconds, dataDir, requestLimits, marketTickSeconds);
+                reconcileSettledSeconds, replicaId, reconcile, seconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
     }
 
     /** Each principal's share of the API and the deadline of a request body. */
     public ServerConfig withRequestLimits(RequestLimits.Settings limits) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, limits, marketTickSeconds);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, limits, marketTickSeconds, publicUrl);
     }
 
     /** How often the market clears, in seconds ({@code --market-tick-seconds}). */
     public ServerConfig withMarketTickSeconds(int seconds) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, seconds);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, seconds, publicUrl);
     }
 
     /** With the embedded simulator's state kept under {@code dir} (null: in memory). */
     public ServerConfig withDataDir(Path dir) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dir, requestLimits, marketTickSeconds);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dir, requestLimits, marketTickSeconds, publicUrl);
     }
 
     /** Where the embedded GKE simulator keeps its world, or null to keep it in memory. */
     public Path simulatorStateDir() {
         return dataDir == null ? null : dataDir.resolve("gke-simulator");
+    }
+
+    /** The platform's public base URL (the OpenID Connect issuer); null: the API's own address. */
+    public ServerConfig withPublicUrl(String url) {
+        return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, url);
     }
 }

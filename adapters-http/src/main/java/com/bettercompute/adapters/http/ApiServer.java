@@ -49,13 +49,23 @@ public final class ApiServer {
     /** With {@code market} also serves the market routes ({@link MarketRoutes}, {@link OperatorMarketRoutes}). */
     public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
                      MarketUseCases market) {
+        this(useCases, nodePools, limits, operations, market, null);
+    }
+
+    /**
+     * With {@code signIn} also serves the OpenID Connect provider ({@link OidcRoutes}) and how a person
+     * connects ({@link ConnectRoutes}).
+     */
+    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
+                     MarketUseCases market, SignInUseCases signIn) {
         this.app = Javalin.create(config -> {
             limits.install(config);
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.http.maxRequestSize = MAX_BODY_BYTES;
             filters(config);
-            Router router = new Router(config.routes, new Authentication(useCases.authenticate(), limits));
+            Authentication authentication = new Authentication(useCases.authenticate(), limits);
+            Router router = new Router(config.routes, authentication);
             ClusterRoutes.install(router, useCases);
             if (nodePools != null) {
                 NodePoolRoutes.install(router, nodePools);
@@ -65,6 +75,10 @@ public final class ApiServer {
                 feedStreams = new FeedStreams(market.feed(), java.time.Duration.ofSeconds(1));
                 MarketRoutes.install(router, market, feedStreams);
                 OperatorMarketRoutes.install(router, market);
+            }
+            if (signIn != null) {
+                OidcRoutes.install(config.routes, signIn, authentication);
+                ConnectRoutes.install(config.routes, signIn, authentication);
             }
             routes = router.table();
             byte[] document = Json.write(OpenApi.document(routes));

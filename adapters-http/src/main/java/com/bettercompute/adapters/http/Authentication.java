@@ -25,6 +25,14 @@ final class Authentication {
         return caller;
     }
 
+    /** The caller of a token sent in a form field (the approval page's), checked and noted as {@link #caller} does. */
+    Caller callerWithToken(Context ctx, String token) {
+        Caller caller = authenticate.byToken(token == null ? null : token.trim());
+        ctx.attribute(CALLER, caller.id());
+        limits.admit(ctx, caller.id());
+        return caller;
+    }
+
     /** The bearer token of the header, or null. */
     static String bearer(String header) {
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {

@@ -45,17 +45,47 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
                     .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(clusterRole).endRoleRef()
                     .addNewSubject().withKind("ServiceAccount").withName(serviceAccount).withNamespace(NAMESPACE).endSubject()
                     .build();
-            ClusterRoleBinding existing = client.rbac().clusterRoleBindings().withName(serviceAccount).get();
-            if (existing != null && !sameGrant(existing, wanted)) {
-                // A binding's roleRef cannot change in place: replace the binding.
-                client.rbac().clusterRoleBindings().withName(serviceAccount).delete();
-                existing = null;
-            }
-            if (existing == null) {
-                ClusterApis.ensureCreated(() -> client.rbac().clusterRoleBindings().resource(wanted).create());
+            ensureBinding(client, wanted, Fabric8TenantClusterClient::sameGrant);
+            return null;
+        });
+    }
+
+    @Override
+    public void ensureSignInGroups(ClusterConnection cluster) {
+        apis.call(cluster, "ensure the sign-in group bindings", client -> {
+            for (var group : new java.util.TreeMap<>(SIGN_IN_GROUP_ROLES).entrySet()) {
+                String name = "nc-oidc-" + group.getKey().substring("nc:".length());
+                ClusterRoleBinding wanted = new ClusterRoleBindingBuilder()
+                        .withNewMetadata().withName(name).addToLabels(MANAGED_BY, MANAGER).endMetadata()
+                        .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(group.getValue()).endRoleRef()
+                        .addNewSubject().withApiGroup("rbac.authorization.k8s.io").withKind("Group").withName(group.getKey()).endSubject()
+                        .build();
+                ensureBinding(client, wanted, Fabric8TenantClusterClient::sameGroupGrant);
             }
             return null;
         });
+    }
+
+    /** Creates the binding, or replaces one of its name that grants otherwise (a binding's roleRef cannot change in place). */
+    private static void ensureBinding(io.fabric8.kubernetes.client.KubernetesClient client, ClusterRoleBinding wanted,
+                                      java.util.function.BiPredicate<ClusterRoleBinding, ClusterRoleBinding> same) {
+        String name = wanted.getMetadata().getName();
+        ClusterRoleBinding existing = client.rbac().clusterRoleBindings().withName(name).get();
+        if (existing != null && !same.test(existing, wanted)) {
+            client.rbac().clusterRoleBindings().withName(name).delete();
+            existing = null;
+        }
+        if (existing == null) {
+            ClusterApis.ensureCreated(() -> client.rbac().clusterRoleBindings().resource(wanted).create());
+        }
+    }
+
+    private static boolean sameGroupGrant(ClusterRoleBinding a, ClusterRoleBinding b) {
+        return a.getRoleRef() != null && b.getRoleRef().getName().equals(a.getRoleRef().getName())
+                && "ClusterRole".equals(a.getRoleRef().getKind())
+                && a.getSubjects() != null && a.getSubjects().size() == 1
+                && "Group".equals(a.getSubjects().get(0).getKind())
+                && b.getSubjects().get(0).getName().equals(a.getSubjects().get(0).getName());
     }
 
     @Override

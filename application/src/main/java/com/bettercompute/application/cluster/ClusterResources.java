@@ -8,10 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** A cluster as the authorization decision sees it: its tenant, id and attributes. */
-final class ClusterResources {
+public final class ClusterResources {
     private ClusterResources() {}
 
-    static Resource of(Cluster c) {
+    public static Resource of(Cluster c) {
         return of(c.tenantId(), c.id(), c.providerAccountId(), c.poolId(), c.projectId(), c.mode(), c.location());
     }
 

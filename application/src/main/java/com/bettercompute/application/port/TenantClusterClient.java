@@ -34,4 +34,15 @@ public interface TenantClusterClient {
      * @return the token and the expiry the cluster answered
      */
     ServiceAccountToken requestToken(ClusterConnection cluster, String serviceAccount, long expirationSeconds, String audience);
+
+    /** The ClusterRoleBindings of the sign-in groups: {@code nc-oidc-view}, {@code nc-oidc-edit}, {@code nc-oidc-admin}. */
+    java.util.Map<String, String> SIGN_IN_GROUP_ROLES = java.util.Map.of("nc:view", "view", "nc:edit", "edit", "nc:admin", "cluster-admin");
+
+    /**
+     * Makes sure the ClusterRoleBindings {@code nc-oidc-view}, {@code nc-oidc-edit} and {@code nc-oidc-admin}
+     * bind the Groups {@code nc:view}, {@code nc:edit} and {@code nc:admin} to the ClusterRoles {@code view},
+     * {@code edit} and {@code cluster-admin}: a person signed in with an ID token gets the role its
+     * {@code groups} claim names, with no binding per person. Idempotent, as {@link #ensureServiceAccount}.
+     */
+    void ensureSignInGroups(ClusterConnection cluster);
 }

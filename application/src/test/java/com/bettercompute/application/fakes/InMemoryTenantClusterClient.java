@@ -27,6 +27,7 @@ public final class InMemoryTenantClusterClient implements TenantClusterClient {
     private final Map<String, Map<String, String>> accounts = new LinkedHashMap<>();
     private final List<Minted> minted = new ArrayList<>();
     private final List<String> platformTokensSeen = new ArrayList<>();
+    private final java.util.Set<String> signInGroups = new java.util.LinkedHashSet<>();
     private final Deque<ProviderException> failures = new ArrayDeque<>();
     private Duration maxTokenLifetime = Duration.ofDays(2);
     private int sequence;
@@ -60,6 +61,17 @@ public final class InMemoryTenantClusterClient implements TenantClusterClient {
     public synchronized void ensureServiceAccount(ClusterConnection cluster, String serviceAccount, String clusterRole) {
         enter(cluster);
         accounts.computeIfAbsent(cluster.endpointUrl(), k -> new LinkedHashMap<>()).put(serviceAccount, clusterRole);
+    }
+
+    /** The endpoints whose sign-in group bindings were made. */
+    public synchronized java.util.Set<String> signInGroupsMade() {
+        return java.util.Set.copyOf(signInGroups);
+    }
+
+    @Override
+    public synchronized void ensureSignInGroups(ClusterConnection cluster) {
+        enter(cluster);
+        signInGroups.add(cluster.endpointUrl());
     }
 
     @Override

@@ -4,11 +4,11 @@ import com.bettercompute.application.fakes.InMemoryPorts;
 import com.bettercompute.domain.cluster.Cluster;
 
 /** Gives a cluster of the in-memory ports an endpoint and a CA, as the provider reports once it runs. */
-final class ReachableClusters {
+public final class ReachableClusters {
     private ReachableClusters() {
     }
 
-    static void reachable(InMemoryPorts ports, String clusterId) {
+    public static void reachable(InMemoryPorts ports, String clusterId) {
         Cluster c = ports.clusters().find(clusterId).orElseThrow();
         Cluster withEndpoint = new Cluster(c.id(), c.tenantId(), c.projectId(), c.poolId(), c.providerAccountId(), c.name(),
                 c.description(), c.mode(), c.location(), c.region(), c.locationType(), c.releaseChannel(),

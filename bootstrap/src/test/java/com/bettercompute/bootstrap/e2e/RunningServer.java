@@ -80,7 +80,12 @@ public final class RunningServer implements AutoCloseable {
     }
 
     public static RunningServer start(ServerConfig config) {
-        return new RunningServer(Server.start(config, Clock.systemUTC()), config.db());
+        return start(config, Clock.systemUTC());
+    }
+
+    /** With the clock the server is given (a test that moves time on). */
+    public static RunningServer start(ServerConfig config, Clock clock) {
+        return new RunningServer(Server.start(config, clock), config.db());
     }
 
     public Server server() {
