@@ -5,17 +5,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -37,27 +31,14 @@ class SimulatedClusterKubectlTest {
 
     @BeforeAll
     static void start() throws IOException {
-        kubectl = find("kubectl").orElse(null);
+        kubectl = Kubectl.find().orElse(null);
         assumeTrue(kubectl != null, "kubectl is not on the PATH");
         world = new SimulatedCluster.World(new SimulatedKubernetesApis.Settings(Duration.ZERO, Duration.ofSeconds(5)));
         cluster = new SimulatedCluster(world);
         cluster.installMarket(16);
         kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: sim
-                  cluster: {server: "https://%s", certificate-authority-data: %s}
-                users:
-                - name: platform
-                  user: {token: %s}
-                contexts:
-                - name: sim
-                  context: {cluster: sim, user: platform}
-                current-context: sim
-                """.formatted(cluster.apis.endpointFor(SimulatedCluster.PROJECT, SimulatedCluster.LOCATION, cluster.name),
-                cluster.apis.caCertificateBase64(), cluster.apis.adminToken()));
+        Files.writeString(kubeconfig, Kubectl.kubeconfig("https://" + cluster.apis.endpointFor(SimulatedCluster.PROJECT, SimulatedCluster.LOCATION,
+                cluster.name), cluster.apis.caCertificateBase64(), cluster.apis.adminToken()));
     }
 
     @AfterAll
@@ -91,38 +72,38 @@ class SimulatedClusterKubectlTest {
     void a_tenant_applies_a_job_and_reads_its_workload_and_provisioning_request() throws Exception {
         Path job = dir.resolve("job.yaml");
         Files.writeString(job, JOB.formatted("1"));
-        Run apply = run("apply", "-f", job.toString());
+        Kubectl.Run apply = run("apply", "-f", job.toString());
         assertThat(apply.exit()).as(apply.output()).isZero();
         assertThat(apply.output()).contains("job.batch/train created");
 
         String workload = cluster.workloadOf("train").getMetadata().getName();
-        Run workloads = run("get", "workloads");
+        Kubectl.Run workloads = run("get", "workloads");
         assertThat(workloads.exit()).as(workloads.output()).isZero();
         assertThat(workloads.output()).contains(workload).contains("RESERVED IN").contains("market");
-        Run jobs = run("get", "jobs");
+        Kubectl.Run jobs = run("get", "jobs");
         assertThat(jobs.output()).containsPattern("train\\s+Suspended\\s+0/2");
 
         String request = workload + "-market-1";
         cluster.provisioningStatus(request, Map.of(), new String[] {"Accepted", "True", "Accepted", "read by the market"},
                 new String[] {"Provisioned", "False", "BidTooLow", "your limit price is below the clearing price"});
-        Run requests = run("get", "provisioningrequests");
+        Kubectl.Run requests = run("get", "provisioningrequests");
         assertThat(requests.exit()).as(requests.output()).isZero();
         assertThat(requests.output()).contains(request);
-        Run describe = run("describe", "provisioningrequest", request);
+        Kubectl.Run describe = run("describe", "provisioningrequest", request);
         assertThat(describe.exit()).as(describe.output()).isZero();
         assertThat(describe.output()).contains("BidTooLow").contains("your limit price is below the clearing price")
                 .contains("market.nationalcompute.com");
-        Run describeWorkload = run("describe", "workload", workload);
+        Kubectl.Run describeWorkload = run("describe", "workload", workload);
         assertThat(describeWorkload.exit()).as(describeWorkload.output()).isZero();
         assertThat(describeWorkload.output()).contains("your limit price is below the clearing price");
 
         Files.writeString(job, JOB.formatted("2"));
-        Run reapply = run("apply", "-f", job.toString());
+        Kubectl.Run reapply = run("apply", "-f", job.toString());
         assertThat(reapply.exit()).as(reapply.output()).isZero();
         assertThat(cluster.client.batch().v1().jobs().inNamespace("default").withName("train").get()
                 .getSpec().getTemplate().getSpec().getContainers()).singleElement().satisfies(c -> assertThat(c.getImage()).isEqualTo("trainer:2"));
 
-        Run describeJob = run("describe", "job", "train");
+        Kubectl.Run describeJob = run("describe", "job", "train");
         assertThat(describeJob.exit()).as(describeJob.output()).isZero();
         assertThat(describeJob.output()).contains("Suspend:        true").contains("trainer:2");
     }
@@ -130,16 +111,16 @@ class SimulatedClusterKubectlTest {
     @Test
     void cordon_and_taint_reach_the_node() throws Exception {
         String node = cluster.client.nodes().list().getItems().get(0).getMetadata().getName();
-        Run cordon = run("cordon", node);
+        Kubectl.Run cordon = run("cordon", node);
         assertThat(cordon.exit()).as(cordon.output()).isZero();
-        Run taint = run("taint", "node", node, "nationalcompute.com/preempting=true:NoSchedule");
+        Kubectl.Run taint = run("taint", "node", node, "nationalcompute.com/preempting=true:NoSchedule");
         assertThat(taint.exit()).as(taint.output()).isZero();
         assertThat(cluster.client.nodes().withName(node).get().getSpec().getUnschedulable()).isTrue();
         assertThat(cluster.client.nodes().withName(node).get().getSpec().getTaints())
                 .anySatisfy(t -> assertThat(t.getKey()).isEqualTo("nationalcompute.com/preempting"));
-        Run nodes = run("get", "nodes");
+        Kubectl.Run nodes = run("get", "nodes");
         assertThat(nodes.output()).containsPattern(node + "\\s+Ready,SchedulingDisabled\\s+cpu");
-        Run describe = run("describe", "node", node);
+        Kubectl.Run describe = run("describe", "node", node);
         assertThat(describe.exit()).as(describe.output()).isZero();
         assertThat(describe.output()).contains("Roles:              cpu").contains("Unschedulable:      true");
     }
@@ -161,36 +142,12 @@ class SimulatedClusterKubectlTest {
                 """);
         assertThat(run("apply", "-f", job.toString()).exit()).isZero();
 
-        Run pods = run("get", "pods", "-o", "wide", "-l", "job-name=prep");
+        Kubectl.Run pods = run("get", "pods", "-o", "wide", "-l", "job-name=prep");
         assertThat(pods.exit()).as(pods.output()).isZero();
         assertThat(pods.output()).containsPattern("prep-\\w{5}\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+gke-" + cluster.name);
     }
 
-    record Run(int exit, String output) {}
-
-    private static Run run(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(kubectl, "--kubeconfig", kubeconfig.toString()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output;
-        try (var in = process.getInputStream()) {
-            output = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return new Run(process.exitValue(), output);
-    }
-
-    private static Optional<String> find(String name) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return Optional.empty();
-        }
-        for (String d : path.split(File.pathSeparator)) {
-            Path candidate = Path.of(d, name);
-            if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-                return Optional.of(candidate.toString());
-            }
-        }
-        return Optional.empty();
+    private static Kubectl.Run run(String... args) throws IOException, InterruptedException {
+        return Kubectl.run(kubectl, kubeconfig, args);
     }
 }
