@@ -205,6 +205,9 @@ public final class Server implements AutoCloseable {
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
                     marketUseCases(market, db, cache, authorizer, parsed.market(), clock));
             int port = api.start(config.host(), config.port());
+            // The simulated clusters trust the platform's ID tokens (issue 17). LEAD: when --public-url exists (branch
+            // oidc17), pass the issuer it defines instead; this is its default, the API on loopback.
+            provider.trustIssuer(java.net.URI.create("http://127.0.0.1:" + port));
             return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market);
         } catch (RuntimeException e) {
             if (market != null) {
