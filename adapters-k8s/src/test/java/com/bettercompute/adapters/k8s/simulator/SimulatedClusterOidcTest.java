@@ -116,6 +116,19 @@ class SimulatedClusterOidcTest {
     }
 
     @Test
+    void a_token_review_names_the_person_and_groups_of_an_id_token() throws Exception {
+        String issuerUrl = world.apis.serviceAccountIssuer(SimulatedCluster.PROJECT, SimulatedCluster.LOCATION, cluster.name);
+        java.net.http.HttpResponse<String> answer = new Https(world.apis.caCertificateBase64()).post(issuerUrl + "/apis/authentication.k8s.io/v1/tokenreviews",
+                world.apis.adminToken(), "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenReview\",\"spec\":{\"token\":\""
+                        + idToken("abc", "nc:view") + "\"}}");
+        assertThat(answer.statusCode()).isEqualTo(201);
+        java.util.Map<String, Object> review = new io.fabric8.kubernetes.client.utils.KubernetesSerialization().unmarshal(answer.body(), java.util.Map.class);
+        assertThat(Obj.map(review.get("status"))).containsEntry("authenticated", true).containsEntry("audiences", List.of(issuerUrl));
+        assertThat(Obj.map(Obj.at(review, "status", "user"))).containsEntry("username", "nc:abc")
+                .containsEntry("groups", List.of("nc:view", "system:authenticated"));
+    }
+
+    @Test
     void a_role_binding_to_a_user_grants_in_its_namespace_only() {
         cluster.apply("""
                 apiVersion: v1
