@@ -243,6 +243,9 @@ public final class Server implements AutoCloseable {
                     marketUseCases(market, db, cache, authorizer, parsed.market(), clock), signIn);
             int port = api.start(config.host(), config.port());
             issuer.compareAndSet(null, "http://" + ServeCommand.displayHost(config.host()) + ":" + port);
+            // The simulated clusters trust the platform's ID tokens (issue 17): the issuer --public-url names, else
+            // the API itself.
+            provider.trustIssuer(java.net.URI.create(issuer.get()));
             return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market, admission);
         } catch (RuntimeException e) {
             if (admission != null) {

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -154,6 +156,37 @@ class SimulatedKubernetesApisStateTest {
         try (KubernetesClient admin = kubeconfig(apis.endpointFor("prj", "us-central1-a", "one"), apis.caCertificateBase64(), apis.adminToken())) {
             assertThat(admin.serviceAccounts().inNamespace(TenantClusterClient.NAMESPACE).withName(ACCOUNT).get()).isNull();
             assertThat(admin.rbac().clusterRoles().withName("view").get()).isNotNull();
+        }
+    }
+
+    /**
+     * An identity saved before ServiceAccount tokens were JWTs (an HMAC key, no RSA key) is given an RSA key at
+     * its first start and kept owner-only; its certificate and port stay, so kubeconfigs keep their endpoint and CA.
+     */
+    @Test
+    void anIdentityFromBeforeJwtTokensGetsAKeyAndKeepsItsEndpointAndCa() throws IOException {
+        apis = start(state);
+        String endpoint = apis.endpointFor("prj", "us-central1-a", "one");
+        String ca = apis.caCertificateBase64();
+        apis.close();
+        Path identity = state.resolve("identity.json");
+        KubernetesSerialization json = new KubernetesSerialization();
+        Map<String, Object> saved = new java.util.LinkedHashMap<>(json.unmarshal(Files.readString(identity), Map.class));
+        saved.remove("serviceAccountKey");
+        saved.put("signingKey", "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I=");
+        Files.writeString(identity, json.asJson(saved));
+
+        apis = start(state);
+        assertThat(apis.endpointFor("prj", "us-central1-a", "one")).isEqualTo(endpoint);
+        assertThat(apis.caCertificateBase64()).isEqualTo(ca);
+        Map<String, Object> upgraded = json.unmarshal(Files.readString(identity), Map.class);
+        assertThat(upgraded).containsKey("serviceAccountKey").doesNotContainKey("signingKey");
+        assertThat(Files.getPosixFilePermissions(identity)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+        client.ensureServiceAccount(platform(), ACCOUNT, "view");
+        ServiceAccountToken token = client.requestToken(platform(), ACCOUNT, 3600, null);
+        restart();
+        try (KubernetesClient user = kubeconfig(endpoint, ca, token.token())) {
+            assertThat(user.nodes().list().getItems()).hasSize(2);
         }
     }
 }

@@ -170,6 +170,18 @@ public final class GkeProviderSetup implements AutoCloseable {
         };
     }
 
+    /**
+     * Makes the embedded simulator's clusters accept the ID tokens of the platform's OpenID Connect issuer (its
+     * public base URL), as a GKE cluster configured for the platform's identity service would; nothing without an
+     * embedded simulator (on GKE the cluster's own configuration does it: docs/decisions.md). Its keys are
+     * fetched at the first ID token, so the issuer may start answering after this call.
+     */
+    public void trustIssuer(java.net.URI issuer) {
+        if (kubernetesApis != null) {
+            kubernetesApis.trustIssuer(issuer);
+        }
+    }
+
     /** The embedded simulator's clusters' Kubernetes APIs, when there is an embedded simulator. */
     public Optional<SimulatedKubernetesApis> kubernetesApis() {
         return Optional.ofNullable(kubernetesApis);

@@ -29,6 +29,26 @@ import com.google.container.v1.NodeConfig;
 import com.google.container.v1.NodePool;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import org.junit.jupiter.api.io.TempDir;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Date;
 
 class GkeProviderSetupTest {
     private static final String ID = "kcl_01hzx8k3v4w5y6z7a8b9c0d1e2";
@@ -103,6 +123,51 @@ class GkeProviderSetupTest {
             assertThat(setup.simulator().orElseThrow().clusters()).isEmpty();
         }
         assertThat(objects).isEmptyDirectory();
+    }
+
+    /**
+     * The issuer trusted through the setup reaches the clusters the provider reports: an ID token of that issuer
+     * for the cluster is its user in the cluster, bound as the platform binds its groups. The issuer here is a
+     * stand-in for the platform's (discovery and JWKS on loopback).
+     */
+    @Test
+    void theEmbeddedSimulatorsClustersTrustTheIssuerTheServerNames() throws Exception {
+        RSAKey key = new RSAKeyGenerator(2048).keyIDFromThumbprint(true).generate();
+        HttpServer issuer = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        String url = "http://127.0.0.1:" + issuer.getAddress().getPort();
+        issuer.createContext("/", exchange -> {
+            byte[] body = (exchange.getRequestURI().getPath().equals("/jwks") ? new JWKSet(key.toPublicJWK()).toString()
+                    : "{\"issuer\":\"" + url + "\",\"jwks_uri\":\"" + url + "/jwks\"}").getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        issuer.start();
+        try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ZERO, clock)) {
+            setup.trustIssuer(URI.create(url));
+            setup.provider().createCluster(new ClusterSpec(AT, ID, ClusterMode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
+            ClusterObservation cluster = setup.provider().observe(AT);
+            SignedJWT token = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), new JWTClaimsSet.Builder()
+                    .issuer(url).subject("p-1").audience(SimulatedKubernetesApis.audienceOf(AT.project(), AT.location(), AT.name()))
+                    .claim("groups", List.of("nc:admin")).issueTime(Date.from(clock.instant()))
+                    .expirationTime(Date.from(clock.instant().plusSeconds(900))).build());
+            token.sign(new RSASSASigner(key));
+            Config admin = new ConfigBuilder(Config.empty()).withMasterUrl("https://" + cluster.endpoint()).withCaCertData(cluster.caCertificate())
+                    .withOauthToken(setup.kubernetesApis().orElseThrow().adminToken()).build();
+            Config person = new ConfigBuilder(admin).withOauthToken(token.serialize()).withRequestRetryBackoffLimit(0).build();
+            try (KubernetesClient platform = new KubernetesClientBuilder().withConfig(admin).build();
+                 KubernetesClient signedIn = new KubernetesClientBuilder().withConfig(person).build()) {
+                assertThatThrownBy(() -> signedIn.nodes().list()).isInstanceOfSatisfying(KubernetesClientException.class,
+                        e -> assertThat(e.getStatus().getMessage()).contains("User \"nc:p-1\" cannot list resource \"nodes\""));
+                platform.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName("nc-oidc-admin").endMetadata()
+                        .addNewSubject().withKind("Group").withName("nc:admin").withApiGroup("rbac.authorization.k8s.io").endSubject()
+                        .withNewRoleRef().withKind("ClusterRole").withName("cluster-admin").withApiGroup("rbac.authorization.k8s.io").endRoleRef()
+                        .build()).create();
+                assertThat(signedIn.nodes().list().getItems()).isNotEmpty();
+            }
+        } finally {
+            issuer.stop(0);
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package com.bettercompute.adapters.k8s.simulator;
 
+import com.nimbusds.jose.jwk.RSAKey;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
@@ -18,14 +19,13 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The simulated Kubernetes APIs on disk, in a state directory: {@code identity.json} (the server's port,
- * TLS key and certificate, token signing key; owner-only, it holds secrets) and one
+ * TLS key and certificate, ServiceAccount token signing key as a private JWK; owner-only, it holds secrets) and one
  * {@code clusters/<project>%2F<location>%2F<cluster>.json} per cluster someone talked to, holding each
  * stored object as the Kubernetes JSON the CRUD mock keeps, with the attributes it is filed under.
  * Every file is replaced whole and atomically (temp file, fsync, rename, fsync of the directory), before
@@ -48,15 +48,30 @@ final class SavedApis {
     /** One object as the CRUD mock holds it. */
     record StoredObject(AttributeSet key, String json) {}
 
-    /** The saved identity, or null when none was saved yet. */
+    /**
+     * The saved identity, or null when none was saved yet. An identity saved before ServiceAccount tokens were
+     * JWTs (an HMAC {@code signingKey}, no {@code serviceAccountKey}) gets a new RSA key, saved at once: the
+     * tokens it had signed stop working, everything else stays.
+     */
     ServerIdentity identity() throws IOException {
         Path file = directory.resolve("identity.json");
         if (!Files.exists(file)) {
             return null;
         }
         Map<String, Object> saved = json.unmarshal(Files.readString(file, StandardCharsets.UTF_8), Map.class);
-        return ServerIdentity.of(((Number) saved.get("port")).intValue(), (String) saved.get("privateKey"), (String) saved.get("certificate"),
-                Base64.getDecoder().decode((String) saved.get("signingKey")));
+        Object jwk = saved.get("serviceAccountKey");
+        RSAKey key;
+        try {
+            key = jwk == null ? null : RSAKey.parse(Obj.map(jwk));
+        } catch (java.text.ParseException e) {
+            throw new IOException("the ServiceAccount key in " + file + " cannot be read: " + e.getMessage(), e);
+        }
+        ServerIdentity identity = ServerIdentity.of(((Number) saved.get("port")).intValue(), (String) saved.get("privateKey"),
+                (String) saved.get("certificate"), key == null ? ServerIdentity.newServiceAccountKey() : key);
+        if (key == null) {
+            identity(identity);
+        }
+        return identity;
     }
 
     void identity(ServerIdentity identity) throws IOException {
@@ -64,7 +79,7 @@ final class SavedApis {
         saved.put("port", identity.port());
         saved.put("certificate", identity.certificatePem());
         saved.put("privateKey", identity.privateKeyPem());
-        saved.put("signingKey", Base64.getEncoder().encodeToString(identity.signingKey()));
+        saved.put("serviceAccountKey", identity.serviceAccountKey().toJSONObject());
         write(directory.resolve("identity.json"), json.asJson(saved), true);
     }
 

@@ -1,5 +1,11 @@
 package com.bettercompute.adapters.k8s.simulator;
 
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.KeyUse;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+
 import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -24,20 +30,20 @@ import java.util.Base64;
  * What makes the simulated Kubernetes API server the same server across restarts: its TLS key and
  * self-signed certificate (the CA every simulated cluster reports, so kubeconfigs handed out keep
  * verifying it), its port (part of every cluster's endpoint) and the key its tokens are signed with
- * (so tokens handed out stay valid until they expire). The certificate is built here with the JDK
+ * (so tokens handed out stay valid until they expire): an RSA key, as ServiceAccount tokens are RS256 JWTs. The certificate is built here with the JDK
  * alone — an RSA key, a DER-encoded X.509 v3 certificate for {@code localhost} and {@code 127.0.0.1},
  * valid for ten years — since fabric8's mock server makes a new one of its own at every start.
  *
  * <p>The private key and the signing key are secrets: {@link #toString()} hides them.
  */
-record ServerIdentity(int port, PrivateKey tlsKey, X509Certificate certificate, String certificatePem, byte[] signingKey) {
+record ServerIdentity(int port, PrivateKey tlsKey, X509Certificate certificate, String certificatePem, RSAKey serviceAccountKey) {
     private static final Duration VALIDITY = Duration.ofDays(3650);
     private static final int[] SHA256_WITH_RSA = {1, 2, 840, 113549, 1, 1, 11};
     private static final int[] COMMON_NAME = {2, 5, 4, 3};
     private static final int[] SUBJECT_ALT_NAME = {2, 5, 29, 17};
     private static final int[] BASIC_CONSTRAINTS = {2, 5, 29, 19};
 
-    /** A new identity: a fresh key pair and certificate, a fresh signing key, any port. */
+    /** A new identity: a fresh key pair and certificate, a fresh ServiceAccount signing key, any port. */
     static ServerIdentity generate(Clock clock) {
         try {
             SecureRandom random = new SecureRandom();
@@ -46,16 +52,23 @@ record ServerIdentity(int port, PrivateKey tlsKey, X509Certificate certificate, 
             KeyPair keys = generator.generateKeyPair();
             Instant now = clock.instant();
             byte[] der = certificate(keys, new BigInteger(63, random).add(BigInteger.ONE), now.minus(Duration.ofDays(1)), now.plus(VALIDITY));
-            byte[] signingKey = new byte[32];
-            random.nextBytes(signingKey);
-            return new ServerIdentity(0, keys.getPrivate(), parse(der), pem("CERTIFICATE", der), signingKey);
+            return new ServerIdentity(0, keys.getPrivate(), parse(der), pem("CERTIFICATE", der), newServiceAccountKey());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("the simulated Kubernetes API's certificate cannot be made", e);
         }
     }
 
+    /** A new RS256 key for ServiceAccount tokens, named by its thumbprint (the {@code kid} tokens and the JWKS carry). */
+    static RSAKey newServiceAccountKey() {
+        try {
+            return new RSAKeyGenerator(2048).keyUse(KeyUse.SIGNATURE).algorithm(JWSAlgorithm.RS256).keyIDFromThumbprint(true).generate();
+        } catch (JOSEException e) {
+            throw new IllegalStateException("the ServiceAccount signing key cannot be made", e);
+        }
+    }
+
     ServerIdentity withPort(int newPort) {
-        return new ServerIdentity(newPort, tlsKey, certificate, certificatePem, signingKey);
+        return new ServerIdentity(newPort, tlsKey, certificate, certificatePem, serviceAccountKey);
     }
 
     String privateKeyPem() {
@@ -63,10 +76,10 @@ record ServerIdentity(int port, PrivateKey tlsKey, X509Certificate certificate, 
     }
 
     /** Reads back what {@link #certificatePem()} and {@link #privateKeyPem()} wrote. */
-    static ServerIdentity of(int port, String privateKeyPem, String certificatePem, byte[] signingKey) {
+    static ServerIdentity of(int port, String privateKeyPem, String certificatePem, RSAKey serviceAccountKey) {
         try {
             PrivateKey key = KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(unpem(privateKeyPem)));
-            return new ServerIdentity(port, key, parse(unpem(certificatePem)), certificatePem, signingKey);
+            return new ServerIdentity(port, key, parse(unpem(certificatePem)), certificatePem, serviceAccountKey);
         } catch (GeneralSecurityException | IllegalArgumentException e) {
             throw new IllegalStateException("the saved identity of the simulated Kubernetes API cannot be read: " + e.getMessage(), e);
         }

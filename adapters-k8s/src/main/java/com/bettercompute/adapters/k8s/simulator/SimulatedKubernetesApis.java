@@ -3,8 +3,6 @@ package com.bettercompute.adapters.k8s.simulator;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingList;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
@@ -23,13 +21,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import com.nimbusds.jwt.SignedJWT;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.text.ParseException;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -56,13 +55,15 @@ import java.util.regex.Pattern;
  * ones someone talked to. The server's self-signed certificate (valid for {@code localhost} and
  * {@code 127.0.0.1}) is the CA every simulated cluster reports.
  *
- * <p>Added to what the CRUD mock does: every request must carry a bearer token, the admin token of
- * this server ({@link #adminToken()}, the platform's credential) or one minted by TokenRequest for that
- * cluster and not expired (else 401); TokenRequest itself (an HMAC-signed token with its expiry, at
- * least 10 minutes as Kubernetes requires); the discovery documents and {@code /version} that
- * {@code kubectl} needs; one Node per node of each node pool as the GKE simulator has them, following
- * resizes; the built-in ClusterRoles; and a coarse reading of the built-in roles bound to a minted
- * token's service account (403 otherwise) — RBAC as Kubernetes evaluates it, it is not.
+ * <p>Added to what the CRUD mock does: every request must carry a bearer token (else 401): the admin token
+ * of this server ({@link #adminToken()}, the platform's credential), a ServiceAccount token minted by
+ * TokenRequest for that cluster, in force and whose account still stands, or an ID token of the trusted
+ * issuer ({@link #trustIssuer}) for that cluster; TokenRequest itself (RS256 JWTs with the cluster as
+ * their issuer, at least 10 minutes as Kubernetes requires), with each cluster's public OIDC discovery
+ * document and JWKS; TokenReview; the discovery documents and {@code /version} that {@code kubectl}
+ * needs; one Node per node of each node pool as the GKE simulator has them, following resizes; the
+ * built-in ClusterRoles; and a coarse reading of the built-in roles bound to the caller's user, groups or
+ * service account ({@link Rbac}; 403 with kube-apiserver's message otherwise).
  *
  * <p>Writes go through the admission webhooks registered in the cluster as kube-apiserver sends them
  * ({@link AdmissionWebhooks}), the simulated Job controller's pods included.
@@ -132,11 +133,11 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private static final Pattern EVICTION = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction$");
     private static final Pattern GROUP_VERSION = Pattern.compile("^/apis/([^/]+/[^/]+)/?$");
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
-    private static final String TOKEN_PREFIX = "bcsim.";
+    private static final String TOKEN_REVIEWS = "/apis/authentication.k8s.io/v1/tokenreviews";
+    private static final String OIDC_DISCOVERY = "/.well-known/openid-configuration";
+    private static final String OIDC_JWKS = "/openid/v1/jwks";
     /** Controller rounds per reconcile: enough for a change to go from Kueue through the Job to its pods and back. */
     private static final int MAX_ROUNDS = 6;
-    /** What every authenticated caller may read, as {@code system:discovery} grants. */
-    private static final Pattern DISCOVERY = Pattern.compile("^/(version|api|apis|api/v1|apis/[^/]+/[^/]+)/?$");
     /** Kubernetes refuses a TokenRequest for less than 10 minutes. */
     static final long MIN_EXPIRATION_SECONDS = 600;
     /** What a TokenRequest without expirationSeconds gets, as on Kubernetes. */
@@ -174,7 +175,10 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private final KubernetesSerialization json = new KubernetesSerialization();
     private final AdmissionWebhooks admission = new AdmissionWebhooks(json);
     private final Map<String, SimCluster> clusters = new ConcurrentHashMap<>();
-    private final byte[] signingKey;
+    /** Each cluster as the issuer of its ServiceAccount tokens. */
+    private final ServiceAccountIssuer serviceAccounts;
+    /** The platform as the issuer of people's ID tokens; null until {@link #trustIssuer} names it. */
+    private volatile OidcAuthenticator trusted;
     private final String adminToken;
     private final String caBase64;
     /** Where clusters' objects and the server's identity are kept; null: in memory only. */
@@ -190,7 +194,6 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         if (identity == null) {
             identity = ServerIdentity.generate(clock);
         }
-        this.signingKey = identity.signingKey();
         byte[] admin = new byte[24];
         new SecureRandom().nextBytes(admin);
         // The platform's own credential is new at every start: the platform asks for it again, nobody else holds it.
@@ -205,6 +208,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 server.start(InetAddress.getLoopbackAddress(), 0);
             }
             this.front = listen(identity, this::leastBusyBackend);
+            this.serviceAccounts = new ServiceAccountIssuer(clock, identity.serviceAccountKey(), front.port());
             if (saved != null && front.port() != identity.port()) {
                 saved.identity(identity.withPort(front.port()));
             }
@@ -332,15 +336,13 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
 
     // ---------------------------------------------------------------- tokens
 
-    /** Mints a token as TokenRequest does; tests use it for tokens shorter than the API allows. */
+    /** Mints a token as TokenRequest does (audience: the cluster itself); tests use it for tokens shorter than the API allows. */
     public Minted mint(String project, String location, String cluster, String namespace, String serviceAccount, Duration ttl) {
-        Instant expires = clock.instant().plus(ttl).truncatedTo(ChronoUnit.SECONDS);
-        byte[] nonce = new byte[12];
-        new SecureRandom().nextBytes(nonce);
-        String payload = String.join("|", "v1", clusterKey(project, location, cluster), namespace, serviceAccount,
-                Long.toString(expires.getEpochSecond()), HexFormat.of().formatHex(nonce));
-        String encoded = Base64.getUrlEncoder().withoutPadding().encodeToString(payload.getBytes(StandardCharsets.UTF_8));
-        return new Minted(TOKEN_PREFIX + encoded + "." + sign(encoded), expires);
+        SimCluster started = clusters.get(clusterKey(project, location, cluster));
+        Map<String, Object> account = started == null ? null
+                : started.store.get("/api/v1/namespaces/" + namespace + "/serviceaccounts/" + serviceAccount);
+        String uid = account == null ? null : Obj.str(account, "metadata", "uid");
+        return serviceAccounts.mint(clusterKey(project, location, cluster), namespace, serviceAccount, uid, List.of(), ttl);
     }
 
     /** A minted token and its expiry. {@link #toString()} hides the token. */
@@ -351,46 +353,68 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         }
     }
 
-    private String sign(String encodedPayload) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(signingKey, "HmacSHA256"));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(mac.doFinal(encodedPayload.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is not available", e);
+    /**
+     * Trusts the ID tokens of this OpenID Connect issuer (the platform's public base URL) in every cluster, as
+     * kube-apiserver's {@code --oidc-issuer-url} does: signed RS256 by a key of the issuer's JWKS (found through
+     * {@code <issuer>/.well-known/openid-configuration}, fetched at the first such token), {@code iss} exactly
+     * the issuer, {@code aud} {@code projects/<p>/locations/<l>/clusters/<c>} of the cluster called, in force on
+     * the simulator's clock; the user is {@code nc:<sub>}, the groups the {@code groups} claim. https, or http on
+     * a loopback address only. Replaces an issuer trusted before.
+     *
+     * @throws IllegalArgumentException when the URL is not one an issuer can have
+     */
+    public void trustIssuer(URI issuer) {
+        trusted = OidcAuthenticator.trusting(issuer, clock);
+    }
+
+    /** The audience an ID token for this cluster must carry. */
+    public static String audienceOf(String project, String location, String cluster) {
+        return "projects/" + project + "/locations/" + location + "/clusters/" + cluster;
+    }
+
+    /** The issuer of the cluster's ServiceAccount tokens: its discovery document is at {@code <issuer>/.well-known/openid-configuration}. */
+    public String serviceAccountIssuer(String project, String location, String cluster) {
+        return serviceAccounts.issuer(clusterKey(project, location, cluster));
+    }
+
+    /**
+     * Who the token is in this cluster and the audiences (among {@code audiences}) it was accepted for, or null:
+     * not a token of this server, forged, another cluster's, expired, or for none of the audiences. Tokens that
+     * know no audience (the admin token, ID tokens, which carry the cluster's own) count for the API's audience
+     * (the cluster's issuer) alone, as kube-apiserver counts them.
+     */
+    private ServiceAccountIssuer.Verified authenticate(String token, String project, String location, String cluster, Set<String> audiences) {
+        String key = clusterKey(project, location, cluster);
+        List<String> api = audiences.contains(serviceAccounts.issuer(key)) ? List.of(serviceAccounts.issuer(key)) : List.of();
+        if (MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8), adminToken.getBytes(StandardCharsets.UTF_8))) {
+            return api.isEmpty() ? null : new ServiceAccountIssuer.Verified(Caller.PLATFORM, api);
         }
+        SignedJWT jwt;
+        String issuer;
+        try {
+            jwt = SignedJWT.parse(token);
+            issuer = jwt.getJWTClaimsSet().getIssuer();
+        } catch (ParseException | RuntimeException e) {
+            // anyone can send anything: what is not a signed JWT is no one
+            return null;
+        }
+        if (serviceAccounts.issued(issuer)) {
+            return serviceAccounts.verify(jwt, key, audiences);
+        }
+        OidcAuthenticator oidc = trusted;
+        if (oidc == null || !oidc.issuer().equals(issuer) || api.isEmpty()) {
+            return null;
+        }
+        Caller person = oidc.authenticate(jwt, audienceOf(project, location, cluster));
+        return person == null ? null : new ServiceAccountIssuer.Verified(person, api);
     }
 
-    /** Who a request is: the platform (the admin token), or a service account with a minted token. */
-    private record Caller(String namespace, String serviceAccount) {
-        static final Caller PLATFORM = new Caller(null, null);
-    }
-
-    /** The caller of a request to this cluster, or null: no token, an unknown or forged one, another cluster's, or expired. */
-    private Caller authenticate(String authorization, String clusterKey) {
+    private static String bearer(String authorization) {
         if (authorization == null || !authorization.startsWith("Bearer ")) {
             return null;
         }
         String token = authorization.substring("Bearer ".length()).trim();
-        if (MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8), adminToken.getBytes(StandardCharsets.UTF_8))) {
-            return Caller.PLATFORM;
-        }
-        if (!token.startsWith(TOKEN_PREFIX)) {
-            return null;
-        }
-        String[] parts = token.substring(TOKEN_PREFIX.length()).split("\\.", -1);
-        if (parts.length != 2 || !MessageDigest.isEqual(sign(parts[0]).getBytes(StandardCharsets.UTF_8), parts[1].getBytes(StandardCharsets.UTF_8))) {
-            return null;
-        }
-        String[] fields;
-        try {
-            fields = new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8).split("\\|", -1);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        boolean valid = fields.length == 6 && fields[1].equals(clusterKey)
-                && clock.instant().isBefore(Instant.ofEpochSecond(Long.parseLong(fields[4])));
-        return valid ? new Caller(fields[2], fields[3]) : null;
+        return token.isEmpty() ? null : token;
     }
 
     // ---------------------------------------------------------------- routing
@@ -419,11 +443,24 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 return status(404, "NotFound", "the path names no cluster: use /clusters/<project>/<location>/<cluster>/…");
             }
             String key = clusterKey(m.group(1), m.group(2), m.group(3));
-            Caller caller = authenticate(request.getHeader("Authorization"), key);
-            if (caller == null) {
+            String path = m.group(4) == null ? "/" : m.group(4);
+            if ("GET".equals(request.getMethod()) && (path.equals(OIDC_DISCOVERY) || path.equals(OIDC_JWKS))) {
+                // Public, as GKE serves them: anyone may verify a workload's token outside the cluster.
+                if (nodeSource.nodePools(m.group(1), m.group(2), m.group(3)) == null) {
+                    return status(404, "NotFound", "no running cluster " + key);
+                }
+                return path.equals(OIDC_JWKS)
+                        ? new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/jwk-set+json").setBody(serviceAccounts.jwks())
+                        : ok(json.asJson(serviceAccounts.discovery(key)));
+            }
+            String token = bearer(request.getHeader("Authorization"));
+            ServiceAccountIssuer.Verified verified = token == null ? null
+                    : authenticate(token, m.group(1), m.group(2), m.group(3), Set.of(serviceAccounts.issuer(key)));
+            if (verified == null) {
                 // As kube-apiserver: no hint of why (expired, unknown, another cluster's).
                 return status(401, "Unauthorized", "Unauthorized");
             }
+            Caller caller = verified.caller();
             Map<String, NodePool> pools = nodeSource.nodePools(m.group(1), m.group(2), m.group(3));
             if (pools == null) {
                 clusters.remove(key);
@@ -433,7 +470,6 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             if (!cluster.synced) {
                 cluster.step(pools);
             }
-            String path = m.group(4) == null ? "/" : m.group(4);
             String query = m.group(5) == null ? "" : m.group(5);
             try {
                 MockResponse response = cluster.dispatch(caller, request, path, query, pools);
@@ -560,9 +596,12 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
 
         MockResponse dispatch(Caller caller, RecordedRequest request, String path, String query, Map<String, NodePool> pools) {
             String method = request.getMethod();
-            if (caller != Caller.PLATFORM && !DISCOVERY.matcher(path).matches() && !allowed(caller, method, path)) {
-                return status(403, "Forbidden", "system:serviceaccount:" + caller.namespace() + ":" + caller.serviceAccount()
-                        + " may not " + method + " " + path);
+            if (!stands(caller)) {
+                return status(401, "Unauthorized", "Unauthorized");
+            }
+            RequestAttributes attributes = RequestAttributes.of(method, path, query);
+            if (!Rbac.allows(store, caller, attributes)) {
+                return forbidden(attributes, caller.user());
             }
             if ("GET".equals(method)) {
                 switch (path) {
@@ -600,6 +639,10 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 // cannot read; kubectl create -f FILE sends JSON.
                 return status(415, "UnsupportedMediaType", "the simulated Kubernetes API reads JSON only; "
                         + "use kubectl create -f FILE (add --validate=false)");
+            }
+            if (path.equals(TOKEN_REVIEWS)) {
+                return "POST".equals(method) ? tokenReview(request)
+                        : status(405, "MethodNotAllowed", "tokenreviews only take POST");
             }
             Matcher token = TOKEN_REQUEST.matcher(path);
             if (token.matches()) {
@@ -827,14 +870,12 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             return Obj.labels(Obj.map(store.get("/api/v1/namespaces/" + namespace)));
         }
 
-        /** The caller as {@code request.userInfo}: the platform, or a service account with its uid. */
+        /** The caller as {@code request.userInfo}: the platform, or the user its token authenticated (a service account, a person). */
         private AdmissionWebhooks.User user(Caller caller) {
             if (caller == Caller.PLATFORM) {
                 return PLATFORM_USER_INFO;
             }
-            Map<String, Object> account = store.get("/api/v1/namespaces/" + caller.namespace() + "/serviceaccounts/" + caller.serviceAccount());
-            return AdmissionWebhooks.User.serviceAccount(caller.namespace(), caller.serviceAccount(),
-                    account == null ? null : Obj.str(account, "metadata", "uid"));
+            return new AdmissionWebhooks.User(caller.user(), caller.uid(), caller.groups());
         }
 
         /** The request's options as AdmissionReview carries them: the kind of options, and the field manager if one is named. */
@@ -943,34 +984,59 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         }
 
         /**
-         * A coarse reading of the built-in roles bound to the account by ClusterRoleBindings: {@code view}
-         * reads everything but secrets; {@code edit} and {@code admin} also write namespaced objects except
-         * roles and role bindings; {@code cluster-admin} does everything. Enough to tell the roles apart.
+         * Whether a ServiceAccount caller's account still stands, as the same account it was minted for (the
+         * uid its token names, when it names one): deleting the account revokes its tokens, as on Kubernetes.
          */
-        private boolean allowed(Caller caller, String method, String path) {
-            Set<String> roles = new TreeSet<>();
-            MockResponse bindings = crud.handleGet("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings");
-            if (bindings.code() == 200) {
-                ClusterRoleBindingList list = json.unmarshal(new String(bindings.getBody().getBytes(), StandardCharsets.UTF_8),
-                        ClusterRoleBindingList.class);
-                for (ClusterRoleBinding b : list.getItems()) {
-                    boolean bound = b.getSubjects() != null && b.getSubjects().stream().anyMatch(sub -> "ServiceAccount".equals(sub.getKind())
-                            && caller.serviceAccount().equals(sub.getName()) && caller.namespace().equals(sub.getNamespace()));
-                    if (bound && b.getRoleRef() != null) {
-                        roles.add(b.getRoleRef().getName());
-                    }
-                }
-            }
-            if (roles.contains("cluster-admin")) {
+        private boolean stands(Caller caller) {
+            String[] account = caller.serviceAccount();
+            if (account == null) {
                 return true;
             }
-            boolean read = method.equals("GET");
-            boolean secrets = path.matches(".*/secrets(/.*)?");
-            if (read) {
-                return (roles.contains("view") && !secrets) || roles.contains("edit") || roles.contains("admin");
+            Map<String, Object> found = store.get("/api/v1/namespaces/" + account[0] + "/serviceaccounts/" + account[1]);
+            return found != null && (caller.uid() == null || caller.uid().equals(Obj.str(found, "metadata", "uid")));
+        }
+
+        /**
+         * TokenReview: whether {@code spec.token} is a token of this cluster for one of {@code spec.audiences}
+         * (none: the API's own), and who it is. The token is not echoed back.
+         */
+        private MockResponse tokenReview(RecordedRequest request) {
+            Map<String, Object> body;
+            try {
+                byte[] bytes = request.getBody() == null ? new byte[0] : request.getBody().getBytes();
+                body = store.parse(new String(bytes, StandardCharsets.UTF_8));
+            } catch (RuntimeException e) {
+                return status(400, "BadRequest", "the body is not a TokenReview");
             }
-            boolean namespaced = path.matches("^/apis?(/[^/]+){0,2}/namespaces/[^/]+/(?!roles|rolebindings)[^/]+(/.*)?$");
-            return namespaced && (roles.contains("edit") || roles.contains("admin"));
+            String reviewed = Obj.str(body, "spec", "token");
+            if (reviewed == null || reviewed.isBlank()) {
+                return status(422, "Invalid", "spec.token: Required value");
+            }
+            List<String> asked = Obj.list(Obj.at(body, "spec", "audiences")).stream().map(String::valueOf).toList();
+            Set<String> audiences = asked.isEmpty() ? Set.of(serviceAccounts.issuer(key())) : Set.copyOf(asked);
+            ServiceAccountIssuer.Verified verified = authenticate(reviewed, project, location, name, audiences);
+            Map<String, Object> status = new java.util.LinkedHashMap<>();
+            if (verified != null && stands(verified.caller())) {
+                Map<String, Object> user = new java.util.LinkedHashMap<>();
+                user.put("username", verified.caller().user());
+                if (verified.caller().uid() != null) {
+                    user.put("uid", verified.caller().uid());
+                }
+                user.put("groups", verified.caller().groups());
+                status.put("authenticated", true);
+                status.put("user", user);
+                status.put("audiences", verified.audiences());
+            } else {
+                status.put("authenticated", false);
+                status.put("error", "invalid bearer token");
+            }
+            Map<String, Object> answer = new java.util.LinkedHashMap<>();
+            answer.put("kind", "TokenReview");
+            answer.put("apiVersion", "authentication.k8s.io/v1");
+            answer.put("metadata", Map.of("creationTimestamp", clock.instant().truncatedTo(ChronoUnit.SECONDS).toString()));
+            answer.put("spec", asked.isEmpty() ? Map.of() : Map.of("audiences", asked));
+            answer.put("status", status);
+            return new MockResponse().setResponseCode(201).setHeader("Content-Type", "application/json").setBody(json.asJson(answer));
         }
 
         private MockResponse tokenRequest(String namespace, String serviceAccount, RecordedRequest request) {
@@ -998,7 +1064,9 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             if (seconds < MIN_EXPIRATION_SECONDS) {
                 return status(422, "Invalid", "spec.expirationSeconds: may not specify a duration less than 10 minutes");
             }
-            Minted minted = mint(project, location, name, namespace, serviceAccount, Duration.ofSeconds(seconds));
+            String uid = Obj.str(store.parse(new String(account.getBody().getBytes(), StandardCharsets.UTF_8)), "metadata", "uid");
+            Minted minted = serviceAccounts.mint(key(), namespace, serviceAccount, uid, audiences.stream().map(String::valueOf).toList(),
+                    Duration.ofSeconds(seconds));
             Map<String, Object> answer = Map.of(
                     "kind", "TokenRequest",
                     "apiVersion", "authentication.k8s.io/v1",
@@ -1131,6 +1199,30 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
 
     private static MockResponse ok(String body) {
         return new MockResponse().setResponseCode(200).setHeader("Content-Type", "application/json").setBody(body);
+    }
+
+    /** kube-apiserver's refusal: its message, and the details naming the resource and object. */
+    private MockResponse forbidden(RequestAttributes request, String user) {
+        Map<String, Object> details = new java.util.LinkedHashMap<>();
+        if (!request.name().isEmpty()) {
+            details.put("name", request.name());
+        }
+        if (!request.group().isEmpty()) {
+            details.put("group", request.group());
+        }
+        if (!request.resource().isEmpty()) {
+            details.put("kind", request.resource());
+        }
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("kind", "Status");
+        body.put("apiVersion", "v1");
+        body.put("metadata", Map.of());
+        body.put("status", "Failure");
+        body.put("message", request.forbiddenMessage(user));
+        body.put("reason", "Forbidden");
+        body.put("details", details);
+        body.put("code", 403);
+        return new MockResponse().setResponseCode(403).setHeader("Content-Type", "application/json").setBody(json.asJson(body));
     }
 
     private static MockResponse status(int code, String reason, String message) {

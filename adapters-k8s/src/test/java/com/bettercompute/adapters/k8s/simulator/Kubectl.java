@@ -42,21 +42,8 @@ final class Kubectl {
         }
         Path kubeconfig = directory.resolve("kubeconfig");
         try {
-            Files.writeString(kubeconfig, """
-                    apiVersion: v1
-                    kind: Config
-                    clusters:
-                    - name: sim
-                      cluster: {server: "https://%s", certificate-authority-data: %s}
-                    users:
-                    - name: platform
-                      user: {token: %s}
-                    contexts:
-                    - name: sim
-                      context: {cluster: sim, user: platform}
-                    current-context: sim
-                    """.formatted(cluster.apis.endpointFor(SimulatedCluster.PROJECT, SimulatedCluster.LOCATION, cluster.name),
-                    cluster.apis.caCertificateBase64(), cluster.apis.adminToken()));
+            Files.writeString(kubeconfig, kubeconfig("https://" + cluster.apis.endpointFor(SimulatedCluster.PROJECT,
+                    SimulatedCluster.LOCATION, cluster.name), cluster.apis.caCertificateBase64(), cluster.apis.adminToken()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -89,6 +76,34 @@ final class Kubectl {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The kubectl on the PATH. */
+    static Optional<String> find() {
+        return find("kubectl");
+    }
+
+    /** Runs {@code binary} with {@code kubeconfig}, in the kubeconfig's directory. */
+    static Run run(String binary, Path kubeconfig, String... args) {
+        return new Kubectl(binary, kubeconfig, kubeconfig.toAbsolutePath().getParent()).run(args);
+    }
+
+    /** A kubeconfig for one cluster whose user presents {@code token}. */
+    static String kubeconfig(String server, String caBase64, String token) {
+        return """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: sim
+                  cluster: {server: "%s", certificate-authority-data: %s}
+                users:
+                - name: user
+                  user: {token: %s}
+                contexts:
+                - name: sim
+                  context: {cluster: sim, user: user}
+                current-context: sim
+                """.formatted(server, caBase64, token);
     }
 
     private static Optional<String> find(String name) {

@@ -219,6 +219,16 @@ final class SimulatedCluster implements AutoCloseable {
         client.genericKubernetesResources("autoscaling.x-k8s.io/v1", "ProvisioningRequest").inNamespace("default").resource(pr).updateStatus();
     }
 
+    /** The HTTP status the call failed with, or null when it succeeded. */
+    static Integer code(java.util.function.Supplier<?> call) {
+        try {
+            call.get();
+            return null;
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            return e.getCode();
+        }
+    }
+
     @Override
     public void close() {
         client.close();

@@ -1,0 +1,169 @@
+package com.bettercompute.adapters.k8s.simulator;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
+import com.nimbusds.jose.util.JSONObjectUtils;
+import com.nimbusds.jose.util.ResourceRetriever;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.URL;
+import java.net.UnknownHostException;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * ID tokens of a trusted OpenID Connect issuer (the platform), checked as kube-apiserver's OIDC
+ * authenticator checks them: RS256 signature against the issuer's JWKS (found through its discovery
+ * document on first use; fetched again when a token names a key it does not hold, as after a rotation,
+ * at most once per {@link #REFETCH_INTERVAL}; cached for {@link #CACHE_FOR}), {@code iss} exact,
+ * {@code aud} the cluster called, {@code exp} and {@code nbf} on the simulator's clock. The user is
+ * {@code nc:} + {@code sub}, the groups the {@code groups} claim.
+ */
+final class OidcAuthenticator {
+    static final String USERNAME_PREFIX = "nc:";
+    static final Duration CACHE_FOR = Duration.ofMinutes(5);
+    static final Duration REFETCH_INTERVAL = Duration.ofSeconds(30);
+    /** How long a failed discovery is not tried again (on the simulator's clock). */
+    static final Duration DISCOVERY_RETRY = Duration.ofSeconds(10);
+    private static final int TIMEOUT_MILLIS = 3000;
+    private static final int SIZE_LIMIT = 256 * 1024;
+    private static final Logger LOG = LoggerFactory.getLogger(OidcAuthenticator.class);
+
+    private final String issuer;
+    private final Clock clock;
+    private final ResourceRetriever retriever = new DefaultResourceRetriever(TIMEOUT_MILLIS, TIMEOUT_MILLIS, SIZE_LIMIT);
+    /** Null until the discovery document has answered. */
+    private volatile DefaultJWTProcessor<SecurityContext> processor;
+    private volatile Instant discoveryFailedAt;
+
+    private OidcAuthenticator(String issuer, Clock clock) {
+        this.issuer = issuer;
+        this.clock = clock;
+    }
+
+    /**
+     * Trusts {@code issuer}: https, or http on a loopback address only (kube-apiserver takes https alone;
+     * the embedded platform serves plain http on loopback, where nothing can be listened to in between).
+     */
+    static OidcAuthenticator trusting(URI issuer, Clock clock) {
+        String scheme = issuer.getScheme();
+        if (issuer.getHost() == null || !("https".equals(scheme) || "http".equals(scheme))) {
+            throw new IllegalArgumentException("the trusted issuer must be an https URL (http on loopback): " + issuer);
+        }
+        if ("http".equals(scheme) && !loopback(issuer.getHost())) {
+            throw new IllegalArgumentException("the trusted issuer must use https unless it is on a loopback address: " + issuer);
+        }
+        if (issuer.getQuery() != null || issuer.getFragment() != null) {
+            throw new IllegalArgumentException("the trusted issuer takes no query or fragment: " + issuer);
+        }
+        return new OidcAuthenticator(issuer.toString().replaceAll("/+$", ""), clock);
+    }
+
+    private static boolean loopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    String issuer() {
+        return issuer;
+    }
+
+    /** The person the token names, if it is a valid ID token of the issuer for {@code audience}; else null. */
+    Caller authenticate(SignedJWT jwt, String audience) {
+        DefaultJWTProcessor<SecurityContext> keys = processor();
+        if (keys == null) {
+            return null;
+        }
+        JWTClaimsSet claims;
+        try {
+            claims = keys.process(jwt, null);
+            new ClockedClaimsVerifier(clock, issuer, Set.of(audience), Set.of("sub", "exp", "iat"), false).verify(claims, null);
+        } catch (BadJOSEException e) {
+            return null;
+        } catch (JOSEException e) {
+            LOG.warn("simulated Kubernetes API: the keys of the trusted issuer {} could not be read: {}", issuer, e.getMessage());
+            return null;
+        }
+        List<String> groups;
+        try {
+            List<String> claimed = claims.getStringListClaim("groups");
+            groups = claimed == null ? List.of() : claimed;
+        } catch (ParseException e) {
+            return null;
+        }
+        String subject = claims.getSubject();
+        return subject.isBlank() ? null : Caller.person(USERNAME_PREFIX + subject, groups);
+    }
+
+    /** The processor holding the issuer's key source, after a first discovery; null while discovery fails. */
+    private DefaultJWTProcessor<SecurityContext> processor() {
+        DefaultJWTProcessor<SecurityContext> current = processor;
+        if (current != null) {
+            return current;
+        }
+        synchronized (this) {
+            if (processor != null) {
+                return processor;
+            }
+            Instant failed = discoveryFailedAt;
+            if (failed != null && clock.instant().isBefore(failed.plus(DISCOVERY_RETRY))) {
+                return null;
+            }
+            try {
+                URL jwks = jwksUri();
+                JWKSource<SecurityContext> source = JWKSourceBuilder.<SecurityContext>create(jwks, retriever)
+                        .cache(CACHE_FOR.toMillis(), TIMEOUT_MILLIS)
+                        .rateLimited(REFETCH_INTERVAL.toMillis())
+                        .refreshAheadCache(false).retrying(false).outageTolerant(false)
+                        .build();
+                DefaultJWTProcessor<SecurityContext> made = new DefaultJWTProcessor<>();
+                made.setJWSKeySelector(new JWSVerificationKeySelector<>(JWSAlgorithm.RS256, source));
+                // claims are checked on the simulator's clock, per cluster (authenticate)
+                made.setJWTClaimsSetVerifier(null);
+                processor = made;
+                discoveryFailedAt = null;
+                return made;
+            } catch (IOException | ParseException | IllegalArgumentException e) {
+                discoveryFailedAt = clock.instant();
+                LOG.warn("simulated Kubernetes API: the discovery document of the trusted issuer {} could not be read: {}", issuer, e.getMessage());
+                return null;
+            }
+        }
+    }
+
+    /** {@code jwks_uri} of the issuer's discovery document, whose {@code issuer} must be the one trusted (OIDC Discovery 4.3). */
+    private URL jwksUri() throws IOException, ParseException {
+        String content = retriever.retrieveResource(URI.create(issuer + "/.well-known/openid-configuration").toURL()).getContent();
+        Map<String, Object> document = JSONObjectUtils.parse(content);
+        String named = JSONObjectUtils.getString(document, "issuer");
+        if (!issuer.equals(named)) {
+            throw new IllegalArgumentException("its discovery document names another issuer: " + named);
+        }
+        URI jwks = JSONObjectUtils.getURI(document, "jwks_uri");
+        if (jwks == null) {
+            throw new IllegalArgumentException("its discovery document has no jwks_uri");
+        }
+        return jwks.toURL();
+    }
+}
