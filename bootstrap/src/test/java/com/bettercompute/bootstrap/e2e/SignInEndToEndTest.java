@@ -507,6 +507,12 @@ class SignInEndToEndTest {
         }
         assertThat(Files.getPosixFilePermissions(cached)).isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
 
+        // kubectl itself, through the plugin, against the simulated cluster that checks the ID token as kube-apiserver does
+        Map<String, String> withPlugin = Map.of("PATH", home.resolve(".local/bin") + ":/usr/local/bin:/usr/bin:/bin");
+        Run nodes = run(home, List.of(Programs.find("kubectl").orElseThrow(), "--context", "only-acme", "get", "nodes"), withPlugin);
+        assertThat(nodes.exit()).as(nodes.err()).isZero();
+        assertThat(nodes.out()).contains("Ready").contains("gke-");
+
         List<String> token = List.of(plugin.toString(), "token", "--server", base, "--client", audience());
         Run signedIn = run(home, token, Map.of());
         assertThat(signedIn.exit()).as(signedIn.err()).isZero();
