@@ -2,29 +2,40 @@ package com.bettercompute.bootstrap;
 
 import com.bettercompute.application.admission.MarketFacts;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.LoadingCache;
-import com.github.benmanes.caffeine.cache.Ticker;
+import com.github.benmanes.caffeine.cache.Cache;
 
-import java.time.Duration;
 import java.util.Optional;
+import java.util.function.LongSupplier;
 
 /**
- * The admission facts of each cluster kept for {@code freshness} (docs/decisions.md, "Launch admission"): the
- * validating webhook runs on every pod a tenant creates, and reading the whole market for each would cost it
- * its 5 ms. A change (the packing switch, a top-up, a new limit price) binds admission within that freshness.
+ * The admission facts of each cluster, kept while the market's saved version holds (docs/decisions.md, "Launch
+ * admission"): the validating webhook runs on every pod a tenant creates, and reading the whole market for each
+ * would cost it its 5 ms, while reading the version is one row. A change (the packing switch, a top-up, a new
+ * limit price, a tick) is a new version, so it binds admission from the moment it is saved, on every replica.
  * A read that fails is not kept: the next review reads again (and fails closed meanwhile).
  */
 final class CachedMarketFacts implements MarketFacts.Source {
-    static final Duration FRESHNESS = Duration.ofSeconds(1);
-    private final LoadingCache<String, Optional<MarketFacts>> cache;
+    private record Kept(long version, Optional<MarketFacts> facts) {}
 
-    CachedMarketFacts(MarketFacts.Source source, Duration freshness, Ticker ticker) {
-        this.cache = Caffeine.newBuilder().expireAfterWrite(freshness).maximumSize(100_000).ticker(ticker)
-                .build(source::facts);
+    private final MarketFacts.Source source;
+    private final LongSupplier version;
+    private final Cache<String, Kept> cache = Caffeine.newBuilder().maximumSize(100_000).build();
+
+    CachedMarketFacts(MarketFacts.Source source, LongSupplier version) {
+        this.source = source;
+        this.version = version;
     }
 
     @Override
     public Optional<MarketFacts> facts(String clusterId) {
-        return cache.get(clusterId);
+        long now = version.getAsLong();
+        Kept kept = cache.getIfPresent(clusterId);
+        if (kept != null && kept.version() == now) {
+            return kept.facts();
+        }
+        // Read after the version: a save in between leaves newer facts under the older number, read again next time.
+        Optional<MarketFacts> facts = source.facts(clusterId);
+        cache.put(clusterId, new Kept(now, facts));
+        return facts;
     }
 }

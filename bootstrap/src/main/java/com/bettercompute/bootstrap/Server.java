@@ -296,7 +296,7 @@ public final class Server implements AutoCloseable {
         PathTokens tokens = new PathTokens(keys.pathTokenKey(), keys.caPem());
         AdmissionServer server = new AdmissionServer(
                 new AdmitWorkload(new CachedMarketFacts(new ReadMarketFacts(market.markets(), db.clusters()),
-                        CachedMarketFacts.FRESHNESS, com.github.benmanes.caffeine.cache.Ticker.systemTicker()),
+                        market.markets()::version),
                         admissionConfig.platformUsers()), new MutateWorkload(),
                 tokens, keys.sslContext());
         int port = server.start(config.host(), admissionConfig.port());

@@ -12,9 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The admission facts are read once per cluster and freshness; a failed read is never kept. */
+/** The admission facts are read once per cluster and market version; a change binds at once; a failed read is never kept. */
 class CachedMarketFactsTest {
-    final AtomicLong nanos = new AtomicLong();
+    final AtomicLong version = new AtomicLong(7);
     final AtomicInteger reads = new AtomicInteger();
     boolean down;
     boolean packing;
@@ -25,18 +25,21 @@ class CachedMarketFactsTest {
             throw new IllegalStateException("the database is unreachable");
         }
         return Optional.of(new MarketFacts("us-central1", List.of(), packing, null, 0, Duration.ofHours(2)));
-    }, Duration.ofSeconds(1), nanos::get);
+    }, version::get);
 
     @Test
-    void a_change_binds_once_the_freshness_has_passed() {
+    void facts_are_read_once_per_version_and_a_saved_change_binds_at_the_next_review() {
         assertThat(facts.facts("kcl_a").orElseThrow().packing()).isFalse();
-        packing = true;
-        nanos.addAndGet(Duration.ofMillis(999).toNanos());
         assertThat(facts.facts("kcl_a").orElseThrow().packing()).isFalse();
         assertThat(reads).hasValue(1);
-        nanos.addAndGet(Duration.ofMillis(2).toNanos());
+
+        packing = true;
+        version.incrementAndGet();
+
         assertThat(facts.facts("kcl_a").orElseThrow().packing()).isTrue();
         assertThat(reads).hasValue(2);
+        assertThat(facts.facts("kcl_b")).isPresent();
+        assertThat(reads).as("each cluster is read on its own").hasValue(3);
     }
 
     @Test

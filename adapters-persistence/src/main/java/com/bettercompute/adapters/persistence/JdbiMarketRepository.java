@@ -100,6 +100,11 @@ public final class JdbiMarketRepository implements MarketRepository {
     }
 
     @Override
+    public long version() {
+        return db.call("reading the market's version", h -> h.createQuery(VERSION).mapTo(Long.class).findOne().orElse(0L));
+    }
+
+    @Override
     public Market load() {
         return db.call("loading the market", h -> {
             boolean writer = h.isInTransaction();

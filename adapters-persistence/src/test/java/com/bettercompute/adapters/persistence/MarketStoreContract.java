@@ -116,6 +116,21 @@ abstract class MarketStoreContract extends PortsContract {
     }
 
     @Test
+    void the_version_changes_at_each_save_by_any_replica_and_holds_between() {
+        MarketRepository other = ports.anotherMarketRepository().get();
+        saved(busyMarket(ports.markets().load()));
+        long first = ports.markets().version();
+        assertThat(other.version()).as("read by another replica").isEqualTo(first);
+        assertThat(ports.markets().version()).as("nothing saved since").isEqualTo(first);
+
+        Market again = other.load();
+        again.changeCluster("beta-c", 32, true, T0);
+        other.save(again);
+
+        assertThat(ports.markets().version()).as("another replica saved").isNotEqualTo(first);
+    }
+
+    @Test
     void each_save_after_changes_loads_back_equal_in_another_replica() {
         MarketRepository markets = ports.markets();
         Market m = saved(busyMarket(markets.load()));

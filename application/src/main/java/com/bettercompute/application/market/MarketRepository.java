@@ -26,6 +26,12 @@ public interface MarketRepository {
     Market load();
 
     /**
+     * A number that changes at every save, by any replica: what a reader derived from an earlier load still
+     * holds while it reads the same number. Cheap (no market is read); never throws but as {@link #load()} does.
+     */
+    long version();
+
+    /**
      * Saves a market this repository loaded; the next {@link #load()} returns an equivalent market. The
      * adapter writes only what changed since that load (a tick's writes are proportional to what changed,
      * not to the size of the book), all of it or none of it.

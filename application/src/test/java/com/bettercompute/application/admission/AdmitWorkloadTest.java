@@ -229,6 +229,11 @@ class AdmitWorkloadTest {
             }
 
             @Override
+            public long version() {
+                throw new IllegalStateException("the database is unreachable");
+            }
+
+            @Override
             public void save(Market market) {
                 throw new UnsupportedOperationException();
             }

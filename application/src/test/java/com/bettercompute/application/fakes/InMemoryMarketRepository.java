@@ -43,6 +43,11 @@ public final class InMemoryMarketRepository implements MarketRepository {
     }
 
     @Override
+    public long version() {
+        return store.locked(s -> s.marketVersion);
+    }
+
+    @Override
     public Market load() {
         return store.locked(s -> {
             Market market = Market.restore(s.market == null ? new Market().snapshot() : s.market);

@@ -48,6 +48,7 @@ final class SimulationAdapters {
 
     static final class Repository implements MarketRepository {
         private Market market;
+        private long saves;
 
         Repository(Market market) {
             this.market = market;
@@ -59,8 +60,14 @@ final class SimulationAdapters {
         }
 
         @Override
+        public long version() {
+            return saves;
+        }
+
+        @Override
         public void save(Market m) {
             this.market = m;
+            saves++;
         }
 
         @Override
