@@ -18,6 +18,9 @@ import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.access.Authenticate;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.adapters.http.MarketUseCases;
+import com.bettercompute.adapters.http.console.Console;
+import com.bettercompute.adapters.http.console.ConsoleUseCases;
+import com.bettercompute.application.market.ReadMarketCluster;
 import com.bettercompute.application.cluster.ClusterLookup;
 import com.bettercompute.application.market.Bids;
 import com.bettercompute.application.market.ChangeReservePrice;
@@ -202,8 +205,9 @@ public final class Server implements AutoCloseable {
                     new GetNodePool(db.clusters(), authorizer),
                     new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
+            MarketUseCases marketUseCases = marketUseCases(market, db, cache, authorizer, parsed.market(), clock);
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
-                    marketUseCases(market, db, cache, authorizer, parsed.market(), clock));
+                    marketUseCases, new Console(useCases, nodePools, marketUseCases, consoleUseCases(market, db, cache, authorizer), clock));
             int port = api.start(config.host(), config.port());
             return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market);
         } catch (RuntimeException e) {
@@ -252,6 +256,12 @@ public final class Server implements AutoCloseable {
                 new EnrolCluster(tx, markets, db.clusters(), catalog, clock),
                 new RemoveMarketCluster(tx, markets),
                 new ReadGpuUsage(market.ledger(), new ReadableClusters(db.clusters(), authorizer)));
+    }
+
+    /** What the console reads beside the API's use cases, over the same stores and the same cache. */
+    static ConsoleUseCases consoleUseCases(MarketModule market, Database db, CatalogCache cache, Authorizer authorizer) {
+        MarketCallers callers = new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer));
+        return new ConsoleUseCases(callers, new ReadMarketCluster(callers, market.markets()));
     }
 
     /** The demo principal's API token when the demo catalog was loaded, else null. Printed once, never logged. */

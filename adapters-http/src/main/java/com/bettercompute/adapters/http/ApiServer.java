@@ -3,6 +3,7 @@ package com.bettercompute.adapters.http;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.input.Input;
+import com.bettercompute.adapters.http.console.Console;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -49,6 +50,15 @@ public final class ApiServer {
     /** With {@code market} also serves the market routes ({@link MarketRoutes}, {@link OperatorMarketRoutes}). */
     public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
                      MarketUseCases market) {
+        this(useCases, nodePools, limits, operations, market, null);
+    }
+
+    /**
+     * With {@code console} (which needs {@code market}) also serves the web console under {@value Console#BASE},
+     * over the same use cases; its live pages follow the market feed's own stream.
+     */
+    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
+                     MarketUseCases market, Console console) {
         this.app = Javalin.create(config -> {
             limits.install(config);
             config.startup.showJavalinBanner = false;
@@ -66,10 +76,14 @@ public final class ApiServer {
                 MarketRoutes.install(router, market, feedStreams);
                 OperatorMarketRoutes.install(router, market);
             }
+            if (console != null) {
+                FeedStreams streams = Objects.requireNonNull(feedStreams, "the console needs the market");
+                console.install(config.routes, streams::serve, limits::admit);
+            }
             routes = router.table();
             byte[] document = Json.write(OpenApi.document(routes));
             router.raw(OpenApi.PATH, ctx -> ctx.contentType("application/json").result(document));
-            errors(config);
+            errors(config, console);
             OperatorRoutes.install(config, operations);
         });
     }
@@ -101,12 +115,20 @@ public final class ApiServer {
         return new UUID(high, low).toString();
     }
 
-    private static void errors(JavalinConfig config) {
+    private static void errors(JavalinConfig config, Console console) {
         config.routes.exception(DomainException.class, (e, ctx) -> error(ctx, e));
-        config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(), e.getMessage()));
+        config.routes.exception(HttpResponseException.class, (e, ctx) -> {
+            if (e.getStatus() == 404 && console != null && Console.owns(ctx.path())) {
+                console.notFound(ctx);
+            } else {
+                httpError(ctx, e.getStatus(), e.getMessage());
+            }
+        });
         config.routes.exception(Exception.class, (e, ctx) -> internal(ctx, e));
         config.routes.error(404, ctx -> {
-            if (ctx.result() == null || ctx.result().isEmpty()) {
+            if ((ctx.result() == null || ctx.result().isEmpty()) && console != null && Console.owns(ctx.path())) {
+                console.notFound(ctx);
+            } else if (ctx.result() == null || ctx.result().isEmpty()) {
                 Responses.json(ctx, 404, ErrorMapper.body(ErrorCode.NOT_FOUND, "No such method: " + ctx.method() + " " + ctx.path() + ".", Map.of()));
             }
         });
