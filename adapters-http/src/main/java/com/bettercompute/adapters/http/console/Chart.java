@@ -55,7 +55,7 @@ final class Chart {
                     .append(f(y)).append("\" y2=\"").append(f(y)).append("\"/>");
             s.append("<text class=\"axis\" x=\"").append(L - 6).append("\" y=\"").append(f(y + 4)).append("\" text-anchor=\"end\">")
                     .append(f(maxNodes * i / 4)).append("</text>");
-            s.append("<text class=\"axis price\" x=\"").append(f(L + plotW + 6)).append("\" y=\"").append(f(y + 4)).append("\">$")
+            s.append("<text class=\"axis axis-price\" x=\"").append(f(L + plotW + 6)).append("\" y=\"").append(f(y + 4)).append("\">$")
                     .append(String.format(Locale.ROOT, "%.2f", maxPrice * i / 4)).append("</text>");
         }
         Instant first = ticks.get(0).at();
@@ -75,10 +75,11 @@ final class Chart {
         }
         StringBuilder area = new StringBuilder().append(f(xs[0])).append(',').append(f(T + plotH));
         for (int k = 0; k < ticks.size(); k++) {
-            area.append(' ').append(f(xs[k])).append(',').append(f(y(ticks.get(k).granted(), maxNodes, plotH)));
+            double y = y(ticks.get(k).granted(), maxNodes, plotH);
+            area.append(' ').append(f(xs[k])).append(',').append(f(y)).append(' ').append(f(next(xs, k))).append(',').append(f(y));
         }
         area.append(' ').append(f(xs[ticks.size() - 1])).append(',').append(f(T + plotH));
-        s.append("<polygon class=\"granted\" points=\"").append(area).append("\"/>");
+        s.append("<polygon class=\"area-granted\" points=\"").append(area).append("\"/>");
         s.append(line(ticks, xs, maxNodes, plotH, "supply", t -> (double) t.supply()));
         s.append(line(ticks, xs, maxNodes, plotH, "demand", t -> (double) t.demand()));
         s.append(line(ticks, xs, maxPrice, plotH, "reserve", t -> dollars(t.reserve())));
@@ -87,7 +88,7 @@ final class Chart {
                 {"price", "clearing price"}, {"reserve", "reserve"}};
         double lx = L;
         for (String[] item : legend) {
-            s.append("<rect class=\"key ").append(item[0]).append("\" x=\"").append(f(lx)).append("\" y=\"12\" width=\"14\" height=\"8\"/>")
+            s.append("<rect class=\"key key-").append(item[0]).append("\" x=\"").append(f(lx)).append("\" y=\"12\" width=\"14\" height=\"8\"/>")
                     .append("<text class=\"legend\" x=\"").append(f(lx + 19)).append("\" y=\"20\">").append(item[1]).append("</text>");
             lx += 36 + item[1].length() * 6.6;
         }
@@ -106,7 +107,8 @@ final class Chart {
                 flush(out, seg, cls);
                 continue;
             }
-            seg.append(f(xs[k])).append(',').append(f(y(v, max, plotH))).append(' ');
+            double y = y(v, max, plotH);
+            seg.append(f(xs[k])).append(',').append(f(y)).append(' ').append(f(next(xs, k))).append(',').append(f(y)).append(' ');
         }
         flush(out, seg, cls);
         return out.toString();
@@ -118,13 +120,18 @@ final class Chart {
             // a lone point still shows: a polyline of one point draws nothing
             if (points.indexOf(' ') < 0) {
                 String[] xy = points.split(",");
-                out.append("<circle class=\"dot ").append(cls).append("\" cx=\"").append(xy[0]).append("\" cy=\"").append(xy[1])
+                out.append("<circle class=\"dot dot-").append(cls).append("\" cx=\"").append(xy[0]).append("\" cy=\"").append(xy[1])
                         .append("\" r=\"2.5\"/>");
             } else {
-                out.append("<polyline class=\"line ").append(cls).append("\" points=\"").append(points).append("\"/>");
+                out.append("<polyline class=\"line line-").append(cls).append("\" points=\"").append(points).append("\"/>");
             }
             seg.setLength(0);
         }
+    }
+
+    /** Where tick {@code k}'s value ends: at the next tick, the last one's at itself. */
+    private static double next(double[] xs, int k) {
+        return k + 1 < xs.length ? xs[k + 1] : xs[k];
     }
 
     private static double y(double v, double max, double plotH) {

@@ -131,8 +131,14 @@ final class MarketPages {
             case NODE_FIX_IN_PROGRESS -> "Node Fix In Progress";
         };
         String cls = n.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
-        return new Model.NodeTile(n.node(), n.pool(), n.job(), usd(n.lockedRate()), time(n.holdUntil()),
+        return new Model.NodeTile(n.node(), n.pool(), n.job() == null ? null : shortJob(n.job()), usd(n.lockedRate()), time(n.holdUntil()),
                 time(n.protectedUntil()), state, cls, time(n.deadline()), n.replacement());
+    }
+
+    /** A job id as people name the job: {@code namespace/name}, without the cluster and kind before them. */
+    static String shortJob(String jobId) {
+        String[] parts = jobId.split("/");
+        return parts.length >= 2 ? parts[parts.length - 2] + "/" + parts[parts.length - 1] : jobId;
     }
 
     private void market(Pages.Visit v) {

@@ -56,7 +56,8 @@ final class Words {
     /** A domain event's wire type in words: {@code kubernetes.cluster.ready} → "Cluster ready". */
     static String event(String type) {
         String t = type.startsWith("kubernetes.") ? type.substring("kubernetes.".length()) : type;
-        String words = t.replace("nodePool", "node pool").replace('.', ' ').replace('_', ' ');
+        String words = t.replace("nodePool", "node pool").replace("nodepool", "node pool").replace('.', ' ').replace('_', ' ')
+                .replace('-', ' ');
         return words.isEmpty() ? type : Character.toUpperCase(words.charAt(0)) + words.substring(1);
     }
 }

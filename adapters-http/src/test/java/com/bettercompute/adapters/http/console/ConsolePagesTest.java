@@ -169,7 +169,7 @@ class ConsolePagesTest {
         world.w.ports.clock().advance(java.time.Duration.ofSeconds(10));
         world.w.tickAndReady();
         String market = b.get("/console/market").body();
-        assertThat(market).contains("data-chart=\"us-central1/h100-8x\"").contains("<svg").contains("class=\"line supply\"");
+        assertThat(market).contains("data-chart=\"us-central1/h100-8x\"").contains("<svg").contains("class=\"line line-supply\"");
         ConsoleWorld.Page chart = b.get("/console/market/chart?pool=us-central1/h100-8x");
         assertThat(chart.header("content-type")).startsWith("image/svg+xml");
         assertThat(b.get("/console/market/chart?pool=nowhere/x").status()).isEqualTo(404);
