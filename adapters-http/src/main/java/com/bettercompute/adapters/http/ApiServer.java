@@ -78,7 +78,11 @@ public final class ApiServer {
             }
             if (console != null) {
                 FeedStreams streams = Objects.requireNonNull(feedStreams, "the console needs the market");
-                console.install(config.routes, streams::serve, limits::admit);
+                // a person's requests are logged and counted by principal as the API's are
+                console.install(config.routes, streams::serve, (ctx, principal) -> {
+                    ctx.attribute(Authentication.CALLER, principal);
+                    limits.admit(ctx, principal);
+                });
             }
             routes = router.table();
             byte[] document = Json.write(OpenApi.document(routes));

@@ -46,7 +46,7 @@ public final class Console {
         void serve(Caller caller, Context ctx) throws Exception;
     }
 
-    /** Counts a request against its principal's share of the server, as the API's requests are counted. */
+    /** Notes a request's principal (for the access log) and counts it against its share, as the API's requests are. */
     @FunctionalInterface
     public interface Admission {
         void admit(Context ctx, String principalId);
