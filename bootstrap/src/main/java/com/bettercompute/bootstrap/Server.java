@@ -31,6 +31,9 @@ import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.access.Authenticate;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.adapters.http.MarketUseCases;
+import com.bettercompute.adapters.http.console.Console;
+import com.bettercompute.adapters.http.console.ConsoleUseCases;
+import com.bettercompute.application.market.ReadMarketCluster;
 import com.bettercompute.application.cluster.ClusterLookup;
 import com.bettercompute.application.market.Bids;
 import com.bettercompute.application.market.ChangeReservePrice;
@@ -239,8 +242,10 @@ public final class Server implements AutoCloseable {
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
             java.util.concurrent.atomic.AtomicReference<String> issuer = new java.util.concurrent.atomic.AtomicReference<>(config.publicUrl());
             SignInUseCases signIn = signInUseCases(config, db, cache, authorizer, providers, tenantClusters, issuer::get, clock);
+            MarketUseCases marketUseCases = marketUseCases(market, db, cache, authorizer, parsed.market(), clock);
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
-                    marketUseCases(market, db, cache, authorizer, parsed.market(), clock), signIn);
+                    marketUseCases, signIn,
+                    new Console(useCases, nodePools, marketUseCases, consoleUseCases(market, db, cache, authorizer), clock));
             int port = api.start(config.host(), config.port());
             issuer.compareAndSet(null, "http://" + ServeCommand.displayHost(config.host()) + ":" + port);
             // The simulated clusters trust the platform's ID tokens (issue 17): the issuer --public-url names, else
@@ -372,6 +377,12 @@ public final class Server implements AutoCloseable {
         }
         MarketCallers callers = new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer));
         return new SignInUseCases(signIn, new ConnectKubeconfig(callers, clusters, issuer), keys, issuer, ONBOARDING_PER_MINUTE, clock);
+    }
+
+    /** What the console reads beside the API's use cases, over the same stores and the same cache. */
+    static ConsoleUseCases consoleUseCases(MarketModule market, Database db, CatalogCache cache, Authorizer authorizer) {
+        MarketCallers callers = new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer));
+        return new ConsoleUseCases(callers, new ReadMarketCluster(callers, market.markets()));
     }
 
     /** The demo principal's API token when the demo catalog was loaded, else null. Printed once, never logged. */

@@ -3,6 +3,7 @@ package com.bettercompute.adapters.http;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.input.Input;
+import com.bettercompute.adapters.http.console.Console;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -49,15 +50,25 @@ public final class ApiServer {
     /** With {@code market} also serves the market routes ({@link MarketRoutes}, {@link OperatorMarketRoutes}). */
     public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
                      MarketUseCases market) {
-        this(useCases, nodePools, limits, operations, market, null);
+        this(useCases, nodePools, limits, operations, market, null, null);
+    }
+
+    /**
+     * With {@code console} (which needs {@code market}) also serves the web console under {@value Console#BASE},
+     * over the same use cases; its live pages follow the market feed's own stream.
+     */
+    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
+                     MarketUseCases market, Console console) {
+        this(useCases, nodePools, limits, operations, market, null, console);
     }
 
     /**
      * With {@code signIn} also serves the OpenID Connect provider ({@link OidcRoutes}) and how a person
-     * connects ({@link ConnectRoutes}).
+     * connects ({@link ConnectRoutes}); with {@code console} (which needs {@code market}) the web console under
+     * {@value Console#BASE}, over the same use cases, its live pages following the market feed's own stream.
      */
     public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
-                     MarketUseCases market, SignInUseCases signIn) {
+                     MarketUseCases market, SignInUseCases signIn, Console console) {
         this.app = Javalin.create(config -> {
             limits.install(config);
             config.startup.showJavalinBanner = false;
@@ -80,10 +91,18 @@ public final class ApiServer {
                 OidcRoutes.install(config.routes, signIn, authentication);
                 ConnectRoutes.install(config.routes, signIn, authentication);
             }
+            if (console != null) {
+                FeedStreams streams = Objects.requireNonNull(feedStreams, "the console needs the market");
+                // a person's requests are logged and counted by principal as the API's are
+                console.install(config.routes, streams::serve, (ctx, principal) -> {
+                    ctx.attribute(Authentication.CALLER, principal);
+                    limits.admit(ctx, principal);
+                });
+            }
             routes = router.table();
             byte[] document = Json.write(OpenApi.document(routes));
             router.raw(OpenApi.PATH, ctx -> ctx.contentType("application/json").result(document));
-            errors(config);
+            errors(config, console);
             OperatorRoutes.install(config, operations);
         });
     }
@@ -115,12 +134,20 @@ public final class ApiServer {
         return new UUID(high, low).toString();
     }
 
-    private static void errors(JavalinConfig config) {
+    private static void errors(JavalinConfig config, Console console) {
         config.routes.exception(DomainException.class, (e, ctx) -> error(ctx, e));
-        config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(), e.getMessage()));
+        config.routes.exception(HttpResponseException.class, (e, ctx) -> {
+            if (e.getStatus() == 404 && console != null && Console.owns(ctx.path())) {
+                console.notFound(ctx);
+            } else {
+                httpError(ctx, e.getStatus(), e.getMessage());
+            }
+        });
         config.routes.exception(Exception.class, (e, ctx) -> internal(ctx, e));
         config.routes.error(404, ctx -> {
-            if (ctx.result() == null || ctx.result().isEmpty()) {
+            if ((ctx.result() == null || ctx.result().isEmpty()) && console != null && Console.owns(ctx.path())) {
+                console.notFound(ctx);
+            } else if (ctx.result() == null || ctx.result().isEmpty()) {
                 Responses.json(ctx, 404, ErrorMapper.body(ErrorCode.NOT_FOUND, "No such method: " + ctx.method() + " " + ctx.path() + ".", Map.of()));
             }
         });

@@ -10,8 +10,8 @@ import com.bettercompute.application.nodepool.UpdateNodePoolCommand;
 
 /**
  * A body written as JDK values (maps, lists, strings, numbers) turned into its method's command the way the
- * API does it: written as JSON, bound into the method's request record and checked. For the use-case tests
- * that speak the API's bodies.
+ * API does it ({@link ApiBodies} for the methods the console's forms use too). For the use-case tests that
+ * speak the API's bodies.
  */
 public final class Bodies {
     private Bodies() {}
@@ -21,7 +21,7 @@ public final class Bodies {
     }
 
     public static CreateClusterCommand createCluster(Object body) {
-        return Json.command(json(body), ClusterRequests.CreateCluster.class);
+        return ApiBodies.createCluster(body);
     }
 
     public static UpdateClusterCommand updateCluster(Object body) {
@@ -37,11 +37,11 @@ public final class Bodies {
     }
 
     public static CreateNodePoolCommand createNodePool(Object body) {
-        return Json.command(json(body), NodePoolRequests.CreateNodePool.class);
+        return ApiBodies.createNodePool(body);
     }
 
     public static UpdateNodePoolCommand updateNodePool(Object body) {
-        return Json.command(json(body), NodePoolRequests.UpdateNodePool.class);
+        return ApiBodies.updateNodePool(body);
     }
 
     public static ListNodePoolsQuery listNodePools(Object body) {

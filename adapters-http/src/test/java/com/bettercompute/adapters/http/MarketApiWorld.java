@@ -33,7 +33,7 @@ import java.time.Duration;
  * ({@link MarketWorld}: tenants acme and globex, each with a ready cluster {@code train} enrolled in the
  * pool {@code us-central1/h100-8x}), started on a free port of the loopback address.
  */
-final class MarketApiWorld implements AutoCloseable {
+public final class MarketApiWorld implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -47,10 +47,20 @@ final class MarketApiWorld implements AutoCloseable {
 
     /** With each principal allowed {@code concurrentPerPrincipal} requests in flight. */
     MarketApiWorld(int concurrentPerPrincipal) {
+        ApiUseCases useCases = apiUseCases(w);
+        MarketUseCases market = marketUseCases(w);
+        server = new ApiServer(useCases, null, new RequestLimits(
+                new RequestLimits.Settings(concurrentPerPrincipal, 1_000_000, Duration.ofSeconds(10)), java.time.Clock.systemUTC()),
+                Operations.NONE, market);
+        port = server.start("127.0.0.1", 0);
+    }
+
+    /** The clusters API's use cases over the market world's fakes. */
+    public static ApiUseCases apiUseCases(MarketWorld w) {
         InMemoryPorts p = w.ports;
         var a = w.authorizer;
         InMemoryClusterProvider provider = new InMemoryClusterProvider(p.clock(), Duration.ZERO);
-        ApiUseCases useCases = new ApiUseCases(w.authenticate,
+        return new ApiUseCases(w.authenticate,
                 new CreateCluster(p.transactions(), p.clusters(), p.catalog(), p.access(), p.outbox(), a, p.clock()),
                 new ListClusters(p.clusters(), a), new GetCluster(p.clusters(), a),
                 new UpdateCluster(p.transactions(), p.clusters(), a, p.clock()),
@@ -60,14 +70,15 @@ final class MarketApiWorld implements AutoCloseable {
                 new ReadUsage(p.usage(), new ReadableClusters(p.clusters(), a)),
                 new IssueCredentials(p.transactions(), p.clusters(), p.catalog(), p.outbox(), a,
                         account -> provider, new InMemoryTenantClusterClient(p.clock()), 3600, p.clock()));
-        MarketUseCases market = new MarketUseCases(w.bids, w.requests, w.readFeed, w.balance, w.reserve, w.supply,
+    }
+
+    /** The market's use cases of the world. */
+    public static MarketUseCases marketUseCases(MarketWorld w) {
+        InMemoryPorts p = w.ports;
+        return new MarketUseCases(w.bids, w.requests, w.readFeed, w.balance, w.reserve, w.supply,
                 new ReportNodeOutOfService(p.transactions(), w.markets, p.outbox(), p.clock()),
                 new ReportNodeBack(p.transactions(), w.markets, p.outbox(), p.clock()),
                 w.topUp, w.enrol, w.remove, w.gpuUsage);
-        server = new ApiServer(useCases, null, new RequestLimits(
-                new RequestLimits.Settings(concurrentPerPrincipal, 1_000_000, Duration.ofSeconds(10)), java.time.Clock.systemUTC()),
-                Operations.NONE, market);
-        port = server.start("127.0.0.1", 0);
     }
 
     /** An answer: status, the request id header, the body. */

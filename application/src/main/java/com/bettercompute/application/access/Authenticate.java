@@ -22,4 +22,14 @@ public final class Authenticate {
                 .map(Caller::new)
                 .orElseThrow(() -> new DomainException(ErrorCode.UNAUTHENTICATED, "The API token is not valid."));
     }
+
+    /**
+     * The caller of a console session opened with a token of that SHA-256, marked {@code viaSession}; asked
+     * on every request, so a token taken away ends its sessions too. {@code UNAUTHENTICATED} when it names nobody.
+     */
+    public Caller bySession(String tokenSha256) {
+        return access.principalByTokenHash(tokenSha256)
+                .map(p -> new Caller(p, true))
+                .orElseThrow(() -> new DomainException(ErrorCode.UNAUTHENTICATED, "The session has ended; sign in again."));
+    }
 }

@@ -15,6 +15,7 @@ import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.catalog.BillingMode;
 import com.bettercompute.domain.catalog.Catalog;
 import com.bettercompute.domain.catalog.CatalogPrincipal;
+import com.bettercompute.domain.catalog.Offer;
 import com.bettercompute.domain.catalog.Pool;
 import com.bettercompute.domain.catalog.PoolKind;
 import com.bettercompute.domain.catalog.Provider;
@@ -92,7 +93,8 @@ public final class MarketWorld {
                         List.of("us-central1-a", "europe-west4-a"))),
                 List.of(new Pool("pool_01hzx8k3v4w5y6z7a8b9c0d1e2", "acct_platform", PoolKind.PROVIDER, "provider",
                         BillingMode.METERED)),
-                List.of(),
+                List.of(new Offer("pool_01hzx8k3v4w5y6z7a8b9c0d1e2", "acme", true, List.of()),
+                        new Offer("pool_01hzx8k3v4w5y6z7a8b9c0d1e2", "globex", true, List.of())),
                 List.of(new Tenant("acme", 10), new Tenant("globex", 10)),
                 List.of(), List.of(), List.of(),
                 List.of(principal("user:alice@acme.example", "acme", Role.KUBERNETES_ADMIN),

@@ -46,6 +46,11 @@ public final class Node {
         return grant;
     }
 
+    /** The grant the node had when health checks took it out of service, null when it has none. */
+    public NodeGrant lostGrant() {
+        return lostGrant;
+    }
+
     /** Until when the node drains after a reclaim at once, null when it does not. */
     public Instant drainingUntil() {
         return drainingUntil;

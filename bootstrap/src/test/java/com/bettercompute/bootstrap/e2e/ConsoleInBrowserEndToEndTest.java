@@ -1,0 +1,193 @@
+package com.bettercompute.bootstrap.e2e;
+
+import com.bettercompute.bootstrap.ServerConfig;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+
+import static com.bettercompute.bootstrap.e2e.MarketInTenantClusterEndToEndTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The console in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}, driven by
+ * Selenium through {@code /usr/bin/chromedriver}: nothing downloads a browser) against the embedded default
+ * with the market ticking every second: a person signs in with the API token, sends a broken create form and
+ * reads the API's message beside the field, creates a cluster and watches it turn ready, applies a Job
+ * whose row on the Workloads page reads the limit price too low, sets a limit price on the cluster page and
+ * sees the row turn "gang scheduled", then watches the market chart follow the feed. Each page is saved as
+ * a screenshot in {@code docs/console/}.
+ */
+class ConsoleInBrowserEndToEndTest {
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path SHOTS = Path.of("..", "docs", "console");
+
+    ChromeDriver browser;
+    ChromeDriverService service;
+
+    @BeforeEach
+    void openBrowser() {
+        assertThat(Files.isExecutable(CHROMEDRIVER) && Files.isExecutable(CHROMIUM))
+                .as("Debian's chromium and chromium-driver are installed (.ci/run installs them)").isTrue();
+        service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--window-size=1280,900", "--lang=en-US");
+        browser = new ChromeDriver(service, options);
+    }
+
+    @AfterEach
+    void closeBrowser() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (service != null) {
+            service.stop();
+        }
+    }
+
+    @Test
+    void a_person_signs_in_creates_a_cluster_sets_a_limit_price_and_watches_the_market_grant_the_job() throws Exception {
+        try (RunningServer s = RunningServer.start(ServerConfig.defaults().withPort(0).withDb(RunningServer.h2())
+                .withCatalog(MarketJobEndToEndTest.catalog()).withProvider("simulator", null, 1, 1, 2).withMarketTickSeconds(1))) {
+            String base = s.baseUrl();
+
+            browser.get(base + "/console");
+            assertThat(browser.getCurrentUrl()).contains("/console/sign-in");
+            shot("sign-in");
+            browser.findElement(By.id("token")).sendKeys("not-a-token");
+            browser.findElement(By.cssSelector("form button[type=submit]")).click();
+            assertThat(browser.findElement(By.id("token-error")).getText()).isEqualTo("is not a valid API token");
+            browser.findElement(By.id("token")).sendKeys(RunningServer.ALICE);
+            browser.findElement(By.cssSelector("main form button[type=submit]")).click();
+            assertThat(browser.getCurrentUrl()).endsWith("/console/clusters");
+
+            // a broken form comes back with the API's message beside the field and what was typed
+            type("name", "Web_1");
+            type("location", "us-central1-a");
+            type("poolId", RunningServer.POOL);
+            type("np-name", "cpu");
+            type("np-machine", "e2-standard-4");
+            type("np-count", "1");
+            browser.findElement(By.cssSelector("form.grid-form button[type=submit]")).click();
+            assertThat(browser.findElement(By.id("name-error")).getText()).startsWith("must match");
+            assertThat(browser.findElement(By.id("np-machine")).getAttribute("value")).isEqualTo("e2-standard-4");
+            shot("clusters-form-error");
+            type("name", "web");
+            browser.findElement(By.cssSelector("form.grid-form button[type=submit]")).click();
+            assertThat(browser.findElement(By.cssSelector(".flash")).getText()).isEqualTo("Cluster web is being created.");
+            String clusterUrl = browser.getCurrentUrl().replaceAll("\\?.*", "");
+
+            await("the cluster page reads ready", () -> {
+                browser.get(clusterUrl);
+                return browser.findElement(By.id("cluster-state")).getText().equals("ready") ? true : null;
+            });
+            await("the market panel once the cluster is enrolled", () -> {
+                browser.get(clusterUrl);
+                return browser.findElements(By.id("max-cluster-size")).isEmpty() ? null : true;
+            });
+            assertThat(browser.findElement(By.id("max-cluster-size")).getText()).startsWith("32 GPUs");
+
+            // a Job in the cluster: its row reads the limit price too low, with no limit set
+            String clusterId = clusterUrl.substring(clusterUrl.lastIndexOf('/') + 1);
+            JsonNode cluster = s.call("get", RunningServer.ALICE, Map.of("tenantId", "acme", "clusterId", clusterId)).json();
+            Path dir = Files.createTempDirectory("console-e2e");
+            try (KubernetesClient k = MarketJobEndToEndTest.client(s, RunningServer.ALICE, cluster, dir.resolve("web.kubeconfig"))) {
+                MarketJobEndToEndTest.platformObjectsAreIn(k);
+                MarketJobEndToEndTest.apply(k, dir.resolve("web.kubeconfig"), MarketJobEndToEndTest.job("train", null));
+                await("the job's row reads the limit price too low", () -> {
+                    browser.get(clusterUrl + "/workloads");
+                    return reason().contains("below the pool's reserve") ? true : null;
+                });
+                shot("workloads-bid-too-low");
+
+                browser.get(clusterUrl);
+                type("limit_price", "0.50");
+                browser.findElement(By.cssSelector("form[action$='/limit-price'] button")).click();
+                assertThat(browser.findElement(By.id("limit-error")).getText()).contains("bid-too-low");
+                shot("cluster-bid-too-low");
+                type("limit_price", "2.40");
+                browser.findElement(By.cssSelector("form[action$='/limit-price'] button")).click();
+                assertThat(browser.findElement(By.id("limit-now")).getText()).contains("$2.40");
+                shot("cluster");
+
+                // the Workloads page follows the feed by itself: no reload here
+                browser.get(clusterUrl + "/workloads");
+                await("the row turns gang scheduled as the market grants the job", () ->
+                        reason().contains("gang scheduled") ? true : null);
+                assertThat(reason()).contains("Running on its granted nodes");
+                shot("workloads");
+                browser.get(clusterUrl + "/nodes");
+                assertThat(browser.findElements(By.cssSelector("#nodes .tile"))).hasSize(2);
+                shot("nodes");
+            }
+
+            browser.get(base + "/console/market");
+            WebElement figure = browser.findElement(By.cssSelector("figure[data-chart='us-central1/h100-8x']"));
+            await("the chart redrawn from the feed's events", () -> {
+                String redraws = figure.getAttribute("data-redraws");
+                return redraws != null && Integer.parseInt(redraws) >= 2 ? true : null;
+            });
+            assertThat(figure.findElements(By.cssSelector("polyline.line-supply"))).isNotEmpty();
+            shot("market");
+
+            await("charges on the balance page", () -> {
+                browser.get(base + "/console/balance");
+                return browser.findElements(By.cssSelector("#charge-totals tbody tr")).isEmpty() ? null : true;
+            });
+            shot("balance");
+
+            // another organization's cluster is the 404 page, never its data
+            JsonNode rival = MarketJobEndToEndTest.readyCluster(s, RunningServer.CAROL, "globex", "serve");
+            browser.get(base + "/console/clusters/" + rival.get("id").asText());
+            assertThat(browser.findElement(By.tagName("h1")).getText()).isEqualTo("Not found");
+            assertThat(browser.getPageSource()).doesNotContain("serve");
+            shot("not-found");
+
+            browser.get(base + "/console/clusters");
+            shot("clusters");
+        }
+    }
+
+    private String reason() {
+        return browser.findElements(By.cssSelector("#workloads td.reason")).stream().map(WebElement::getText)
+                .findFirst().orElse("");
+    }
+
+    private void type(String id, String text) {
+        WebElement e = browser.findElement(By.id(id));
+        e.clear();
+        e.sendKeys(text);
+    }
+
+    /** The whole page as a PNG in docs/console: the window grown to the page's height for the shot. */
+    private void shot(String name) throws IOException {
+        Dimension before = browser.manage().window().getSize();
+        Number height = (Number) ((JavascriptExecutor) browser).executeScript(
+                "return Math.max(document.body.scrollHeight, document.documentElement.scrollHeight)");
+        browser.manage().window().setSize(new Dimension(1280, Math.min(6000, height.intValue() + 120)));
+        File png = browser.getScreenshotAs(OutputType.FILE);
+        Files.createDirectories(SHOTS);
+        Files.copy(png.toPath(), SHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        browser.manage().window().setSize(before);
+    }
+}
