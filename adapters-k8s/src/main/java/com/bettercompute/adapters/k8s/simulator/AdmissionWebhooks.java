@@ -279,7 +279,8 @@ final class AdmissionWebhooks {
             Thread.currentThread().interrupt();
             return call + "interrupted";
         } catch (ExecutionException e) {
-            return call + transport(e.getCause());
+            URI uri = request.uri();
+            return call + transport(e.getCause(), uri.getHost() + ":" + (uri.getPort() < 0 ? 443 : uri.getPort()));
         }
         if (response.statusCode() != 200) {
             return "failed to call webhook: the server responded with the status code " + response.statusCode() + " but did not return an AdmissionReview";
@@ -292,12 +293,12 @@ final class AdmissionWebhooks {
     }
 
     /** A transport failure in the words Go's HTTP client uses for the same thing, which kube-apiserver prints. */
-    private static String transport(Throwable cause) {
+    private static String transport(Throwable cause, String hostPort) {
         if (cause instanceof HttpTimeoutException) {
             return "context deadline exceeded";
         }
         if (cause instanceof ConnectException) {
-            return "dial tcp: connect: connection refused";
+            return "dial tcp " + hostPort + ": connect: connection refused";
         }
         if (cause instanceof SSLException) {
             return "tls: failed to verify certificate: " + cause.getMessage();

@@ -324,7 +324,7 @@ class SimulatedApiServerCallsWebhooksTest {
                 assertThat(e.getCode()).isEqualTo(500);
                 assertThat(e.getStatus().getReason()).isEqualTo("InternalError");
                 assertThat(e.getStatus().getMessage()).isEqualTo("Internal error occurred: failed calling webhook \"down.test.dev\": "
-                        + "failed to call webhook: Post \"" + url + "?timeout=10s\": dial tcp: connect: connection refused");
+                        + "failed to call webhook: Post \"" + url + "?timeout=10s\": dial tcp 127.0.0.1:" + port + ": connect: connection refused");
             });
             assertThat(client.configMaps().inNamespace("default").withName("settings").get()).isNull();
         } else {
@@ -489,7 +489,7 @@ class SimulatedApiServerCallsWebhooksTest {
         assertThat(apply.exit()).isEqualTo(1);
         assertThat(apply.stderr()).isEqualTo("Error from server (InternalError): error when creating \"job.yaml\": Internal error occurred: "
                 + "failed calling webhook \"down.test.dev\": failed to call webhook: Post \"" + url + "?timeout=10s\": "
-                + "dial tcp: connect: connection refused\n");
+                + "dial tcp 127.0.0.1:" + port + ": connect: connection refused\n");
     }
 
     @Test
