@@ -64,7 +64,7 @@ public final class AdmitWorkload {
             facts = this.facts.facts(clusterId).orElse(null);
         } catch (RuntimeException e) {
             LOG.warn("cluster {}: admission of {} {}/{} cannot read the market: {}", clusterId,
-                    workload.kind().display(), workload.namespace(), workload.name(), e.toString());
+                    workload.kind().display(), workload.namespace(), workload.name(), e.getClass().getSimpleName());
             return Verdict.unavailable("the platform cannot check this GPU workload now (it cannot read the market's "
                     + "state); nothing was created. Apply it again in a minute.");
         }
