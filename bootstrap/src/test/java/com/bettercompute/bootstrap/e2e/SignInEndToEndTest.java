@@ -523,12 +523,18 @@ class SignInEndToEndTest {
         String first = credential.at("/status/token").asText();
         assertThat(verified(first).getJWTClaimsSet().getSubject()).isEqualTo("user:alice@acme.example");
 
-        // the cached ID token has run out: the plugin refreshes silently
+        // the cached ID token has run out: the plugin refreshes silently (the refresh token rotates; the ID token
+        // may read the same as before when both were issued in the same second of the test's clock)
+        String refreshBefore = Files.readAllLines(cached).get(2);
         expire(cached);
         Run refreshed = run(home, token, Map.of());
         assertThat(refreshed.exit()).as(refreshed.err()).isZero();
         assertThat(refreshed.err()).isEmpty();
-        assertThat(JSON.readTree(refreshed.out()).at("/status/token").asText()).isNotEqualTo(first);
+        assertThat(verified(JSON.readTree(refreshed.out()).at("/status/token").asText()).getJWTClaimsSet().getSubject())
+                .isEqualTo("user:alice@acme.example");
+        List<String> afterRefresh = Files.readAllLines(cached);
+        assertThat(afterRefresh.get(0)).as("a fresh expiry cached").isNotEqualTo("0");
+        assertThat(afterRefresh.get(2)).as("the refresh token rotated").isNotEqualTo(refreshBefore);
 
         // a day without use: the refresh has lapsed, so a fresh link is printed (and denied here, which ends its background poll)
         clock.advance(Duration.ofDays(1).plusMinutes(1));
