@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The admission webhooks against a bare Javalin HTTPS endpoint, measured with wrk in one run (docs/performance.md).
 #   bench/admission-wrk.sh [--db embedded|h2|JDBC_URL] [--seconds 20] [--warmup 10] [--connections 16] [--threads 2]
+#                          [--rate 500] [--repeat 1]
 # Builds the jar (SKIP_BUILD=1 to reuse it), starts AdmissionBench (the bare endpoint and the server, reconciler off,
 # demo catalog, one enrolled cluster, on a fresh database in a temporary directory), then runs wrk over HTTPS on:
 #   bare, validate (a GPU Job: reads the market, allowed), mutate (the same Job: a JSONPatch) at full speed, then
-#   validate-500 and bare-500: the same two at about 500 requests a second (11 connections each pausing 20 ms: 10 would offer 500 less the time each answer takes),
-#   the rate issue 16 asks the p99 at.
+#   bare-500 and validate-500: the same two offered --rate requests a second on a fixed schedule (bench/admission.lua),
+#   the rate issue 16 asks the p99 at, each --repeat times (bare, validate, bare, validate, ...).
 # Prints req/s, p99 and the ratio of each to the bare endpoint of the same load. Needs wrk (apt-get install -y wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DB="embedded"; SECONDS_EACH=20; WARMUP=10; CONNECTIONS=16; THREADS=2
+DB="embedded"; SECONDS_EACH=20; WARMUP=10; CONNECTIONS=16; THREADS=2; RATE=500; REPEAT=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --db) DB="$2"; shift 2 ;;
@@ -17,29 +18,17 @@ while [ $# -gt 0 ]; do
     --warmup) WARMUP="$2"; shift 2 ;;
     --connections) CONNECTIONS="$2"; shift 2 ;;
     --threads) THREADS="$2"; shift 2 ;;
+    --rate) RATE="$2"; shift 2 ;;
+    --repeat) REPEAT="$2"; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-JAR=bootstrap/target/better-compute.jar
-if [ "${SKIP_BUILD:-0}" != "1" ] || [ ! -f "$JAR" ]; then
-  mvn -B -q package -DskipTests -pl bootstrap -am
-fi
-OUT=$(mktemp -d)
-FIFO="$OUT/stdin"; mkfifo "$FIFO"
-java ${JAVA_OPTS:-} -cp "$JAR" com.bettercompute.bootstrap.load.AdmissionBench --db "$DB" < "$FIFO" > "$OUT/bench.log" 2>&1 &
-PID=$!
-exec 3> "$FIFO"   # AdmissionBench serves until this closes
-trap 'exec 3>&-; wait $PID 2>/dev/null || true; rm -rf "$OUT"' EXIT
-for _ in $(seq 1 120); do
-  grep -q '^ready ' "$OUT/bench.log" && break
-  kill -0 $PID 2>/dev/null || { cat "$OUT/bench.log"; exit 1; }
-  sleep 1
-done
-READY=$(grep '^ready ' "$OUT/bench.log") || { cat "$OUT/bench.log"; exit 1; }
-BARE=$(sed -E 's/.* bare=([0-9]+).*/\1/' <<<"$READY")
-ADMISSION=$(sed -E 's/.* admission=([0-9]+).*/\1/' <<<"$READY")
-VALIDATE=$(sed -E 's/.* validate=([^ ]+).*/\1/' <<<"$READY")
-MUTATE=$(sed -E 's/.* mutate=([^ ]+).*/\1/' <<<"$READY")
+source bench/lib.sh
+start_bench AdmissionBench
+BARE=$(ready_value bare)
+ADMISSION=$(ready_value admission)
+VALIDATE=$(ready_value validate)
+MUTATE=$(ready_value mutate)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: $DB"
 # a Job of 2 pods of 8 GPUs with its own limit price: every rule runs, with the market read
 cat > "$OUT/job.json" <<'JSON'
@@ -56,12 +45,12 @@ cat > "$OUT/job.json" <<'JSON'
  "oldObject":null,"dryRun":false,"options":{"apiVersion":"meta.k8s.io/v1","kind":"CreateOptions"}}}
 JSON
 
-run() { # name url connections delay_ms
-  local name=$1 url=$2 connections=$3 delay=$4
+run() { # name url rate (0: full speed)
+  local name=$1 url=$2 rate=$3
   if [ "$WARMUP" -gt 0 ]; then
-    REVIEW="$OUT/job.json" DELAY_MS=$delay wrk -t"$THREADS" -c"$connections" -d"${WARMUP}s" -s bench/admission.lua "$url" > /dev/null 2>&1
+    REVIEW="$OUT/job.json" RATE=$rate THREADS=$THREADS wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s bench/admission.lua "$url" > /dev/null 2>&1
   fi
-  REVIEW="$OUT/job.json" DELAY_MS=$delay wrk -t"$THREADS" -c"$connections" -d"${SECONDS_EACH}s" --latency -s bench/admission.lua "$url" > "$OUT/$name.txt" 2>&1
+  REVIEW="$OUT/job.json" RATE=$rate THREADS=$THREADS wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s bench/admission.lua "$url" > "$OUT/$name.txt" 2>&1
   local rps p50 p99 non2xx
   rps=$(awk '/^Requests\/sec:/ {print $2}' "$OUT/$name.txt")
   p50=$(awk '$1=="50%" {print $2}' "$OUT/$name.txt")
@@ -70,16 +59,18 @@ run() { # name url connections delay_ms
   echo "$name $rps $p50 $p99 ${non2xx:-?}"
 }
 {
-  run bare "https://127.0.0.1:$BARE/bare" "$CONNECTIONS" 0
-  run validate "https://127.0.0.1:$ADMISSION$VALIDATE" "$CONNECTIONS" 0
-  run mutate "https://127.0.0.1:$ADMISSION$MUTATE" "$CONNECTIONS" 0
-  run bare-500 "https://127.0.0.1:$BARE/bare" 11 20
-  run validate-500 "https://127.0.0.1:$ADMISSION$VALIDATE" 11 20
+  run bare "https://127.0.0.1:$BARE/bare" 0
+  run validate "https://127.0.0.1:$ADMISSION$VALIDATE" 0
+  run mutate "https://127.0.0.1:$ADMISSION$MUTATE" 0
+  for i in $(seq 1 "$REPEAT"); do
+    run "bare-$RATE#$i" "https://127.0.0.1:$BARE/bare" "$RATE"
+    run "validate-$RATE#$i" "https://127.0.0.1:$ADMISSION$VALIDATE" "$RATE"
+  done
 } > "$OUT/results.txt"
 # one answer, to show what was measured is an allowing review
 curl -sk -X POST -H 'Content-Type: application/json' --data-binary @"$OUT/job.json" "https://127.0.0.1:$ADMISSION$VALIDATE"; echo
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk '$1=="bare" {floor=$2} $1=="bare-500" {floor500=$2}
-     {f = ($1 ~ /-500$/) ? floor500 : floor;
+awk '$1=="bare" {floor=$2} $1 ~ /^bare-/ {paced=$2}
+     {f = ($1 ~ /#/) ? paced : floor;
       printf "| %-13s | %9.0f | %8s | %8s | %6.3f | %s |\n", $1, $2, $3, $4, $2/f, ($5=="0" ? "all 2xx" : $5 " not 2xx")}' "$OUT/results.txt" |
   { echo "| target        |     req/s |      p50 |      p99 | ratio to bare | answers |"; echo "|---|---:|---:|---:|---:|---|"; cat; }

@@ -20,25 +20,11 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
-JAR=bootstrap/target/better-compute.jar
-if [ "${SKIP_BUILD:-0}" != "1" ] || [ ! -f "$JAR" ]; then
-  mvn -B -q package -DskipTests -pl bootstrap -am
-fi
-OUT=$(mktemp -d)
-FIFO="$OUT/stdin"; mkfifo "$FIFO"
-java ${JAVA_OPTS:-} -cp "$JAR" com.bettercompute.bootstrap.load.ApiBench --db "$DB" < "$FIFO" > "$OUT/bench.log" 2>&1 &
-PID=$!
-exec 3> "$FIFO"   # ApiBench serves until this closes
-trap 'exec 3>&-; wait $PID 2>/dev/null || true; rm -rf "$OUT"' EXIT
-for _ in $(seq 1 120); do
-  grep -q '^ready ' "$OUT/bench.log" && break
-  kill -0 $PID 2>/dev/null || { cat "$OUT/bench.log"; exit 1; }
-  sleep 1
-done
-READY=$(grep '^ready ' "$OUT/bench.log") || { cat "$OUT/bench.log"; exit 1; }
-BARE=$(sed -E 's/.*bare=([0-9]+).*/\1/' <<<"$READY")
-API=$(sed -E 's/.*api=([0-9]+).*/\1/' <<<"$READY")
-CLUSTER=$(sed -E 's/.*cluster=([a-z0-9_]+).*/\1/' <<<"$READY")
+source bench/lib.sh
+start_bench ApiBench
+BARE=$(ready_value bare)
+API=$(ready_value api)
+CLUSTER=$(ready_value cluster)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: $DB"
 
 run() { # name url lua [env...]

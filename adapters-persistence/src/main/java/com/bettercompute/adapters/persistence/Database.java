@@ -91,6 +91,7 @@ public final class Database implements AutoCloseable {
     private final JdbiUsageLedger usage;
     private final JdbiMarketLedger marketLedger;
     private final JdbiMarketFeed marketFeed;
+    private final ChangeSignal marketSaved;
 
     private Database(HikariDataSource dataSource, EmbeddedPostgresServer embedded, boolean postgres) {
         this.dataSource = dataSource;
@@ -109,6 +110,7 @@ public final class Database implements AutoCloseable {
         this.usage = new JdbiUsageLedger(jdbi);
         this.marketLedger = new JdbiMarketLedger(jdbi);
         this.marketFeed = new JdbiMarketFeed(jdbi);
+        this.marketSaved = new ChangeSignal(!postgres);
     }
 
     /** Opens the database of a URL that carries its own credentials, if it needs any. */
@@ -257,7 +259,19 @@ public final class Database implements AutoCloseable {
      * shares it; {@code clock} dates the requests' episodes.
      */
     public MarketRepository newMarketRepository(Clock clock) {
-        return new JdbiMarketRepository(jdbi, clock);
+        return new JdbiMarketRepository(jdbi, clock, postgres, marketSaved);
+    }
+
+    /**
+     * On PostgreSQL, what lets this replica hear the other replicas' market saves: the caller runs its
+     * {@link PostgresChangeListener#listen()} on a thread of its own, again after each failure. Empty on H2
+     * (one process: every save is this process's own).
+     */
+    public Optional<PostgresChangeListener> newMarketSaveListener() {
+        return postgres
+                ? Optional.of(new PostgresChangeListener(dataSource.getJdbcUrl(), dataSource.getUsername(),
+                        dataSource.getPassword(), marketSaved))
+                : Optional.empty();
     }
 
     public MarketLedger marketLedger() {

@@ -59,6 +59,10 @@ public final class JdbiMarketRepository implements MarketRepository {
 
     private final Db db;
     private final Clock clock;
+    /** On PostgreSQL a save notifies {@link PostgresChangeListener#MARKET_CHANNEL} (other replicas' signals). */
+    private final boolean postgres;
+    /** Moved by every save of this process once committed, and by the other replicas' notifications. */
+    private final ChangeSignal saves;
     private final SecureRandom random = new SecureRandom();
     /**
      * Guarded by {@code this}: the state of the newest version seen. Its request map is shared with the state
@@ -94,13 +98,22 @@ public final class JdbiMarketRepository implements MarketRepository {
         }
     }
 
-    public JdbiMarketRepository(Jdbi jdbi, Clock clock) {
+    JdbiMarketRepository(Jdbi jdbi, Clock clock, boolean postgres, ChangeSignal saves) {
         this.db = new Db(jdbi);
         this.clock = Objects.requireNonNull(clock);
+        this.postgres = postgres;
+        this.saves = Objects.requireNonNull(saves);
     }
 
+    /**
+     * The {@link ChangeSignal}'s number while it can be trusted (no query: the validating webhook asks on every
+     * review), else the saved version read from the database.
+     */
     @Override
     public long version() {
+        if (saves.trusted()) {
+            return saves.epoch();
+        }
         return db.call("reading the market's version", h -> h.createQuery(VERSION).mapTo(Long.class).findOne().orElse(0L));
     }
 
@@ -181,6 +194,12 @@ public final class JdbiMarketRepository implements MarketRepository {
                     .bind("version", version).bind("loaded", loaded.longValue()).execute() != 1) {
                 throw new DomainException(ErrorCode.CONFLICT, "the market changed meanwhile; load it again and retry");
             }
+            if (postgres) {
+                h.execute("NOTIFY " + PostgresChangeListener.MARKET_CHANNEL);
+            }
+            // once the outermost transaction has committed, not before: a reader must not keep what it reads
+            // before the commit under the number that follows it
+            h.afterCommit(saves::committed);
             Saved before = latest(loaded);
             return write(h, before != null ? before : readAll(h, loaded), changes, version, now);
         });

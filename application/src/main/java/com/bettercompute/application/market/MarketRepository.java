@@ -27,7 +27,9 @@ public interface MarketRepository {
 
     /**
      * A number that changes at every save, by any replica: what a reader derived from an earlier load still
-     * holds while it reads the same number. Cheap (no market is read); never throws but as {@link #load()} does.
+     * holds while it reads the same number. A save by this process moves it once committed; another
+     * replica's may reach it a few milliseconds after its commit (the adapter says how). Cheap (no market is
+     * read); never throws but as {@link #load()} does.
      */
     long version();
 
