@@ -91,25 +91,8 @@ class LaunchAdmissionKubectlTest {
     }
 
     static String job(String name, int pods, String gpusPerPod, String limit) {
-        return """
-                apiVersion: batch/v1
-                kind: Job
-                metadata:
-                  name: %s
-                  namespace: default%s
-                spec:
-                  parallelism: %d
-                  completions: %d
-                  template:
-                    spec:
-                      restartPolicy: Never
-                      nodeSelector: {nationalcompute.com/node-class: h100-8x}
-                      containers:
-                        - name: train
-                          image: trainer
-                          resources: {limits: {nvidia.com/gpu: "%s"}}
-                """.formatted(name, limit == null ? "" : "\n  labels: {nationalcompute.com/limit-price: \"" + limit + "\"}",
-                pods, pods, gpusPerPod);
+        return Manifests.gpuJob(name, pods, gpusPerPod,
+                limit == null ? null : "labels: {nationalcompute.com/limit-price: \"" + limit + "\"}");
     }
 
     static String pod(String name, String gpus) {

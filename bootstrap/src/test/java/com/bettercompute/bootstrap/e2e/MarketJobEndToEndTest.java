@@ -60,25 +60,7 @@ class MarketJobEndToEndTest {
     }
 
     static String job(String name, String runsFor) {
-        return """
-                apiVersion: batch/v1
-                kind: Job
-                metadata:
-                  name: %s
-                  namespace: default%s
-                spec:
-                  parallelism: 2
-                  completions: 2
-                  template:
-                    spec:
-                      restartPolicy: Never
-                      nodeSelector: {nationalcompute.com/node-class: h100-8x}
-                      containers:
-                        - name: train
-                          image: trainer
-                          resources: {limits: {nvidia.com/gpu: "8"}}
-                """.formatted(name, runsFor == null ? ""
-                : "\n  annotations: {sim.better-compute.dev/runs-for: " + runsFor + "}");
+        return Manifests.gpuJob(name, 2, "8", runsFor == null ? null : "annotations: {sim.better-compute.dev/runs-for: " + runsFor + "}");
     }
 
     @Test
