@@ -56,12 +56,9 @@ public final class MarketModule implements AutoCloseable {
     private final MarketRepository markets;
     private final RunMarketTick tick;
     private final MarketTickLoop loop;
-    /** On PostgreSQL: hears the other replicas' market saves (the admission webhook's kept facts). */
-    private final ChangeListening saves;
 
     private MarketModule(Database db, Clock clock, MarketRepository markets, RunMarketTick tick, MarketTickLoop loop,
                          WakingEffects effects) {
-        this.saves = db.newMarketSaveListener().map(l -> ChangeListening.start(l, "market-saves")).orElse(null);
         this.effects = effects;
         this.db = db;
         this.clock = clock;
@@ -193,9 +190,6 @@ public final class MarketModule implements AutoCloseable {
     public void close() {
         if (loop != null) {
             loop.close();
-        }
-        if (saves != null) {
-            saves.close();
         }
         if (inCluster != null) {
             inCluster.close();

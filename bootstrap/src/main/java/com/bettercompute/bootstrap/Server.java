@@ -104,6 +104,8 @@ public final class Server implements AutoCloseable {
     static final int TENANT_CLUSTER_TIMEOUT_MILLIS = 10_000;
 
     private final Database database;
+    /** Null on H2 (nothing to hear: one process). */
+    private final ChangeListening changes;
     private final Fabric8TenantClusterClient tenantClusters;
     private final GkeProviderSetup provider;
     private final ReconcileWorker reconciler;
@@ -124,7 +126,7 @@ public final class Server implements AutoCloseable {
         }
     }
 
-    private Server(Database database, GkeProviderSetup provider, ReconcileWorker reconciler, ApiServer api, int port, String demoToken,
+    private Server(Database database, ChangeListening changes, GkeProviderSetup provider, ReconcileWorker reconciler, ApiServer api, int port, String demoToken,
                    Fabric8TenantClusterClient tenantClusters, Metrics metrics, Readiness readiness, MarketModule market,
                    Admission admission) {
         this.market = market;
@@ -133,6 +135,7 @@ public final class Server implements AutoCloseable {
         this.readiness = readiness;
         this.tenantClusters = tenantClusters;
         this.database = database;
+        this.changes = changes;
         this.provider = provider;
         this.reconciler = reconciler;
         this.api = api;
@@ -165,6 +168,8 @@ public final class Server implements AutoCloseable {
         CatalogFile.Parsed parsed = CatalogFile.parseAll(catalogText);
         Catalog catalog = parsed.catalog();
         Database db = Database.open(config.db());
+        // on PostgreSQL: hears the other replicas' market saves and cluster writes (what is kept in memory)
+        ChangeListening changes = db.newChangeListener().map(l -> ChangeListening.start(l, "db-changes")).orElse(null);
         GkeProviderSetup provider = null;
         ReconcileWorker reconciler = null;
         Fabric8TenantClusterClient tenantClusters = null;
@@ -251,7 +256,8 @@ public final class Server implements AutoCloseable {
             // The simulated clusters trust the platform's ID tokens (issue 17): the issuer --public-url names, else
             // the API itself.
             provider.trustIssuer(java.net.URI.create(issuer.get()));
-            return new Server(db, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market, admission);
+            return new Server(db, changes, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market,
+                    admission);
         } catch (RuntimeException e) {
             if (admission != null) {
                 admission.server().stop();
@@ -270,6 +276,9 @@ public final class Server implements AutoCloseable {
             }
             metrics.close();
             readiness.close();
+            if (changes != null) {
+                changes.close();
+            }
             db.close();
             throw e;
         }
@@ -465,6 +474,9 @@ public final class Server implements AutoCloseable {
         provider.close();
         tenantClusters.close();
         start = step(took, "provider", start);
+        if (changes != null) {
+            changes.close();
+        }
         database.close();
         step(took, "database", start);
         metrics.close();

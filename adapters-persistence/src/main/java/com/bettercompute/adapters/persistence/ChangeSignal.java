@@ -3,11 +3,12 @@ package com.bettercompute.adapters.persistence;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A number that moves whenever a commit changes the market, on any replica, read without a query: what the
- * validating webhook checks on every review to know whether its kept facts still hold (it runs on every pod a
- * tenant creates; docs/decisions.md, "The admission webhook's version signal").
+ * A number that moves whenever a commit changes one kind of data (the market, the clusters), on any replica,
+ * read without a query: what a reader that keeps what it read checks to know whether it still holds — the
+ * validating webhook's market facts (it runs on every pod a tenant creates) and the clusters' reads
+ * (docs/decisions.md, "The admission webhook's version signal" and "Cluster reads kept in memory").
  *
- * <p>This replica's own saves move it once they have committed ({@link #committed()}); other replicas' saves
+ * <p>This replica's own writes move it once they have committed ({@link #committed()}); other replicas' writes
  * move it when their PostgreSQL notification arrives ({@link PostgresChangeListener}), a few milliseconds
  * after their commit. While nothing listens (on PostgreSQL before the listener is in place or after its
  * connection is lost) the number cannot be trusted: {@link #trusted()} is false and the reader goes to the
@@ -17,6 +18,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * a reader that mixes the two never mistakes one for the other.
  */
 public final class ChangeSignal {
+    /** What {@link #current()} answers while the number cannot be trusted: never a number it moves through. */
+    static final long UNTRUSTED = Long.MAX_VALUE;
+
     private final AtomicLong epoch = new AtomicLong(Long.MIN_VALUE);
     private volatile boolean trusted;
 
@@ -31,6 +35,15 @@ public final class ChangeSignal {
 
     boolean trusted() {
         return trusted;
+    }
+
+    /**
+     * The number, or {@link #UNTRUSTED}. Read before the data it vouches for: a commit after this call moves it
+     * past what is returned, so whatever was read meanwhile is never taken for current.
+     */
+    long current() {
+        long now = epoch.get();
+        return trusted ? now : UNTRUSTED;
     }
 
     /** A change committed (by this replica, or another one's notification arrived). */

@@ -26,6 +26,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -92,6 +93,7 @@ public final class Database implements AutoCloseable {
     private final JdbiMarketLedger marketLedger;
     private final JdbiMarketFeed marketFeed;
     private final ChangeSignal marketSaved;
+    private final ChangeSignal clustersChanged;
 
     private Database(HikariDataSource dataSource, EmbeddedPostgresServer embedded, boolean postgres) {
         this.dataSource = dataSource;
@@ -103,7 +105,8 @@ public final class Database implements AutoCloseable {
         jdbi.getConfig(SqlStatements.class).setTemplateCache(new SqlCache())
                 .setSqlParser(new ColonPrefixSqlParser(new SqlCache()));
         this.transactions = new JdbiTransactions(jdbi);
-        this.clusters = new JdbiClusterRepository(jdbi);
+        this.clustersChanged = new ChangeSignal(!postgres);
+        this.clusters = new JdbiClusterRepository(jdbi, postgres, clustersChanged);
         this.catalog = new JdbiCatalogRepository(jdbi);
         this.access = new JdbiAccessRepository(jdbi);
         this.outbox = new JdbiEventOutbox(jdbi);
@@ -263,14 +266,16 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * On PostgreSQL, what lets this replica hear the other replicas' market saves: the caller runs its
-     * {@link PostgresChangeListener#listen()} on a thread of its own, again after each failure. Empty on H2
-     * (one process: every save is this process's own).
+     * On PostgreSQL, what lets this replica hear the other replicas' market saves and cluster writes: the
+     * caller runs its {@link PostgresChangeListener#listen()} on a thread of its own, again after each failure.
+     * Until it listens, the market's version and the clusters' reads go to the database. Empty on H2 (one
+     * process: every write is this process's own).
      */
-    public Optional<PostgresChangeListener> newMarketSaveListener() {
+    public Optional<PostgresChangeListener> newChangeListener() {
         return postgres
                 ? Optional.of(new PostgresChangeListener(dataSource.getJdbcUrl(), dataSource.getUsername(),
-                        dataSource.getPassword(), marketSaved))
+                        dataSource.getPassword(), Map.of(PostgresChangeListener.MARKET_CHANNEL, marketSaved,
+                                PostgresChangeListener.CLUSTERS_CHANNEL, clustersChanged)))
                 : Optional.empty();
     }
 
@@ -280,6 +285,11 @@ public final class Database implements AutoCloseable {
 
     public MarketFeed marketFeed() {
         return marketFeed;
+    }
+
+    /** Whether the clusters' {@link ChangeSignal} is trusted (listening, or H2); for tests. */
+    boolean hearsClusterChanges() {
+        return clustersChanged.trusted();
     }
 
     /** The lock that lets one replica at a time run the market tick (see {@link MarketTickLock}). */

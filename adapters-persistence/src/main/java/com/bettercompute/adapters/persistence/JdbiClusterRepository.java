@@ -34,6 +34,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -41,6 +42,11 @@ import java.util.stream.Collectors;
  * their wire form ({@code pending}, {@code standard}); the column {@code active_name} carries the name
  * while the cluster is not deleted and NULL after, so {@code UNIQUE (tenant_id, active_name)} is the
  * database's own guard of name uniqueness.
+ *
+ * <p>{@link #find} answers from memory while nothing was written to clusters since it read the cluster
+ * (docs/decisions.md, "Cluster reads kept in memory"): every write here moves a {@link ChangeSignal} once its
+ * transaction commits and, on PostgreSQL, NOTIFYs the other replicas in the transaction. A read inside a
+ * transaction, or while the signal cannot be trusted, goes to the database.
  */
 public final class JdbiClusterRepository implements ClusterRepository {
     private static final List<String> CLUSTER_COLUMNS = List.of(
@@ -85,14 +91,59 @@ public final class JdbiClusterRepository implements ClusterRepository {
     private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {};
     private static final TypeReference<List<Taint>> TAINTS = new TypeReference<>() {};
 
-    private final Db db;
+    /** At most this many clusters are kept; past it the kept ones are dropped all at once (read again). */
+    static final int KEPT_AT_MOST = 50_000;
 
-    public JdbiClusterRepository(Jdbi jdbi) {
+    private final Db db;
+    private final boolean postgres;
+    private final ChangeSignal changes;
+    /** Clusters as read, each with the signal's number read before it; one whose number is past answers nothing. */
+    private final ConcurrentHashMap<String, Kept> kept = new ConcurrentHashMap<>();
+
+    private record Kept(long epoch, Cluster cluster) {}
+
+    JdbiClusterRepository(Jdbi jdbi, boolean postgres, ChangeSignal changes) {
         this.db = new Db(jdbi);
+        this.postgres = postgres;
+        this.changes = changes;
     }
 
     @Override
     public Optional<Cluster> find(String clusterId) {
+        if (JdbiTransactions.active()) {
+            return read(clusterId);
+        }
+        long epoch = changes.current();
+        if (epoch == ChangeSignal.UNTRUSTED) {
+            return read(clusterId);
+        }
+        Kept k = kept.get(clusterId);
+        if (k != null && k.epoch() == epoch) {
+            return Optional.of(k.cluster());
+        }
+        Optional<Cluster> read = read(clusterId);
+        if (read.isPresent()) {
+            if (kept.size() >= KEPT_AT_MOST) {
+                kept.clear();
+            }
+            kept.put(clusterId, new Kept(epoch, read.get()));
+        }
+        return read;
+    }
+
+    /**
+     * Called by every write to clusters or node pools, inside its transaction: the other replicas hear of it
+     * when it commits, and this one's signal moves after the commit (never before: a reader must not keep
+     * what it read before the commit under the number that follows it).
+     */
+    private void changed(Handle h) {
+        if (postgres) {
+            h.execute("NOTIFY " + PostgresChangeListener.CLUSTERS_CHANNEL);
+        }
+        h.afterCommit(changes::committed);
+    }
+
+    private Optional<Cluster> read(String clusterId) {
         // one round trip: the cluster's row once per node pool (or once, without pools)
         return db.call("reading a cluster", h -> h.createQuery(FIND_WITH_NODE_POOLS).bind("id", clusterId)
                 .scanResultSet((rows, ctx) -> {
@@ -212,6 +263,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
             return;
         }
         db.inTransactionRun("inserting clusters", h -> Db.guardUnique(h, "clusters_insert", g -> {
+            changed(g);
             PreparedBatch rows = g.prepareBatch(INSERT_CLUSTER);
             PreparedBatch pools = g.prepareBatch(INSERT_NODE_POOL);
             for (Cluster cluster : clusters) {
@@ -231,6 +283,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
     @Override
     public void insert(Cluster cluster) {
         db.inTransactionRun("inserting a cluster", h -> Db.guardUnique(h, "cluster_insert", g -> {
+            changed(g);
             bindCluster(g.createUpdate(INSERT_CLUSTER), cluster).execute();
             for (int i = 0; i < cluster.nodePools().size(); i++) {
                 bindNodePool(g.createUpdate(INSERT_NODE_POOL), cluster.nodePools().get(i), i).execute();
@@ -257,6 +310,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
             if (rows == 0) {
                 return false;
             }
+            changed(g);
             List<String> keep = cluster.nodePools().stream().map(NodePool::id).toList();
             if (keep.isEmpty()) {
                 g.createUpdate("DELETE FROM node_pools WHERE cluster_id = :cluster_id")

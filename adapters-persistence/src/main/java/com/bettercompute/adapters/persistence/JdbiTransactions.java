@@ -14,6 +14,9 @@ import java.util.function.Supplier;
  * database itself (begin, commit) becomes {@code INTERNAL}.
  */
 public final class JdbiTransactions implements Transactions {
+    /** How deep the calling thread is in {@link #inTransaction} (0: in none). */
+    private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+
     private final Jdbi jdbi;
 
     public JdbiTransactions(Jdbi jdbi) {
@@ -22,10 +25,22 @@ public final class JdbiTransactions implements Transactions {
 
     @Override
     public <T> T inTransaction(Supplier<T> work) {
+        int[] depth = DEPTH.get();
+        depth[0]++;
         try {
             return jdbi.inTransaction(h -> work.get());
         } catch (JdbiException e) {
             throw Db.failure("running a transaction", e);
+        } finally {
+            depth[0]--;
         }
+    }
+
+    /**
+     * Whether the calling thread is inside {@link #inTransaction}: its reads must see the transaction's own
+     * writes, so nothing kept in memory answers them.
+     */
+    static boolean active() {
+        return DEPTH.get()[0] > 0;
     }
 }

@@ -7,53 +7,65 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 
 /**
- * Moves a {@link ChangeSignal} when another replica commits a change: a connection of its own (not one of the
- * pool's) that LISTENs on the channel the market's saves NOTIFY in their transaction. PostgreSQL delivers a
- * notification only once its transaction commits, and to every listening session, this replica's too.
+ * Moves the {@link ChangeSignal}s when another replica commits a change: a connection of its own (not one of
+ * the pool's) that LISTENs on each signal's channel, which the writes NOTIFY in their transaction. PostgreSQL
+ * delivers a notification only once its transaction commits, and to every listening session, this replica's
+ * too.
  *
- * <p>{@link #listen()} runs until the connection fails or the thread is interrupted; the signal is trusted only
- * while it runs. Whoever calls it (bootstrap's thread) calls it again after a pause; this class never waits
+ * <p>{@link #listen()} runs until the connection fails or the thread is interrupted; the signals are trusted
+ * only while it runs. Whoever calls it (bootstrap's thread) calls it again after a pause; this class never waits
  * but on the database.
  */
 public final class PostgresChangeListener {
     /** The channel of the market's saves. */
     static final String MARKET_CHANNEL = "bc_market_saved";
+    /** The channel of the writes to clusters and their node pools. */
+    static final String CLUSTERS_CHANNEL = "bc_clusters_changed";
     /** How long one wait for notifications lasts before the connection is checked with a query. */
     private static final int WAIT_MILLIS = 10_000;
 
     private final String url;
     private final String user;
     private final String password;
-    private final ChangeSignal signal;
+    /** The signal of each channel. */
+    private final Map<String, ChangeSignal> signals;
     private volatile Connection open;
 
-    PostgresChangeListener(String url, String user, String password, ChangeSignal signal) {
+    PostgresChangeListener(String url, String user, String password, Map<String, ChangeSignal> signals) {
         this.url = url;
         this.user = user;
         this.password = password;
-        this.signal = signal;
+        this.signals = Map.copyOf(signals);
     }
 
     /**
-     * Listens until the connection fails (thrown) or the thread is interrupted (returns). The signal is
-     * trusted from the moment the LISTEN is in place, and no longer once this returns or throws.
+     * Listens until the connection fails (thrown) or the thread is interrupted (returns). The signals are
+     * trusted from the moment the LISTENs are in place, and no longer once this returns or throws.
      */
     public void listen() throws SQLException {
         try (Connection c = DriverManager.getConnection(url, user, password)) {
             open = c;
             c.setAutoCommit(true);
             try (Statement s = c.createStatement()) {
-                s.execute("LISTEN " + MARKET_CHANNEL);
+                for (String channel : signals.keySet()) {
+                    s.execute("LISTEN " + channel);
+                }
             }
             PGConnection pg = c.unwrap(PGConnection.class);
-            // from here every commit reaches this connection: the signal's number can be trusted
-            signal.trusted(true);
+            // from here every commit reaches this connection: the signals' numbers can be trusted
+            signals.values().forEach(signal -> signal.trusted(true));
             while (!Thread.currentThread().isInterrupted()) {
                 PGNotification[] arrived = pg.getNotifications(WAIT_MILLIS);
                 if (arrived != null && arrived.length > 0) {
-                    signal.committed();
+                    for (PGNotification n : arrived) {
+                        ChangeSignal signal = signals.get(n.getName());
+                        if (signal != null) {
+                            signal.committed();
+                        }
+                    }
                 } else {
                     // nothing for a while: make sure the connection still answers (a dead one raises here)
                     try (Statement s = c.createStatement()) {
@@ -63,7 +75,7 @@ public final class PostgresChangeListener {
             }
         } finally {
             open = null;
-            signal.trusted(false);
+            signals.values().forEach(signal -> signal.trusted(false));
         }
     }
 

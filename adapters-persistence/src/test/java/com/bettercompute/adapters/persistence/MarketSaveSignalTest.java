@@ -1,6 +1,5 @@
 package com.bettercompute.adapters.persistence;
 
-import com.bettercompute.adapters.persistence.testing.TestPostgres;
 import com.bettercompute.application.market.MarketRepository;
 import com.bettercompute.domain.market.Market;
 import org.junit.jupiter.api.AfterEach;
@@ -9,15 +8,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * {@link MarketRepository#version()} without a query ({@link ChangeSignal}): it holds while nothing is saved,
@@ -27,24 +23,17 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  */
 class MarketSaveSignalTest {
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC);
-    private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-    private final List<AutoCloseable> toClose = new ArrayList<>();
-    private TestPostgres.Db pg;
+    private final Replicas replicas = new Replicas();
 
     @AfterEach
     void close() throws Exception {
-        for (int i = toClose.size() - 1; i >= 0; i--) {
-            toClose.get(i).close();
-        }
-        if (pg != null) {
-            TestPostgres.drop(pg);
-        }
+        replicas.close();
     }
 
     @Test
     void on_h2_the_version_holds_without_saves_and_moves_once_a_save_commits_never_for_a_rollback(@TempDir Path dir) {
-        Database db = open(Database.open("jdbc:h2:file:" + dir.resolve("db")));
+        Database db = replicas.h2(dir);
         MarketRepository markets = db.newMarketRepository(CLOCK);
 
         long before = markets.version();
@@ -65,9 +54,8 @@ class MarketSaveSignalTest {
 
     @Test
     void on_postgresql_another_replicas_save_reaches_a_listening_replica_and_one_not_listening_reads_the_database() throws Exception {
-        pg = TestPostgres.newDatabase();
-        Database first = open(Database.open(pg.url(), pg.user(), pg.password()));
-        Database second = open(Database.open(pg.url(), pg.user(), pg.password()));
+        Database first = replicas.postgres();
+        Database second = replicas.postgres();
         MarketRepository writer = first.newMarketRepository(CLOCK);
         MarketRepository reader = second.newMarketRepository(CLOCK);
 
@@ -77,19 +65,7 @@ class MarketSaveSignalTest {
         long savedOnce = reader.version();
         assertThat(savedOnce).isNotEqualTo(unsaved);
 
-        PostgresChangeListener listener = second.newMarketSaveListener().orElseThrow();
-        Thread listening = new Thread(() -> {
-            try {
-                listener.listen();
-            } catch (Exception e) {
-                // stopped by the test: the connection closed under it
-            }
-        });
-        listening.start();
-        toClose.add(() -> {
-            listener.stop();
-            listening.join(PATIENCE.toMillis());
-        });
+        Replicas.Listening listening = replicas.listen(second);
         long trusted = awaitChange(reader, savedOnce, "the reader starts listening");
         assertThat(reader.version()).as("nothing saved while listening: the same number").isEqualTo(trusted);
 
@@ -99,18 +75,12 @@ class MarketSaveSignalTest {
         assertThat(reader.version()).as("its own save moves it at once, without waiting for the notification")
                 .isNotEqualTo(heard);
 
-        listener.stop();
-        listening.join(PATIENCE.toMillis());
-        assertThat(listening.isAlive()).isFalse();
+        listening.stop();
+        assertThat(listening.thread().isAlive()).isFalse();
         long offline = reader.version();
         save(first, writer);
         assertThat(reader.version()).as("not listening: the database is read again, so a save is seen at once")
                 .isNotEqualTo(offline);
-    }
-
-    private Database open(Database db) {
-        toClose.add(db);
-        return db;
     }
 
     private static void save(Database db, MarketRepository markets) {
@@ -121,15 +91,13 @@ class MarketSaveSignalTest {
         });
     }
 
-    /** The version once it differs from {@code from}; fails after {@link #PATIENCE}. */
+    /** The version once it differs from {@code from}. */
     private static long awaitChange(MarketRepository markets, long from, String what) {
-        // the notification arrives on the listener's thread; this one only yields meanwhile (no clock, no sleep)
-        return assertTimeoutPreemptively(PATIENCE, () -> {
-            long now;
-            while ((now = markets.version()) == from) {
-                Thread.yield();
-            }
-            return now;
+        AtomicLong now = new AtomicLong();
+        Replicas.await(() -> {
+            now.set(markets.version());
+            return now.get() != from;
         }, what);
+        return now.get();
     }
 }
