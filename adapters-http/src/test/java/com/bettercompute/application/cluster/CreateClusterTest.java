@@ -3,6 +3,7 @@ package com.bettercompute.application.cluster;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.catalog.Budget;
+import com.bettercompute.domain.catalog.Catalog;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
 import com.bettercompute.domain.cluster.CpuWorker;
@@ -281,6 +282,24 @@ class CreateClusterTest {
         // returned as it is now
         w.update(w.alice, Map.of("tenantId", "acme", "clusterId", first.id(), "description", "now"));
         assertThat(w.create(w.alice, standard("train")).description()).isEqualTo("now");
+    }
+
+    @Test
+    void a_retry_is_answered_as_a_replay_before_the_checks_that_come_after_it() {
+        ClusterWorld w = new ClusterWorld(1, List.of());
+        Cluster first = w.create(w.alice, standard("train"));
+        // the quota is full (checked in the group's transaction), then the budget is spent (checked before it)
+        assertThat(w.create(w.alice, standard("train"))).isEqualTo(first);
+        Catalog c = w.catalog;
+        w.reload(new Catalog(c.providers(), c.accounts(), c.pools(), c.offers(), c.tenants(), c.projects(), c.networks(),
+                List.of(new Budget("monthly", "acme", new BigDecimal("100"), new BigDecimal("100.00"))), c.principals()));
+        assertThatThrownBy(() -> w.create(w.alice, standard("serve")))
+                .hasFieldOrPropertyWithValue("code", ErrorCode.QUOTA_EXCEEDED);
+        assertThat(w.create(w.alice, standard("train"))).isEqualTo(first);
+        assertThatThrownBy(() -> w.create(w.alice, standard("train", "description", "another request")))
+                .as("the same key with another field, refused by the budget too: the replay's conflict comes first")
+                .hasFieldOrPropertyWithValue("code", ErrorCode.CONFLICT);
+        assertThat(w.eventTypes()).containsExactly("kubernetes.cluster.created");
     }
 
     @Test

@@ -71,12 +71,29 @@ public final class CreateCluster {
         this.writes = new GroupCommit<>(tx, new InsertWork());
     }
 
+    /**
+     * Step 3, the replay, is decided where it costs no read of its own: a create whose checks pass goes to
+     * its group's transaction, which reads every id the group asks for and answers the same key again with
+     * the cluster as it is now ({@link #sameRequest}); a create the checks refuse looks for an earlier cluster
+     * of its key first, since the replay comes before those checks.
+     */
     public Cluster create(Caller caller, CreateClusterCommand cmd) {
         String id = cmd.clusterId(caller.id());
-        Optional<Cluster> earlier = clusters.find(id);
-        if (earlier.isPresent()) {
-            return replay(caller, cmd, earlier.get());
+        Insert insert;
+        try {
+            insert = checked(caller, cmd, id);
+        } catch (DomainException refused) {
+            Optional<Cluster> earlier = clusters.find(id);
+            if (earlier.isPresent()) {
+                return replay(caller, cmd, earlier.get());
+            }
+            throw refused;
         }
+        return writes.commit(insert);
+    }
+
+    /** Steps 4 to 7 and the new cluster, for a key not seen before (or one the group will find). */
+    private Insert checked(Caller caller, CreateClusterCommand cmd, String id) {
         ClusterPlacement.VisiblePool pool = placement.pool(cmd.tenantId(), cmd.poolId());
         ClusterPlacement.Location location = ClusterPlacement.location(pool.account(), cmd.location());
         Optional<Subnet> subnet = checkShape(cmd, pool, location);
@@ -88,7 +105,7 @@ public final class CreateCluster {
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         Cluster cluster = newCluster(caller, cmd, id, pool, location, subnet, now);
-        return writes.commit(new Insert(caller, cmd, cluster, now));
+        return new Insert(caller, cmd, cluster, now);
     }
 
     /** A checked create waiting for its transaction. */
