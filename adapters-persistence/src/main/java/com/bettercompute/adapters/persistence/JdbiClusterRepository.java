@@ -45,7 +45,7 @@ import java.util.stream.Collectors;
  *
  * <p>{@link #find} answers from memory while nothing was written to clusters since it read the cluster
  * (docs/decisions.md, "Cluster reads kept in memory"): every write here moves a {@link ChangeSignal} once its
- * transaction commits and, on PostgreSQL, NOTIFYs the other replicas in the transaction. A read inside a
+ * transaction commits, and on PostgreSQL the tables' trigger (V51) notifies the other replicas at the commit. A read inside a
  * transaction, or while the signal cannot be trusted, goes to the database.
  */
 public final class JdbiClusterRepository implements ClusterRepository {
@@ -95,16 +95,14 @@ public final class JdbiClusterRepository implements ClusterRepository {
     static final int KEPT_AT_MOST = 50_000;
 
     private final Db db;
-    private final boolean postgres;
     private final ChangeSignal changes;
     /** Clusters as read, each with the signal's number read before it; one whose number is past answers nothing. */
     private final ConcurrentHashMap<String, Kept> kept = new ConcurrentHashMap<>();
 
     private record Kept(long epoch, Cluster cluster) {}
 
-    JdbiClusterRepository(Jdbi jdbi, boolean postgres, ChangeSignal changes) {
+    JdbiClusterRepository(Jdbi jdbi, ChangeSignal changes) {
         this.db = new Db(jdbi);
-        this.postgres = postgres;
         this.changes = changes;
     }
 
@@ -132,14 +130,12 @@ public final class JdbiClusterRepository implements ClusterRepository {
     }
 
     /**
-     * Called by every write to clusters or node pools, inside its transaction: the other replicas hear of it
-     * when it commits, and this one's signal moves after the commit (never before: a reader must not keep
-     * what it read before the commit under the number that follows it).
+     * Called by every write to clusters or node pools, inside its transaction: this replica's signal moves
+     * after the commit (never before: a reader must not keep what it read before the commit under the number
+     * that follows it). On PostgreSQL the other replicas hear of it from the tables' trigger (V51), which
+     * notifies {@link PostgresChangeListener#CLUSTERS_CHANNEL} from the statement itself.
      */
     private void changed(Handle h) {
-        if (postgres) {
-            h.execute("NOTIFY " + PostgresChangeListener.CLUSTERS_CHANNEL);
-        }
         h.afterCommit(changes::committed);
     }
 

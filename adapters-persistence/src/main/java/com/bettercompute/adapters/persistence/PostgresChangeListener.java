@@ -11,7 +11,8 @@ import java.util.Map;
 
 /**
  * Moves the {@link ChangeSignal}s when another replica commits a change: a connection of its own (not one of
- * the pool's) that LISTENs on each signal's channel, which the writes NOTIFY in their transaction. PostgreSQL
+ * the pool's) that LISTENs on each signal's channel, which the writes NOTIFY in their transaction (the market's
+ * save itself, the clusters' tables by a trigger). PostgreSQL
  * delivers a notification only once its transaction commits, and to every listening session, this replica's
  * too.
  *
@@ -22,7 +23,7 @@ import java.util.Map;
 public final class PostgresChangeListener {
     /** The channel of the market's saves. */
     static final String MARKET_CHANNEL = "bc_market_saved";
-    /** The channel of the writes to clusters and their node pools. */
+    /** The channel of the writes to clusters and their node pools (notified by their trigger, V51). */
     static final String CLUSTERS_CHANNEL = "bc_clusters_changed";
     /** How long one wait for notifications lasts before the connection is checked with a query. */
     private static final int WAIT_MILLIS = 10_000;

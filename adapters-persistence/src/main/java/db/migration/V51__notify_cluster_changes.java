@@ -1,0 +1,36 @@
+package db.migration;
+
+import org.flywaydb.core.api.migration.BaseJavaMigration;
+import org.flywaydb.core.api.migration.Context;
+
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * On PostgreSQL, every statement that writes {@code clusters} or {@code node_pools} notifies
+ * {@code bc_clusters_changed} in its transaction (delivered at commit): the other replicas then stop answering
+ * reads of clusters from memory (docs/decisions.md, "Cluster reads kept in memory"). A trigger rather than a
+ * NOTIFY the repository sends: it costs no round trip of its own (a group of creates is latency-bound) and
+ * no write can forget it. H2 belongs to one process, which knows its own writes: nothing to do there. A Java
+ * migration because the statements are PostgreSQL's alone and the SQL migrations run on both engines.
+ */
+public final class V51__notify_cluster_changes extends BaseJavaMigration {
+    @Override
+    public void migrate(Context context) throws SQLException {
+        if (!"PostgreSQL".equals(context.getConnection().getMetaData().getDatabaseProductName())) {
+            return;
+        }
+        try (Statement s = context.getConnection().createStatement()) {
+            s.execute("""
+                    CREATE FUNCTION bc_notify_clusters_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                      PERFORM pg_notify('bc_clusters_changed', '');
+                      RETURN NULL;
+                    END $$""");
+            for (String table : new String[] {"clusters", "node_pools"}) {
+                s.execute("CREATE TRIGGER " + table + "_notify AFTER INSERT OR UPDATE OR DELETE ON " + table
+                        + " FOR EACH STATEMENT EXECUTE FUNCTION bc_notify_clusters_changed()");
+            }
+        }
+    }
+}
