@@ -251,6 +251,62 @@ public final class JdbiClusterRepository implements ClusterRepository {
         return counts;
     }
 
+    /**
+     * One round trip in the usual case: the names, the counts and the ids as one {@code UNION ALL} (each branch
+     * the query its own method sends, each naming its columns: any of them may be the only one), then the clusters of the ids found, if any (a replay), with their pools.
+     */
+    @Override
+    public CreateChecks createChecks(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
+        List<Map.Entry<String, String>> pairs = namesByTenant.entrySet().stream()
+                .flatMap(e -> e.getValue().stream().distinct().map(name -> Map.entry(e.getKey(), name))).toList();
+        List<String> tenants = List.copyOf(namesByTenant.keySet());
+        List<String> ids = clusterIds.stream().distinct().toList();
+        Map<String, Set<String>> used = new HashMap<>();
+        Map<String, Integer> counts = new HashMap<>();
+        tenants.forEach(t -> counts.put(t, 0));
+        List<String> branches = new ArrayList<>();
+        if (!pairs.isEmpty()) {
+            StringBuilder names = new StringBuilder("SELECT 'n' AS kind, tenant_id AS k, active_name AS v, 0 AS n FROM clusters"
+                    + " WHERE (tenant_id, active_name) IN (");
+            for (int i = 0; i < pairs.size(); i++) {
+                names.append(i == 0 ? "" : ", ").append("(:t").append(i).append(", :n").append(i).append(')');
+            }
+            branches.add(names.append(')').toString());
+        }
+        if (!tenants.isEmpty()) {
+            branches.add("SELECT 'c' AS kind, tenant_id AS k, NULL AS v, COUNT(*) AS n FROM clusters WHERE tenant_id IN (<tenants>)"
+                    + " AND state <> :deleted GROUP BY tenant_id");
+        }
+        if (!ids.isEmpty()) {
+            branches.add("SELECT 'i' AS kind, id AS k, NULL AS v, 0 AS n FROM clusters WHERE id IN (<ids>)");
+        }
+        if (branches.isEmpty()) {
+            return new CreateChecks(used, counts, List.of());
+        }
+        List<String> found = new ArrayList<>();
+        db.call("checking a group of creates", h -> {
+            var query = h.createQuery(String.join(" UNION ALL ", branches));
+            for (int i = 0; i < pairs.size(); i++) {
+                query.bind("t" + i, pairs.get(i).getKey()).bind("n" + i, pairs.get(i).getValue());
+            }
+            if (!tenants.isEmpty()) {
+                query.bindList("tenants", tenants).bind("deleted", ClusterState.DELETED.wire());
+            }
+            if (!ids.isEmpty()) {
+                query.bindList("ids", ids);
+            }
+            return query.map((rs, ctx) -> new String[] {rs.getString("kind"), rs.getString("k"), rs.getString("v"),
+                    Long.toString(rs.getLong("n"))}).list();
+        }).forEach(row -> {
+            switch (row[0]) {
+                case "n" -> used.computeIfAbsent(row[1], t -> new HashSet<>()).add(row[2]);
+                case "c" -> counts.put(row[1], Integer.parseInt(row[3]));
+                default -> found.add(row[1]);
+            }
+        });
+        return new CreateChecks(used, counts, found.isEmpty() ? List.of() : findAll(found));
+    }
+
     /** One round trip for the clusters and one for their node pools (JDBC batches), whatever their number. */
     @Override
     public void insertAll(List<Cluster> clusters) {

@@ -12,6 +12,10 @@ import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.cluster.NodePoolSpec;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.ParameterizedTest;
 
 import java.time.Instant;
 import java.util.List;
@@ -193,6 +197,36 @@ abstract class ClusterRepositoryContract extends PortsContract {
                 "initech", List.of())))
                 .isEqualTo(Map.of("acme", java.util.Set.of("serve"), "globex", java.util.Set.of("infer")));
         assertThat(clusters.namesInUse(Map.of("initech", List.of()))).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("groupsOfCreates")
+    void create_checks_read_what_names_in_use_count_not_deleted_and_find_all_read(String what,
+            Map<String, List<String>> namesByTenant, List<String> ids) {
+        Cluster train = minimal("acme", "train", T0);
+        Cluster serve = full("acme", "serve", T0);
+        clusters.insertAll(List.of(train, serve, minimal("acme", "gone", T0), minimal("globex", "infer", T0)));
+        clusters.update(deleted(clusters.find(minimal("acme", "gone", T0).id()).orElseThrow(), T0), 1);
+
+        ClusterRepository.CreateChecks read = clusters.createChecks(namesByTenant,
+                ids.stream().map(id -> id.equals("train") ? train.id() : id.equals("serve") ? serve.id() : id).toList());
+
+        assertThat(read.namesInUse()).isEqualTo(clusters.namesInUse(namesByTenant));
+        assertThat(read.counts()).isEqualTo(clusters.countNotDeleted(namesByTenant.keySet()));
+        assertThat(read.existing()).containsExactlyInAnyOrderElementsOf(clusters.findAll(
+                ids.stream().map(id -> id.equals("train") ? train.id() : id.equals("serve") ? serve.id() : id).toList()));
+    }
+
+    static Stream<Arguments> groupsOfCreates() {
+        return Stream.of(
+                Arguments.of("nothing asked", Map.of(), List.of()),
+                Arguments.of("new names and ids in two tenants", Map.of("acme", List.of("new", "other"), "globex", List.of("new")),
+                        List.of("kcl_new1", "kcl_new2")),
+                Arguments.of("a taken name, a deleted one, a tenant with none", Map.of("acme", List.of("train", "gone"),
+                        "initech", List.of("train")), List.of("kcl_new1")),
+                Arguments.of("ids that exist (a replay), one with node pools", Map.of("acme", List.of("serve")),
+                        List.of("train", "serve", "kcl_new1", "train")),
+                Arguments.of("ids only, no tenant locked", Map.of(), List.of("serve")));
     }
 
     @Test

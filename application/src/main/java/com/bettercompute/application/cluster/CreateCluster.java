@@ -139,11 +139,11 @@ public final class CreateCluster {
             Set<String> locked = catalog.lockTenants(namesByTenant.keySet());
             namesByTenant.keySet().stream().filter(t -> !locked.contains(t)).forEach(missingTenants::add);
             namesByTenant.keySet().retainAll(locked);
-            if (!locked.isEmpty()) {
-                clusters.namesInUse(namesByTenant).forEach((tenant, used) -> used.forEach(name -> names.add(tenant + "\n" + name)));
-                counts.putAll(clusters.countNotDeleted(locked));
-            }
-            clusters.findAll(calls.stream().map(c -> c.cluster().id()).toList()).forEach(c -> byId.put(c.id(), c));
+            ClusterRepository.CreateChecks read = clusters.createChecks(namesByTenant,
+                    calls.stream().map(c -> c.cluster().id()).toList());
+            read.namesInUse().forEach((tenant, used) -> used.forEach(name -> names.add(tenant + "\n" + name)));
+            counts.putAll(read.counts());
+            read.existing().forEach(c -> byId.put(c.id(), c));
         }
 
         @Override

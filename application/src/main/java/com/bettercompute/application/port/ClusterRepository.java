@@ -49,6 +49,21 @@ public interface ClusterRepository {
     }
 
     /**
+     * What a group of creates checks under its tenants' locks: the names in use ({@link #namesInUse}), the
+     * tenants' counts ({@link #countNotDeleted(Collection)}) and the clusters of the asked ids that exist
+     * ({@link #findAll}).
+     */
+    record CreateChecks(Map<String, Set<String>> namesInUse, Map<String, Integer> counts, List<Cluster> existing) {}
+
+    /**
+     * {@link CreateChecks} for these names (by tenant; their tenants are the ones counted) and ids, as the three
+     * reads give them; an adapter may read them at once (a group of creates is bound by its round trips).
+     */
+    default CreateChecks createChecks(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
+        return new CreateChecks(namesInUse(namesByTenant), countNotDeleted(namesByTenant.keySet()), findAll(clusterIds));
+    }
+
+    /**
      * Stores a new cluster and its node pools. A second cluster with the same id, or with the name of
      * one of the tenant's clusters that is not deleted, is {@code CONFLICT} — the database's own
      * constraint, the last guard of the rules the caller already checked under the tenant's lock.
