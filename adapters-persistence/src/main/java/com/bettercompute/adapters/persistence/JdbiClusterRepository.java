@@ -18,6 +18,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
+import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.SqlStatement;
 
@@ -45,8 +46,8 @@ import java.util.stream.Collectors;
  *
  * <p>{@link #find} answers from memory while nothing was written to clusters since it read the cluster
  * (docs/decisions.md, "Cluster reads kept in memory"): every write here moves a {@link ChangeSignal} once its
- * transaction commits, and on PostgreSQL the tables' trigger (V51) notifies the other replicas at the commit. A read inside a
- * transaction, or while the signal cannot be trusted, goes to the database.
+ * transaction commits, and on PostgreSQL the tables' trigger (V51) notifies the other replicas at the commit.
+ * A read inside a transaction, or while the signal cannot be trusted, goes to the database.
  */
 public final class JdbiClusterRepository implements ClusterRepository {
     private static final List<String> CLUSTER_COLUMNS = List.of(
@@ -213,27 +214,41 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     @Override
     public Map<String, Set<String>> namesInUse(Map<String, ? extends Collection<String>> namesByTenant) {
-        // the asked (tenant, name) pairs as one row-value IN: a lookup in clusters_active_name_uq per pair on both
-        // engines, where "tenant_id IN (...) AND active_name IN (...)" made H2 walk every cluster the tenants ever had
-        List<Map.Entry<String, String>> pairs = namesByTenant.entrySet().stream()
-                .flatMap(e -> e.getValue().stream().distinct().map(name -> Map.entry(e.getKey(), name))).toList();
+        List<Map.Entry<String, String>> pairs = pairs(namesByTenant);
         if (pairs.isEmpty()) {
             return Map.of();
         }
-        StringBuilder sql = new StringBuilder("SELECT tenant_id, active_name FROM clusters WHERE (tenant_id, active_name) IN (");
+        Map<String, Set<String>> used = new HashMap<>();
+        db.call("checking cluster names", h -> bindPairs(h.createQuery("SELECT tenant_id, active_name FROM clusters WHERE "
+                        + pairsIn(pairs)), pairs)
+                .map((rs, ctx) -> Map.entry(rs.getString("tenant_id"), rs.getString("active_name"))).list())
+                .forEach(e -> used.computeIfAbsent(e.getKey(), t -> new HashSet<>()).add(e.getValue()));
+        return used;
+    }
+
+    /** The asked (tenant, name) pairs, each once. */
+    private static List<Map.Entry<String, String>> pairs(Map<String, ? extends Collection<String>> namesByTenant) {
+        return namesByTenant.entrySet().stream()
+                .flatMap(e -> e.getValue().stream().distinct().map(name -> Map.entry(e.getKey(), name))).toList();
+    }
+
+    /**
+     * The pairs as one row-value {@code IN}: a lookup in clusters_active_name_uq per pair on both engines, where
+     * "tenant_id IN (...) AND active_name IN (...)" made H2 walk every cluster the tenants ever had.
+     */
+    private static String pairsIn(List<Map.Entry<String, String>> pairs) {
+        StringBuilder sql = new StringBuilder("(tenant_id, active_name) IN (");
         for (int i = 0; i < pairs.size(); i++) {
             sql.append(i == 0 ? "" : ", ").append("(:t").append(i).append(", :n").append(i).append(')');
         }
-        sql.append(')');
-        Map<String, Set<String>> used = new HashMap<>();
-        db.call("checking cluster names", h -> {
-            var query = h.createQuery(sql.toString());
-            for (int i = 0; i < pairs.size(); i++) {
-                query.bind("t" + i, pairs.get(i).getKey()).bind("n" + i, pairs.get(i).getValue());
-            }
-            return query.map((rs, ctx) -> Map.entry(rs.getString("tenant_id"), rs.getString("active_name"))).list();
-        }).forEach(e -> used.computeIfAbsent(e.getKey(), t -> new HashSet<>()).add(e.getValue()));
-        return used;
+        return sql.append(')').toString();
+    }
+
+    private static Query bindPairs(Query query, List<Map.Entry<String, String>> pairs) {
+        for (int i = 0; i < pairs.size(); i++) {
+            query.bind("t" + i, pairs.get(i).getKey()).bind("n" + i, pairs.get(i).getValue());
+        }
+        return query;
     }
 
     @Override
@@ -253,12 +268,12 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     /**
      * One round trip in the usual case: the names, the counts and the ids as one {@code UNION ALL} (each branch
-     * the query its own method sends, each naming its columns: any of them may be the only one), then the clusters of the ids found, if any (a replay), with their pools.
+     * the query its own method sends, each naming its columns: any of them may be the only one), then the
+     * clusters of the ids found, if any (a replay), with their pools.
      */
     @Override
     public CreateChecks createChecks(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
-        List<Map.Entry<String, String>> pairs = namesByTenant.entrySet().stream()
-                .flatMap(e -> e.getValue().stream().distinct().map(name -> Map.entry(e.getKey(), name))).toList();
+        List<Map.Entry<String, String>> pairs = pairs(namesByTenant);
         List<String> tenants = List.copyOf(namesByTenant.keySet());
         List<String> ids = clusterIds.stream().distinct().toList();
         Map<String, Set<String>> used = new HashMap<>();
@@ -266,12 +281,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
         tenants.forEach(t -> counts.put(t, 0));
         List<String> branches = new ArrayList<>();
         if (!pairs.isEmpty()) {
-            StringBuilder names = new StringBuilder("SELECT 'n' AS kind, tenant_id AS k, active_name AS v, 0 AS n FROM clusters"
-                    + " WHERE (tenant_id, active_name) IN (");
-            for (int i = 0; i < pairs.size(); i++) {
-                names.append(i == 0 ? "" : ", ").append("(:t").append(i).append(", :n").append(i).append(')');
-            }
-            branches.add(names.append(')').toString());
+            branches.add("SELECT 'n' AS kind, tenant_id AS k, active_name AS v, 0 AS n FROM clusters WHERE " + pairsIn(pairs));
         }
         if (!tenants.isEmpty()) {
             branches.add("SELECT 'c' AS kind, tenant_id AS k, NULL AS v, COUNT(*) AS n FROM clusters WHERE tenant_id IN (<tenants>)"
@@ -285,10 +295,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
         }
         List<String> found = new ArrayList<>();
         db.call("checking a group of creates", h -> {
-            var query = h.createQuery(String.join(" UNION ALL ", branches));
-            for (int i = 0; i < pairs.size(); i++) {
-                query.bind("t" + i, pairs.get(i).getKey()).bind("n" + i, pairs.get(i).getValue());
-            }
+            Query query = bindPairs(h.createQuery(String.join(" UNION ALL ", branches)), pairs);
             if (!tenants.isEmpty()) {
                 query.bindList("tenants", tenants).bind("deleted", ClusterState.DELETED.wire());
             }
