@@ -80,12 +80,13 @@ public final class JdbiMarketRepository implements MarketRepository {
      * by id, with the orders the rows keep; its nodes, grants (with their current billing cursors), open requests
      * (by filing sequence), the grants' orders and the grants whose cursor is in {@code market_billing}. Those
      * five are the big ones: they are updated in place after each commit ({@link Delta}), never copied per save.
+     * {@code chargedTenants}: the tenants whose charged total is in {@code market_billing}, newer than their row.
      */
     private record Saved(long version, MarketSnapshot rest, long nextOrd, Map<String, PoolState> pools,
                          Map<String, MarketChanges.PoolNode> nodes, Map<String, TenantState> tenants,
                          Map<String, Long> tenantOrd, Map<String, ClusterState> clusters, Map<String, Long> clusterOrd,
                          Map<Long, RequestState> requests, Map<String, GrantState> grants, Map<String, Long> grantOrd,
-                         Map<String, Long> idleOrd, Set<String> billing) {
+                         Map<String, Long> idleOrd, Set<String> billing, Set<String> chargedTenants) {
 
         MarketSnapshot whole() {
             List<RequestState> open = new ArrayList<>(requests.values());
@@ -312,14 +313,27 @@ public final class JdbiMarketRepository implements MarketRepository {
         Map<String, TenantState> tenants = new HashMap<>();
         Map<String, Long> tenantOrd = new HashMap<>();
         Rows tenantRows = new Rows(h, "market_tenants", MarketRows.TENANT);
+        // a tenant whose charged total alone moved (billing, every tick) keeps it in market_billing, not its row
+        Set<String> chargedTenants = new HashSet<>();
+        List<TenantState> charged = new ArrayList<>();
+        int chargedMoved = 0;
         for (TenantState t : next.tenants()) {
             long o = before.tenantOrd().getOrDefault(t.id(), -1L);
             long kept = o >= 0 ? o : ord[0]++;
             tenants.put(t.id(), t);
             tenantOrd.put(t.id(), kept);
-            tenantRows.write(before.tenants().get(t.id()), t, s -> MarketRows.bindTenant(s, t, kept));
+            TenantState old = before.tenants().get(t.id());
+            boolean inBilling = before.chargedTenants().contains(t.id());
+            if (old != null && old.creditsMicros() == t.creditsMicros() && (inBilling || !old.equals(t))) {
+                chargedMoved += old.equals(t) ? 0 : 1;
+                chargedTenants.add(t.id());
+                charged.add(t);
+            } else {
+                tenantRows.write(old, inBilling ? null : old, t, s -> MarketRows.bindTenant(s, t, kept));
+            }
         }
         tenantRows.deleteGone(before.tenants().keySet(), tenants.keySet());
+        boolean chargedChanged = chargedMoved > 0 || !chargedTenants.equals(before.chargedTenants());
 
         Map<String, ClusterState> clusters = new HashMap<>();
         Map<String, Long> clusterOrd = new HashMap<>();
@@ -334,19 +348,23 @@ public final class JdbiMarketRepository implements MarketRepository {
         clusterRows.deleteGone(before.clusters().keySet(), clusters.keySet());
 
         GrantWrites grants = new GrantWrites(h, before, changes, idleOrder(before, next, ord), ord);
+        if (grants.billingMoved() || chargedChanged) {
+            charged.sort(java.util.Comparator.comparingLong(t -> tenantOrd.get(t.id())));
+            grants.writeBilling(h, charged);
+        }
         int requestRows = writeRequests(h, before, changes, now);
 
         MarketRows.bindState(h.createUpdate("UPDATE market_state SET " + Db.assignments(MarketRows.STATE)
                 + " WHERE id = 1"), next, ord[0]).execute();
-        int written = requestRows + grants.billedOnly;
+        int written = requestRows + grants.billedOnly + chargedMoved;
         for (Rows rows : List.of(poolRows, nodeRows, tenantRows, clusterRows, grants.rows)) {
             written += rows.flush();
         }
         lastSaveRows = written;
         // the big maps are shared with before's and move on once the transaction commits
         return new Written(new Saved(version, next, ord[0], pools, before.nodes(), tenants, tenantOrd, clusters,
-                clusterOrd, before.requests(), before.grants(), before.grantOrd(), grants.idleOrd, before.billing()),
-                grants.delta);
+                clusterOrd, before.requests(), before.grants(), before.grantOrd(), grants.idleOrd, before.billing(),
+                chargedTenants), grants.delta);
     }
 
     /**
@@ -398,9 +416,11 @@ public final class JdbiMarketRepository implements MarketRepository {
                     delta.billingRemoved().add(id);
                 }
             }
-            if (billedOnly > 0 || !delta.billingAdded().isEmpty() || !delta.billingRemoved().isEmpty()) {
-                writeBilling(h);
-            }
+        }
+
+        /** Whether market_billing's grant cursors moved in this save (it is then rewritten). */
+        boolean billingMoved() {
+            return billedOnly > 0 || !delta.billingAdded().isEmpty() || !delta.billingRemoved().isEmpty();
         }
 
         private void write(GrantState g, boolean billedAlone, boolean idleMoved) {
@@ -428,9 +448,10 @@ public final class JdbiMarketRepository implements MarketRepository {
 
         /**
          * Rewrites market_billing with the current cursors of the grants whose cursor is not in their row, in
-         * grant order: neighbouring ids and values make text PostgreSQL compresses far better than hash order.
+         * grant order (neighbouring ids and values make shorter text, see BillingCursors), then the charged
+         * totals of {@code charged}, the tenants whose total is not in their row.
          */
-        private void writeBilling(Handle h) {
+        void writeBilling(Handle h, List<TenantState> charged) {
             List<Ordered> ordered = new ArrayList<>(before.billing().size() + delta.billingAdded().size());
             for (String id : before.billing()) {
                 if (!delta.billingRemoved().contains(id)) {
@@ -447,7 +468,7 @@ public final class JdbiMarketRepository implements MarketRepository {
             ordered.forEach(o -> cursors.add(o.grant()));
             h.execute("DELETE FROM market_billing");
             PreparedBatch insert = h.prepareBatch("INSERT INTO market_billing (chunk, cursors) VALUES (:chunk, :cursors)");
-            List<String> chunks = BillingCursors.encode(cursors);
+            List<String> chunks = BillingCursors.encode(cursors, charged);
             for (int i = 0; i < chunks.size(); i++) {
                 insert.bind("chunk", i).bind("cursors", chunks.get(i)).add();
             }
@@ -586,7 +607,7 @@ public final class JdbiMarketRepository implements MarketRepository {
         if (version == 0) {
             MarketSnapshot empty = new Market().snapshot();
             return new Saved(0, empty, 0, Map.of(), new HashMap<>(), Map.of(), Map.of(), Map.of(), Map.of(),
-                    new HashMap<>(), new HashMap<>(), new HashMap<>(), Map.of(), new HashSet<>());
+                    new HashMap<>(), new HashMap<>(), new HashMap<>(), Map.of(), new HashSet<>(), Set.of());
         }
         Map<String, PoolState> pools = new HashMap<>();
         List<PoolState> poolList = h.createQuery("SELECT * FROM market_pools ORDER BY id").map((rs, ctx) -> {
@@ -602,10 +623,12 @@ public final class JdbiMarketRepository implements MarketRepository {
             nodes.put(n.id(), new MarketChanges.PoolNode(poolIds.get(rs.getString("pool_id")), n));
             return n;
         }).list();
+        BillingCursors.Read billed = BillingCursors.read(
+                h.createQuery("SELECT cursors FROM market_billing ORDER BY chunk").mapTo(String.class).list());
         Map<String, TenantState> tenants = new HashMap<>();
         Map<String, Long> tenantOrd = new HashMap<>();
         List<TenantState> tenantList = h.createQuery("SELECT * FROM market_tenants ORDER BY ord").map((rs, ctx) -> {
-            TenantState t = MarketRows.tenant(rs);
+            TenantState t = billed.applyTo(MarketRows.tenant(rs));
             tenants.put(t.id(), t);
             tenantOrd.put(t.id(), rs.getLong("ord"));
             return t;
@@ -627,8 +650,7 @@ public final class JdbiMarketRepository implements MarketRepository {
         Map<String, GrantState> grants = new HashMap<>();
         Map<String, Long> grantOrd = new HashMap<>();
         Map<String, Long> idleOrd = new HashMap<>();
-        Map<String, BillingCursors.Cursor> cursors = BillingCursors.decode(
-                h.createQuery("SELECT cursors FROM market_billing ORDER BY chunk").mapTo(String.class).list());
+        Map<String, BillingCursors.Cursor> cursors = billed.grants();
         Set<String> billing = new HashSet<>();
         h.createQuery("SELECT * FROM market_grants").map((rs, ctx) -> {
             GrantState row = MarketRows.grant(rs);
@@ -655,7 +677,9 @@ public final class JdbiMarketRepository implements MarketRepository {
                     List.copyOf(tenantList), List.copyOf(clusterList), List.of(), List.of(), idleOrder,
                     MarketRows.events(rs.getString("between_ticks_json")));
         }).one();
+        Set<String> chargedTenants = new HashSet<>(billed.tenants().keySet());
+        chargedTenants.retainAll(tenants.keySet());
         return new Saved(version, snapshot, nextOrd[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd, requests,
-                grants, grantOrd, idleOrd, billing);
+                grants, grantOrd, idleOrd, billing, chargedTenants);
     }
 }
