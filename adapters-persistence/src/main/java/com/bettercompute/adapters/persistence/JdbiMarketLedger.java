@@ -5,7 +5,6 @@ import com.bettercompute.domain.market.Charge;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolId;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.PreparedBatch;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -34,24 +33,21 @@ public final class JdbiMarketLedger implements MarketLedger {
         if (charges.isEmpty()) {
             return 0;
         }
-        return db.inTransaction("recording market charges", h -> {
-            PreparedBatch batch = h.prepareBatch(Db.insertSql("market_charges", CHARGE) + " ON CONFLICT DO NOTHING");
-            for (Charge c : charges) {
-                batch.bind("grant_id", c.grantId()).bindByType("from_at", c.from(), Instant.class)
-                        .bindByType("to_at", c.to(), Instant.class)
-                        .bindByType("hour_start", c.from().truncatedTo(ChronoUnit.HOURS), Instant.class)
-                        .bind("tenant_id", c.tenantId()).bind("cluster_id", c.clusterId())
-                        .bind("pool_id", c.pool().toString()).bind("node_id", c.nodeId())
-                        .bind("rate_micros", c.rate().micros()).bind("gpus", c.gpus())
-                        .bind("amount_micros", c.amount().micros()).bind("locked", c.locked()).add();
-            }
-            int added = 0;
-            for (int rows : batch.execute()) {
-                // a driver may answer SUCCESS_NO_INFO (-2) for a batched row; count it as written
-                added += rows == 0 ? 0 : 1;
-            }
-            return added;
-        });
+        return db.inTransaction("recording market charges", h -> Db.insertRows(h, "market_charges", CHARGE,
+                " ON CONFLICT DO NOTHING", charges, (s, p, c) -> {
+                    s.setString(p, c.grantId());
+                    s.setObject(p + 1, Times.toColumn(c.from()));
+                    s.setObject(p + 2, Times.toColumn(c.to()));
+                    s.setObject(p + 3, Times.toColumn(c.from().truncatedTo(ChronoUnit.HOURS)));
+                    s.setString(p + 4, c.tenantId());
+                    s.setString(p + 5, c.clusterId());
+                    s.setString(p + 6, c.pool().toString());
+                    s.setString(p + 7, c.nodeId());
+                    s.setLong(p + 8, c.rate().micros());
+                    s.setInt(p + 9, c.gpus());
+                    s.setLong(p + 10, c.amount().micros());
+                    s.setBoolean(p + 11, c.locked());
+                }));
     }
 
     @Override

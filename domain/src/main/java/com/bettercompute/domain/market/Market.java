@@ -46,6 +46,15 @@ public final class Market {
      * benchmark) is never persisted and keeps no such record.
      */
     final Set<MarketRequest> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The grants made, changed (other than by billing) or dropped since then, recorded the same way. */
+    final Set<NodeGrant> touchedGrants = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * The grants whose billing cursor moved since then: kept apart because every tick bills every ready grant,
+     * and a store may keep those cursors apart from the rest of a grant.
+     */
+    final Set<NodeGrant> billedGrants = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The nodes added, changed or removed since then, recorded the same way. */
+    final Set<Node> touchedNodes = Collections.newSetFromMap(new IdentityHashMap<>());
     boolean tracking;
     long sequence;
     long grantSequence;
@@ -97,6 +106,7 @@ public final class Market {
         }
         Node node = new Node(nodeId, poolId);
         nodes.put(nodeId, node);
+        touch(node);
         b.nodes.put(nodeId, node);
         b.free.put(nodeId, node);
         b.supply++;
@@ -121,6 +131,7 @@ public final class Market {
             }
         }
         boolean supplied = supplies(node);
+        touch(node);
         b.free.remove(nodeId);
         b.nodes.remove(nodeId);
         b.draining.remove(node);
@@ -170,6 +181,7 @@ public final class Market {
             b.supply--;
         }
         node.block = c;
+        touch(node);
         c.blockNodes.put(nodeId, node);
     }
 
@@ -236,6 +248,7 @@ public final class Market {
                 Node n = unseated.get(i);
                 c.blockNodes.remove(n.id);
                 n.block = null;
+                touch(n);
                 if (n.inService) {
                     b.free.put(n.id, n);
                     b.supply++;
@@ -280,6 +293,7 @@ public final class Market {
         for (Node n : nodes.values()) {
             if (n.lostGrant != null && n.lostGrant.cluster == c) {
                 n.lostGrant = null;
+                touch(n);
             }
         }
         clusters.remove(clusterId);
@@ -385,6 +399,7 @@ public final class Market {
         if (g.protectedUntil() == null) {
             g.anchor(at.plus(timings.minimumHold()), at.plus(timings.protection()));
         }
+        touch(g);
         MarketRequest r = g.request;
         if (r == null) {
             return List.of();
@@ -412,6 +427,7 @@ public final class Market {
         PoolBook b = book(node.pool);
         boolean supplied = supplies(node);
         node.inService = false;
+        touch(node);
         b.free.remove(nodeId);
         b.draining.remove(node);
         node.drainingUntil = null;
@@ -441,6 +457,7 @@ public final class Market {
         }
         PoolBook b = book(node.pool);
         node.inService = true;
+        touch(node);
         if (node.block != null) {
             return;
         }
@@ -467,6 +484,7 @@ public final class Market {
         }
         node.grant = g;
         grants.put(g.id, g);
+        touch(g);
         b.granted++;
         makeIdle(g, at, b);
     }
@@ -485,7 +503,7 @@ public final class Market {
         List<MarketEvent> events = new ArrayList<>(betweenTicks);
         betweenTicks.clear();
         // a price that moves closes the entry of every grant it bills, so room for one per grant
-        Billing bills = new Billing(timings, grants.size() + 16, tenants.size());
+        Billing bills = new Billing(this, grants.size() + 16, tenants.size());
         billing = bills;
         List<PoolTick> feed = new ArrayList<>(pools.size());
         List<PoolFailure> failures = new ArrayList<>();
@@ -577,6 +595,7 @@ public final class Market {
                 if (DrainPolicy.drained(now, node.drainingUntil)) {
                     it.remove();
                     node.drainingUntil = null;
+                    touch(node);
                     b.free.put(node.id, node);
                     b.supply++;
                 }
@@ -598,6 +617,7 @@ public final class Market {
                     b.idle.remove(r.cluster);
                 }
                 old.endsAt = now;
+                touch(old);
                 if (billing != null && EpochNanos.of(now) == old.billedUntil) {
                     billing.close(old);
                 }
@@ -643,6 +663,7 @@ public final class Market {
         r.grants.add(g);
         touch(r);
         grants.put(g.id, g);
+        touch(g);
         b.granted++;
         events.add(new MarketEvent.NodeGranted(now, r.id, r.jobId, r.cluster.id, b.pool.id(), node.id, g.id,
                 g.lockedRate, g.protectedUntil(), g.replacement));
@@ -679,6 +700,7 @@ public final class Market {
     void revoke(MarketRequest r, Instant at, List<MarketEvent> events, boolean drain, String message) {
         for (NodeGrant g : r.grants) {
             g.detach();
+            touch(g);
             endGrant(g, at, events, drain);
         }
         r.grants.clear();
@@ -739,6 +761,7 @@ public final class Market {
                 PoolBook b = book(r.pool);
                 for (NodeGrant g : r.grants) {
                     g.detach();
+                    touch(g);
                     makeIdle(g, at, b);
                 }
             }
@@ -746,10 +769,14 @@ public final class Market {
                 r.cluster.usedGpus -= r.gpus;
                 for (NodeGrant g : r.grants) {
                     g.detach();
+                    touch(g);
                     endGrant(g, at, null, false);
                 }
             }
-            case SEATED -> r.blockNode.seatedGpus -= r.gpus;
+            case SEATED -> {
+                r.blockNode.seatedGpus -= r.gpus;
+                touch(r.blockNode);
+            }
             default -> {
             }
         }
@@ -766,6 +793,7 @@ public final class Market {
 
     private void makeIdle(NodeGrant g, Instant at, PoolBook b) {
         g.idleSince = at;
+        touch(g);
         b.idle.computeIfAbsent(g.cluster, c -> new ArrayDeque<>()).add(g);
         idleGrants.add(g);
     }
@@ -786,6 +814,7 @@ public final class Market {
             g.request.grants.remove(g);
             touch(g.request);
             g.detach();
+            touch(g);
         }
         if (g.idleSince != null && idleGrants.remove(g)) {
             removeFromIdleQueue(g);
@@ -798,6 +827,7 @@ public final class Market {
      */
     private void endGrant(NodeGrant g, Instant at, List<MarketEvent> events, boolean podsRunning) {
         g.endsAt = at;
+        touch(g);
         if (billing != null && EpochNanos.of(at) == g.billedUntil) {
             billing.close(g);
         }
@@ -814,6 +844,7 @@ public final class Market {
         Instant drainsUntil = DrainPolicy.drainsUntil(at, podsRunning, timings);
         if (drainsUntil != null) {
             node.drainingUntil = drainsUntil;
+            touch(node);
             b.supply--;
             b.draining.add(node);
         } else {
@@ -836,6 +867,7 @@ public final class Market {
             }
         }
         node.seatedGpus = 0;
+        touch(node);
     }
 
     // ---------------------------------------------------------------- snapshot
@@ -844,6 +876,27 @@ public final class Market {
     void touch(MarketRequest r) {
         if (tracking) {
             touched.add(r);
+        }
+    }
+
+    /** Records that a grant was made, changed other than by billing, or dropped, for {@link #changes()}. */
+    void touch(NodeGrant g) {
+        if (tracking) {
+            touchedGrants.add(g);
+        }
+    }
+
+    /** Records that billing moved a grant's cursor, for {@link #changes()}. */
+    void billed(NodeGrant g) {
+        if (tracking) {
+            billedGrants.add(g);
+        }
+    }
+
+    /** Records that a node was added, changed or removed, for {@link #changes()}. */
+    void touch(Node n) {
+        if (tracking) {
+            touchedNodes.add(n);
         }
     }
 
@@ -863,6 +916,9 @@ public final class Market {
     /** The changes of {@link #changes()} are stored: record from here on. */
     public void clearChanges() {
         touched.clear();
+        touchedGrants.clear();
+        billedGrants.clear();
+        touchedNodes.clear();
     }
 
     /** The market's whole state as values (see {@link MarketSnapshot}). */

@@ -33,16 +33,58 @@ final class MarketSnapshotCodec {
                 gone.add(new MarketChanges.Gone(r.id, r.sequence, r.phase == RequestPhase.REVOKED, requestState(r)));
             }
         }
-        return new MarketChanges(encode(m, false), List.copyOf(open), List.copyOf(gone));
+        List<Node> nodes = new ArrayList<>();
+        java.util.Set<String> nodesGone = new java.util.TreeSet<>();
+        for (Node n : m.touchedNodes) {
+            Node now = m.nodes.get(n.id);
+            if (now == null) {
+                nodesGone.add(n.id);
+            } else if (now == n) {
+                nodes.add(n);
+            }
+        }
+        for (Node n : m.nodes.values()) {
+            // a lost grant's state is part of its node's, and billing moves it without touching the node
+            if (n.lostGrant != null && !m.touchedNodes.contains(n)) {
+                nodes.add(n);
+            }
+        }
+        nodes.sort(java.util.Comparator.comparing(n -> n.id));
+        List<MarketChanges.PoolNode> nodeStates = new ArrayList<>(nodes.size());
+        for (Node n : nodes) {
+            nodeStates.add(new MarketChanges.PoolNode(n.pool, nodeState(n)));
+        }
+        List<NodeGrant> grants = new ArrayList<>();
+        List<String> grantsGone = new ArrayList<>();
+        for (NodeGrant g : m.touchedGrants) {
+            if (m.grants.get(g.id) == g) {
+                grants.add(g);
+            } else {
+                grantsGone.add(g.id);
+            }
+        }
+        grants.sort(java.util.Comparator.comparing(g -> g.id));
+        grantsGone.sort(null);
+        List<MarketSnapshot.GrantState> billed = new ArrayList<>(m.billedGrants.size());
+        for (NodeGrant g : m.billedGrants) {
+            if (!m.touchedGrants.contains(g) && m.grants.get(g.id) == g) {
+                billed.add(grantState(g));
+            }
+        }
+        return new MarketChanges(encode(m, false), List.copyOf(open), List.copyOf(gone), List.copyOf(nodeStates),
+                List.copyOf(nodesGone), grants.stream().map(MarketSnapshotCodec::grantState).toList(),
+                List.copyOf(billed), List.copyOf(grantsGone));
     }
 
-    private static MarketSnapshot encode(Market m, boolean withRequests) {
+    /** The whole snapshot, or ({@code whole} false) one without requests and grants, its pools without nodes. */
+    private static MarketSnapshot encode(Market m, boolean whole) {
         List<MarketSnapshot.PoolState> poolStates = new ArrayList<>();
         for (PoolBook b : m.pools.values()) {
             List<MarketSnapshot.NodeState> nodeStates = new ArrayList<>();
-            for (Node n : b.nodes.values()) {
-                nodeStates.add(new MarketSnapshot.NodeState(n.id, n.inService, n.block == null ? null : n.block.id,
-                        n.seatedGpus, n.lostGrant == null ? null : grantState(n.lostGrant), n.drainingUntil));
+            if (whole) {
+                for (Node n : b.nodes.values()) {
+                    nodeStates.add(nodeState(n));
+                }
             }
             List<String> reclaimingIds = new ArrayList<>();
             for (MarketRequest r : b.reclaiming) {
@@ -69,19 +111,24 @@ final class MarketSnapshotCodec {
                     List.copyOf(claims), c.packing, c.limitSetAt));
         }
         List<MarketSnapshot.RequestState> requestStates = new ArrayList<>();
-        if (withRequests) {
+        List<MarketSnapshot.GrantState> grantStates = new ArrayList<>();
+        if (whole) {
             for (MarketRequest r : m.openRequests()) {
                 requestStates.add(requestState(r));
             }
-        }
-        List<MarketSnapshot.GrantState> grantStates = new ArrayList<>();
-        for (NodeGrant g : m.grants.values()) {
-            grantStates.add(grantState(g));
+            for (NodeGrant g : m.grants.values()) {
+                grantStates.add(grantState(g));
+            }
         }
         List<String> idleOrder = m.idleGrants.stream().map(g -> g.id).toList();
         return new MarketSnapshot(m.timings(), m.lastTick, m.sequence, m.grantSequence, List.copyOf(poolStates),
                 List.copyOf(tenantStates), List.copyOf(clusterStates), List.copyOf(requestStates),
                 List.copyOf(grantStates), idleOrder, List.copyOf(m.betweenTicks));
+    }
+
+    private static MarketSnapshot.NodeState nodeState(Node n) {
+        return new MarketSnapshot.NodeState(n.id, n.inService, n.block == null ? null : n.block.id, n.seatedGpus,
+                n.lostGrant == null ? null : grantState(n.lostGrant), n.drainingUntil);
     }
 
     private static MarketSnapshot.RequestState requestState(MarketRequest r) {

@@ -329,17 +329,39 @@ class MarketPropertiesTest {
     }
 
     /**
-     * A store that keeps the requests of the first snapshot and then only applies {@link Market#changes()}
-     * after every tick holds exactly the requests of the whole snapshot: no change goes unrecorded.
+     * A store that keeps the requests, grants and nodes of the first snapshot and then only applies
+     * {@link Market#changes()} after every tick holds exactly those of the whole snapshot: no change goes
+     * unrecorded, and a grant reported as billed differs from its stored state in its billing cursor only.
      */
     @Property(tries = 200)
-    void theRecordedChangesKeepAStoreOfRequestsEqualToTheWholeSnapshot(@ForAll("ops") List<Op> ops) {
+    void theRecordedChangesKeepAStoreOfRequestsGrantsAndNodesEqualToTheWholeSnapshot(@ForAll("ops") List<Op> ops) {
         List<Op> ending = new ArrayList<>(ops);
         ending.add(new Tick(0, false));
         Map<Long, MarketSnapshot.RequestState> stored = new java.util.TreeMap<>();
+        Map<String, MarketSnapshot.GrantState> storedGrants = new HashMap<>();
+        Map<String, MarketChanges.PoolNode> storedNodes = new HashMap<>();
+        for (int i = 0; i < 10; i++) {
+            // the nodes of run's market as it is restored (before any op)
+            storedNodes.put("n" + i, new MarketChanges.PoolNode(POOLS.get(i % 2),
+                    new MarketSnapshot.NodeState("n" + i, true, null, 0, null, null)));
+        }
         int[] checked = {0};
         run(ending, false, 0, (m, o) -> {
             MarketChanges changes = m.changes();
+            for (MarketSnapshot.GrantState g : changes.billed()) {
+                MarketSnapshot.GrantState old = storedGrants.get(g.id());
+                assertThat(old).as("a grant billed alone was stored before").isNotNull();
+                assertThat(withBillingOf(old, g)).as("%s: billing alone moved", g.id()).isEqualTo(g);
+                storedGrants.put(g.id(), g);
+            }
+            Set<String> changedGrants = new HashSet<>();
+            changes.grants().forEach(g -> changedGrants.add(g.id()));
+            assertThat(changes.billed()).as("billed alone, not changed otherwise")
+                    .noneMatch(g -> changedGrants.contains(g.id()));
+            changes.grants().forEach(g -> storedGrants.put(g.id(), g));
+            changes.grantsGone().forEach(storedGrants::remove);
+            changes.nodesGone().forEach(storedNodes::remove);
+            changes.nodes().forEach(n -> storedNodes.put(n.node().id(), n));
             Set<String> seen = new HashSet<>();
             changes.requests().forEach(r -> seen.add(r.id()));
             changes.gone().forEach(g -> seen.add(g.id()));
@@ -355,12 +377,36 @@ class MarketPropertiesTest {
             m.clearChanges();
             MarketSnapshot whole = m.snapshot();
             assertThat(List.copyOf(stored.values())).isEqualTo(whole.requests());
+            Map<String, MarketSnapshot.GrantState> wholeGrants = new HashMap<>();
+            whole.grants().forEach(g -> wholeGrants.put(g.id(), g));
+            assertThat(storedGrants).isEqualTo(wholeGrants);
+            Map<String, MarketChanges.PoolNode> wholeNodes = new HashMap<>();
+            List<MarketSnapshot.PoolState> bare = new ArrayList<>();
+            for (MarketSnapshot.PoolState p : whole.pools()) {
+                p.nodes().forEach(n -> wholeNodes.put(n.id(), new MarketChanges.PoolNode(p.id(), n)));
+                bare.add(new MarketSnapshot.PoolState(p.id(), p.gpusPerNode(), p.reserve(), p.lastPrice(), List.of(),
+                        p.reclaimingIds(), p.drainingIds()));
+            }
+            assertThat(storedNodes).isEqualTo(wholeNodes);
             assertThat(changes.rest()).isEqualTo(new MarketSnapshot(whole.timings(), whole.lastTick(), whole.sequence(),
-                    whole.grantSequence(), whole.pools(), whole.tenants(), whole.clusters(), List.of(), whole.grants(),
+                    whole.grantSequence(), List.copyOf(bare), whole.tenants(), whole.clusters(), List.of(), List.of(),
                     whole.idleOrder(), whole.betweenTicks()));
-            assertThat(m.changes().requests()).as("cleared").isEmpty();
+            MarketChanges cleared = m.changes();
+            assertThat(cleared.requests()).as("cleared").isEmpty();
+            assertThat(cleared.grants()).as("cleared").isEmpty();
+            assertThat(cleared.billed()).as("cleared").isEmpty();
+            assertThat(cleared.nodes()).as("cleared (but nodes holding a lost grant)")
+                    .allMatch(n -> n.node().lostGrant() != null);
             checked[0]++;
         });
         assertThat(checked[0]).isPositive();
+    }
+
+    /** {@code g} with the billing cursor of {@code billed}: how far billed, the open ledger entry, the carry. */
+    private static MarketSnapshot.GrantState withBillingOf(MarketSnapshot.GrantState g, MarketSnapshot.GrantState billed) {
+        return new MarketSnapshot.GrantState(g.id(), g.nodeId(), g.pool(), g.clusterId(), g.gpus(), g.lockedRate(),
+                g.grantedAt(), g.readyAt(), g.holdUntil(), g.protectedUntil(), g.replacement(), g.requestId(),
+                g.idleSince(), g.marketRate(), g.lockedInForce(), billed.billedUntil(), g.endsAt(), billed.entryFrom(),
+                billed.entryRate(), billed.entryLocked(), billed.entryAccrued(), billed.carry());
     }
 }
