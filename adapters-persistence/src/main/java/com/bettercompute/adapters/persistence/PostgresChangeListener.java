@@ -8,6 +8,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * Moves the {@link ChangeSignal}s when another replica commits a change: a connection of its own (not one of
@@ -25,6 +26,8 @@ public final class PostgresChangeListener {
     static final String MARKET_CHANNEL = "bc_market_saved";
     /** The channel of the writes to clusters and their node pools (notified by their trigger, V51). */
     static final String CLUSTERS_CHANNEL = "bc_clusters_changed";
+    /** The connection's name in {@code pg_stat_activity}, for an operator looking at the sessions. */
+    public static final String APPLICATION_NAME = "better-compute change listener";
     /** How long one wait for notifications lasts before the connection is checked with a query. */
     private static final int WAIT_MILLIS = 10_000;
 
@@ -47,7 +50,15 @@ public final class PostgresChangeListener {
      * trusted from the moment the LISTENs are in place, and no longer once this returns or throws.
      */
     public void listen() throws SQLException {
-        try (Connection c = DriverManager.getConnection(url, user, password)) {
+        Properties properties = new Properties();
+        if (user != null) {
+            properties.setProperty("user", user);
+        }
+        if (password != null) {
+            properties.setProperty("password", password);
+        }
+        properties.setProperty("ApplicationName", APPLICATION_NAME);
+        try (Connection c = DriverManager.getConnection(url, properties)) {
             open = c;
             c.setAutoCommit(true);
             try (Statement s = c.createStatement()) {
