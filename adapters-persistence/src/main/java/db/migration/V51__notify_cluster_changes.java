@@ -21,16 +21,8 @@ public final class V51__notify_cluster_changes extends BaseJavaMigration {
             return;
         }
         try (Statement s = context.getConnection().createStatement()) {
-            s.execute("""
-                    CREATE FUNCTION bc_notify_clusters_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN
-                      PERFORM pg_notify('bc_clusters_changed', '');
-                      RETURN NULL;
-                    END $$""");
-            for (String table : new String[] {"clusters", "node_pools"}) {
-                s.execute("CREATE TRIGGER " + table + "_notify AFTER INSERT OR UPDATE OR DELETE ON " + table
-                        + " FOR EACH STATEMENT EXECUTE FUNCTION bc_notify_clusters_changed()");
-            }
+            PostgresNotifyTrigger.create(s, "bc_notify_clusters_changed", "bc_clusters_changed", "INSERT OR UPDATE OR DELETE",
+                    "clusters", "node_pools");
         }
     }
 }

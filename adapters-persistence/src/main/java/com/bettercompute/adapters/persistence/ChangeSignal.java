@@ -28,11 +28,6 @@ public final class ChangeSignal {
         this.trusted = trusted;
     }
 
-    /** The current number; meaningful only while {@link #trusted()}. */
-    long epoch() {
-        return epoch.get();
-    }
-
     boolean trusted() {
         return trusted;
     }

@@ -262,7 +262,7 @@ public final class Database implements AutoCloseable {
      * shares it; {@code clock} dates the requests' episodes.
      */
     public MarketRepository newMarketRepository(Clock clock) {
-        return new JdbiMarketRepository(jdbi, clock, postgres, marketSaved);
+        return new JdbiMarketRepository(jdbi, clock, marketSaved);
     }
 
     /**

@@ -212,20 +212,6 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 .mapTo(Long.class).one() > 0);
     }
 
-    @Override
-    public Map<String, Set<String>> namesInUse(Map<String, ? extends Collection<String>> namesByTenant) {
-        List<Map.Entry<String, String>> pairs = pairs(namesByTenant);
-        if (pairs.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, Set<String>> used = new HashMap<>();
-        db.call("checking cluster names", h -> bindPairs(h.createQuery("SELECT tenant_id, active_name FROM clusters WHERE "
-                        + pairsIn(pairs)), pairs)
-                .map((rs, ctx) -> Map.entry(rs.getString("tenant_id"), rs.getString("active_name"))).list())
-                .forEach(e -> used.computeIfAbsent(e.getKey(), t -> new HashSet<>()).add(e.getValue()));
-        return used;
-    }
-
     /** The asked (tenant, name) pairs, each once. */
     private static List<Map.Entry<String, String>> pairs(Map<String, ? extends Collection<String>> namesByTenant) {
         return namesByTenant.entrySet().stream()
@@ -244,32 +230,11 @@ public final class JdbiClusterRepository implements ClusterRepository {
         return sql.append(')').toString();
     }
 
-    private static Query bindPairs(Query query, List<Map.Entry<String, String>> pairs) {
-        for (int i = 0; i < pairs.size(); i++) {
-            query.bind("t" + i, pairs.get(i).getKey()).bind("n" + i, pairs.get(i).getValue());
-        }
-        return query;
-    }
-
-    @Override
-    public Map<String, Integer> countNotDeleted(Collection<String> tenantIds) {
-        Map<String, Integer> counts = new HashMap<>();
-        if (tenantIds.isEmpty()) {
-            return counts;
-        }
-        tenantIds.forEach(t -> counts.put(t, 0));
-        db.call("counting clusters", h -> h.createQuery("SELECT tenant_id, COUNT(*) AS n FROM clusters"
-                        + " WHERE tenant_id IN (<tenants>) AND state <> :deleted GROUP BY tenant_id")
-                .bindList("tenants", List.copyOf(tenantIds)).bind("deleted", ClusterState.DELETED.wire())
-                .map((rs, ctx) -> Map.entry(rs.getString("tenant_id"), rs.getInt("n"))).list())
-                .forEach(e -> counts.put(e.getKey(), e.getValue()));
-        return counts;
-    }
-
     /**
      * One round trip in the usual case: the names, the counts and the ids as one {@code UNION ALL} (each branch
-     * the query its own method sends, each naming its columns: any of them may be the only one), then the
-     * clusters of the ids found, if any (a replay), with their pools.
+     * naming its columns: any of them may be the only one), then the clusters of the ids found, if any (a
+     * replay), with their pools. A group's creates read nothing else, so the port's one-at-a-time
+     * {@link #namesInUse} and {@link #countNotDeleted(Collection)} are left to their defaults here.
      */
     @Override
     public CreateChecks createChecks(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
@@ -295,7 +260,10 @@ public final class JdbiClusterRepository implements ClusterRepository {
         }
         List<String> found = new ArrayList<>();
         db.call("checking a group of creates", h -> {
-            Query query = bindPairs(h.createQuery(String.join(" UNION ALL ", branches)), pairs);
+            Query query = h.createQuery(String.join(" UNION ALL ", branches));
+            for (int i = 0; i < pairs.size(); i++) {
+                query.bind("t" + i, pairs.get(i).getKey()).bind("n" + i, pairs.get(i).getValue());
+            }
             if (!tenants.isEmpty()) {
                 query.bindList("tenants", tenants).bind("deleted", ClusterState.DELETED.wire());
             }

@@ -59,8 +59,6 @@ public final class JdbiMarketRepository implements MarketRepository {
 
     private final Db db;
     private final Clock clock;
-    /** On PostgreSQL a save notifies {@link PostgresChangeListener#MARKET_CHANNEL} (other replicas' signals). */
-    private final boolean postgres;
     /** Moved by every save of this process once committed, and by the other replicas' notifications. */
     private final ChangeSignal saves;
     private final SecureRandom random = new SecureRandom();
@@ -151,10 +149,9 @@ public final class JdbiMarketRepository implements MarketRepository {
     private record Written(Saved saved, Delta delta) {
     }
 
-    JdbiMarketRepository(Jdbi jdbi, Clock clock, boolean postgres, ChangeSignal saves) {
+    JdbiMarketRepository(Jdbi jdbi, Clock clock, ChangeSignal saves) {
         this.db = new Db(jdbi);
         this.clock = Objects.requireNonNull(clock);
-        this.postgres = postgres;
         this.saves = Objects.requireNonNull(saves);
     }
 
@@ -164,8 +161,9 @@ public final class JdbiMarketRepository implements MarketRepository {
      */
     @Override
     public long version() {
-        if (saves.trusted()) {
-            return saves.epoch();
+        long epoch = saves.current();
+        if (epoch != ChangeSignal.UNTRUSTED) {
+            return epoch;
         }
         return db.call("reading the market's version", h -> h.createQuery(VERSION).mapTo(Long.class).findOne().orElse(0L));
     }
@@ -247,11 +245,9 @@ public final class JdbiMarketRepository implements MarketRepository {
                     .bind("version", version).bind("loaded", loaded.longValue()).execute() != 1) {
                 throw new DomainException(ErrorCode.CONFLICT, "the market changed meanwhile; load it again and retry");
             }
-            if (postgres) {
-                h.execute("NOTIFY " + PostgresChangeListener.MARKET_CHANNEL);
-            }
             // once the outermost transaction has committed, not before: a reader must not keep what it reads
-            // before the commit under the number that follows it
+            // before the commit under the number that follows it (other replicas hear of it from the
+            // market_state row's trigger, V52)
             h.afterCommit(saves::committed);
             Saved before = latest(loaded);
             return write(h, before != null ? before : readAll(h, loaded), changes, version, now);

@@ -12,17 +12,16 @@ import java.util.Properties;
 
 /**
  * Moves the {@link ChangeSignal}s when another replica commits a change: a connection of its own (not one of
- * the pool's) that LISTENs on each signal's channel, which the writes NOTIFY in their transaction (the market's
- * save itself, the clusters' tables by a trigger). PostgreSQL
- * delivers a notification only once its transaction commits, and to every listening session, this replica's
- * too.
+ * the pool's) that LISTENs on each signal's channel, which the tables' triggers notify in the writing
+ * transaction (V51, V52). PostgreSQL delivers a notification only once its transaction commits, and to every
+ * listening session, this replica's too.
  *
  * <p>{@link #listen()} runs until the connection fails or the thread is interrupted; the signals are trusted
  * only while it runs. Whoever calls it (bootstrap's thread) calls it again after a pause; this class never waits
  * but on the database.
  */
 public final class PostgresChangeListener {
-    /** The channel of the market's saves. */
+    /** The channel of the market's saves (notified by the market_state row's trigger, V52). */
     static final String MARKET_CHANNEL = "bc_market_saved";
     /** The channel of the writes to clusters and their node pools (notified by their trigger, V51). */
     static final String CLUSTERS_CHANNEL = "bc_clusters_changed";
