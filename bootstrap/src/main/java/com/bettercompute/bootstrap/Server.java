@@ -152,7 +152,8 @@ public final class Server implements AutoCloseable {
      * Opens the database, loads the catalog, starts the admission webhooks and the API. A bad catalog stops the
      * start (CatalogException).
      */
-    public static Server start(ServerConfig config, AdmissionConfig admissionConfig, Clock clock) {
+    public static Server start(ServerConfig config, AdmissionConfig admissionConfig, Clock wallClock) {
+        Clock clock = new MicrosecondClock(wallClock);
         String demoToken = null;
         String catalogText;
         if (config.catalog() == null) {

@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The market tick as the server runs it: on the real database, on a test clock, across a restart. */
 class MarketTickLoopTest {
-    static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+    /** Five minutes before the hour: the hour's ledger entries close within the ticks of a test. */
+    static final Instant T0 = Instant.parse("2026-03-01T11:55:00Z");
 
     @TempDir
     Path dir;

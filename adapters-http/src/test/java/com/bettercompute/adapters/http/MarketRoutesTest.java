@@ -84,6 +84,8 @@ class MarketRoutesTest {
         api.w.tickAndReady();
         api.w.ports.clock().advance(Duration.ofMinutes(30));
         api.w.tickAndReady();
+        api.w.ports.clock().advance(Duration.ofMinutes(30));
+        api.w.tickAndReady();   // the first hour's entry closes on the hour
 
         JsonNode requests = api.send("GET", "/api/k8s/requests?cluster=train", DAVE, null).json();
         JsonNode item = requests.at("/items/0");
@@ -99,8 +101,8 @@ class MarketRoutesTest {
         JsonNode balance = api.send("GET", "/api/k8s/balance", DAVE, null).json();
         assertThat(balance.get("org").asText()).isEqualTo("acme");
         assertThat(balance.get("credits").asText()).isEqualTo("5000.00");
-        assertThat(balance.get("charged").asText()).isEqualTo("8.00");
-        assertThat(balance.get("balance").asText()).isEqualTo("4992.00");
+        assertThat(balance.get("charged").asText()).isEqualTo("16.00");
+        assertThat(balance.get("balance").asText()).isEqualTo("4984.00");
         assertThat(balance.get("entries").findValuesAsText("kind")).contains("charge", "credit");
 
         JsonNode usage = api.send("GET", "/api/usage?tenantId=acme", DAVE, null).json();

@@ -79,16 +79,16 @@ public final class JdbiMarketRepository implements MarketRepository {
 
     /**
      * A saved market: its snapshot without requests and grants, its pools without nodes ({@code rest}), indexed
-     * by id, with the orders the rows keep; its nodes, grants (with their current billing cursors), open requests
-     * (by filing sequence), the grants' orders and the grants whose cursor is in {@code market_billing}. Those
-     * five are the big ones: they are updated in place after each commit ({@link Delta}), never copied per save.
-     * {@code chargedTenants}: the tenants whose charged total is in {@code market_billing}, newer than their row.
+     * by id, with the orders the rows keep; its nodes, grants (as their rows hold them: a grant's billing cursor
+     * is written when its ledger entry opens or closes, and a restored market bills it on to the last tick), open
+     * requests (by filing sequence) and the grants' orders. Those are the big ones: they are updated in place
+     * after each commit ({@link Delta}), never copied per save.
      */
     private record Saved(long version, MarketSnapshot rest, long nextOrd, Map<String, PoolState> pools,
                          Map<String, MarketChanges.PoolNode> nodes, Map<String, TenantState> tenants,
                          Map<String, Long> tenantOrd, Map<String, ClusterState> clusters, Map<String, Long> clusterOrd,
                          Map<Long, RequestState> requests, Map<String, GrantState> grants, Map<String, Long> grantOrd,
-                         Map<String, Long> idleOrd, Set<String> billing, Set<String> chargedTenants) {
+                         Map<String, Long> idleOrd) {
 
         MarketSnapshot whole() {
             List<RequestState> open = new ArrayList<>(requests.values());
@@ -116,8 +116,7 @@ public final class JdbiMarketRepository implements MarketRepository {
      * What a save changes in the saved state's big maps, applied once its transaction commits (a save that
      * fails leaves the state as the database still holds it).
      */
-    private record Delta(Map<String, GrantState> grants, Map<String, Long> grantOrd, Set<String> billingAdded,
-                         Set<String> billingRemoved) {
+    private record Delta(Map<String, GrantState> grants, Map<String, Long> grantOrd) {
 
         void applyTo(Saved saved, MarketChanges changes) {
             for (MarketChanges.Gone gone : changes.gone()) {
@@ -136,13 +135,7 @@ public final class JdbiMarketRepository implements MarketRepository {
             }
             saved.grants().putAll(grants);
             saved.grantOrd().putAll(grantOrd);
-            saved.billing().removeAll(billingRemoved);
-            saved.billing().addAll(billingAdded);
         }
-    }
-
-    /** A grant with its row order. */
-    private record Ordered(long ord, GrantState grant) {
     }
 
     /** A save's written state: the saved state it moves to once committed, and the change to get there. */
@@ -328,27 +321,14 @@ public final class JdbiMarketRepository implements MarketRepository {
         Map<String, TenantState> tenants = new HashMap<>();
         Map<String, Long> tenantOrd = new HashMap<>();
         Rows tenantRows = new Rows(h, "market_tenants", MarketRows.TENANT);
-        // a tenant whose charged total alone moved (billing, every tick) keeps it in market_billing, not its row
-        Set<String> chargedTenants = new HashSet<>();
-        List<TenantState> charged = new ArrayList<>();
-        int chargedMoved = 0;
         for (TenantState t : next.tenants()) {
             long o = before.tenantOrd().getOrDefault(t.id(), -1L);
             long kept = o >= 0 ? o : ord[0]++;
             tenants.put(t.id(), t);
             tenantOrd.put(t.id(), kept);
-            TenantState old = before.tenants().get(t.id());
-            boolean inBilling = before.chargedTenants().contains(t.id());
-            if (old != null && old.creditsMicros() == t.creditsMicros() && (inBilling || !old.equals(t))) {
-                chargedMoved += old.equals(t) ? 0 : 1;
-                chargedTenants.add(t.id());
-                charged.add(t);
-            } else {
-                tenantRows.write(old, inBilling ? null : old, t, s -> MarketRows.bindTenant(s, t, kept));
-            }
+            tenantRows.write(before.tenants().get(t.id()), t, s -> MarketRows.bindTenant(s, t, kept));
         }
         tenantRows.deleteGone(before.tenants().keySet(), tenants.keySet());
-        boolean chargedChanged = chargedMoved > 0 || !chargedTenants.equals(before.chargedTenants());
 
         Map<String, ClusterState> clusters = new HashMap<>();
         Map<String, Long> clusterOrd = new HashMap<>();
@@ -363,36 +343,29 @@ public final class JdbiMarketRepository implements MarketRepository {
         clusterRows.deleteGone(before.clusters().keySet(), clusters.keySet());
 
         GrantWrites grants = new GrantWrites(h, before, changes, idleOrder(before, next, ord), ord);
-        if (grants.billingMoved() || chargedChanged) {
-            charged.sort(java.util.Comparator.comparingLong(t -> tenantOrd.get(t.id())));
-            grants.writeBilling(h, charged);
-        }
         int requestRows = writeRequests(h, before, changes, now);
 
         MarketRows.bindState(h.createUpdate("UPDATE market_state SET " + Db.assignments(MarketRows.STATE)
                 + " WHERE id = 1"), next, ord[0]).execute();
-        int written = requestRows + grants.billedOnly + chargedMoved;
+        int written = requestRows;
         for (Rows rows : List.of(poolRows, nodeRows, tenantRows, clusterRows, grants.rows)) {
             written += rows.flush();
         }
         lastSaveRows = written;
         // the big maps are shared with before's and move on once the transaction commits
         return new Written(new Saved(version, next, ord[0], pools, before.nodes(), tenants, tenantOrd, clusters,
-                clusterOrd, before.requests(), before.grants(), before.grantOrd(), grants.idleOrd, before.billing(),
-                chargedTenants), grants.delta);
+                clusterOrd, before.requests(), before.grants(), before.grantOrd(), grants.idleOrd), grants.delta);
     }
 
     /**
-     * The grant rows of a save: the grants the market made or changed, those whose billing alone moved, and
-     * those whose place in the idle order moved. Billing moves every ready grant at every tick and nothing else
-     * of it: those cursors go to market_billing (rewritten when any moved) instead of one row update each; a
-     * grant whose row is written whole takes its cursor back into its row.
+     * The grant rows of a save: the grants the market made or changed, those whose billing cursor it recorded
+     * (their ledger entry opened or closed: about once an hour each, not every tick), and those whose place in
+     * the idle order moved.
      */
     private static final class GrantWrites {
         final Rows rows;
         final Map<String, Long> idleOrd;
-        final Delta delta = new Delta(new HashMap<>(), new HashMap<>(), new HashSet<>(), new HashSet<>());
-        int billedOnly;
+        final Delta delta = new Delta(new HashMap<>(), new HashMap<>());
         private final Saved before;
         private final long[] ord;
 
@@ -415,30 +388,22 @@ public final class JdbiMarketRepository implements MarketRepository {
                 }
             }
             for (GrantState g : changes.grants()) {
-                write(g, false, idleMoved.remove(g.id()));
+                write(g, idleMoved.remove(g.id()));
             }
             for (GrantState g : changes.billed()) {
-                write(g, true, idleMoved.remove(g.id()));
+                write(g, idleMoved.remove(g.id()));
             }
             for (String id : idleMoved) {
-                write(before.grants().get(id), false, true);
+                write(before.grants().get(id), true);
             }
             for (String id : gone) {
                 if (before.grants().containsKey(id)) {
                     rows.delete(id);
                 }
-                if (before.billing().contains(id)) {
-                    delta.billingRemoved().add(id);
-                }
             }
         }
 
-        /** Whether market_billing's grant cursors moved in this save (it is then rewritten). */
-        boolean billingMoved() {
-            return billedOnly > 0 || !delta.billingAdded().isEmpty() || !delta.billingRemoved().isEmpty();
-        }
-
-        private void write(GrantState g, boolean billedAlone, boolean idleMoved) {
+        private void write(GrantState g, boolean idleMoved) {
             GrantState old = before.grants().get(g.id());
             Long o = before.grantOrd().get(g.id());
             long kept = o != null ? o : ord[0]++;
@@ -447,49 +412,7 @@ public final class JdbiMarketRepository implements MarketRepository {
             }
             delta.grants().put(g.id(), g);
             Long idleAt = idleOrd.get(g.id());
-            boolean changed = old != null && !old.equals(g);
-            if (changed && !idleMoved && (billedAlone || MarketRows.onlyBillingMoved(old, g))) {
-                if (!before.billing().contains(g.id())) {
-                    delta.billingAdded().add(g.id());
-                }
-                billedOnly++;
-                return;
-            }
-            if ((old == null || idleMoved || changed) && before.billing().contains(g.id())) {
-                delta.billingRemoved().add(g.id());
-            }
             rows.write(old, idleMoved ? null : old, g, s -> MarketRows.bindGrant(s, g, kept, idleAt));
-        }
-
-        /**
-         * Rewrites market_billing with the current cursors of the grants whose cursor is not in their row, in
-         * grant order (neighbouring ids and values make shorter text, see BillingCursors), then the charged
-         * totals of {@code charged}, the tenants whose total is not in their row.
-         */
-        void writeBilling(Handle h, List<TenantState> charged) {
-            List<Ordered> ordered = new ArrayList<>(before.billing().size() + delta.billingAdded().size());
-            for (String id : before.billing()) {
-                if (!delta.billingRemoved().contains(id)) {
-                    GrantState g = delta.grants().getOrDefault(id, before.grants().get(id));
-                    ordered.add(new Ordered(before.grantOrd().get(id), g));
-                }
-            }
-            for (String id : delta.billingAdded()) {
-                // billed alone: a grant whose row exists, so its order is known
-                ordered.add(new Ordered(before.grantOrd().get(id), delta.grants().get(id)));
-            }
-            ordered.sort(java.util.Comparator.comparingLong(Ordered::ord));
-            List<GrantState> cursors = new ArrayList<>(ordered.size());
-            ordered.forEach(o -> cursors.add(o.grant()));
-            h.execute("DELETE FROM market_billing");
-            PreparedBatch insert = h.prepareBatch("INSERT INTO market_billing (chunk, cursors) VALUES (:chunk, :cursors)");
-            List<String> chunks = BillingCursors.encode(cursors, charged);
-            for (int i = 0; i < chunks.size(); i++) {
-                insert.bind("chunk", i).bind("cursors", chunks.get(i)).add();
-            }
-            if (insert.size() > 0) {
-                insert.execute();
-            }
         }
     }
 
@@ -622,7 +545,7 @@ public final class JdbiMarketRepository implements MarketRepository {
         if (version == 0) {
             MarketSnapshot empty = new Market().snapshot();
             return new Saved(0, empty, 0, Map.of(), new HashMap<>(), Map.of(), Map.of(), Map.of(), Map.of(),
-                    new HashMap<>(), new HashMap<>(), new HashMap<>(), Map.of(), new HashSet<>(), Set.of());
+                    new HashMap<>(), new HashMap<>(), new HashMap<>(), Map.of());
         }
         Map<String, PoolState> pools = new HashMap<>();
         List<PoolState> poolList = h.createQuery("SELECT * FROM market_pools ORDER BY id").map((rs, ctx) -> {
@@ -638,12 +561,10 @@ public final class JdbiMarketRepository implements MarketRepository {
             nodes.put(n.id(), new MarketChanges.PoolNode(poolIds.get(rs.getString("pool_id")), n));
             return n;
         }).list();
-        BillingCursors.Read billed = BillingCursors.read(
-                h.createQuery("SELECT cursors FROM market_billing ORDER BY chunk").mapTo(String.class).list());
         Map<String, TenantState> tenants = new HashMap<>();
         Map<String, Long> tenantOrd = new HashMap<>();
         List<TenantState> tenantList = h.createQuery("SELECT * FROM market_tenants ORDER BY ord").map((rs, ctx) -> {
-            TenantState t = billed.applyTo(MarketRows.tenant(rs));
+            TenantState t = MarketRows.tenant(rs);
             tenants.put(t.id(), t);
             tenantOrd.put(t.id(), rs.getLong("ord"));
             return t;
@@ -665,15 +586,8 @@ public final class JdbiMarketRepository implements MarketRepository {
         Map<String, GrantState> grants = new HashMap<>();
         Map<String, Long> grantOrd = new HashMap<>();
         Map<String, Long> idleOrd = new HashMap<>();
-        Map<String, BillingCursors.Cursor> cursors = billed.grants();
-        Set<String> billing = new HashSet<>();
         h.createQuery("SELECT * FROM market_grants").map((rs, ctx) -> {
-            GrantState row = MarketRows.grant(rs);
-            BillingCursors.Cursor cursor = cursors.get(row.id());
-            GrantState g = cursor == null ? row : cursor.applyTo(row);
-            if (cursor != null) {
-                billing.add(g.id());
-            }
+            GrantState g = MarketRows.grant(rs);
             grants.put(g.id(), g);
             grantOrd.put(g.id(), rs.getLong("ord"));
             long idleAt = rs.getLong("idle_ord");
@@ -692,9 +606,7 @@ public final class JdbiMarketRepository implements MarketRepository {
                     List.copyOf(tenantList), List.copyOf(clusterList), List.of(), List.of(), idleOrder,
                     MarketRows.events(rs.getString("between_ticks_json")));
         }).one();
-        Set<String> chargedTenants = new HashSet<>(billed.tenants().keySet());
-        chargedTenants.retainAll(tenants.keySet());
         return new Saved(version, snapshot, nextOrd[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd, requests,
-                grants, grantOrd, idleOrd, billing, chargedTenants);
+                grants, grantOrd, idleOrd);
     }
 }

@@ -39,7 +39,7 @@ final class MarketRows {
             "reclaiming_json", "draining_json");
     static final List<String> NODE = List.of("id", "pool_id", "in_service", "block_cluster_id", "seated_gpus",
             "draining_until", "lost_grant_json");
-    static final List<String> TENANT = List.of("id", "ord", "credits_micros", "charged_micros");
+    static final List<String> TENANT = List.of("id", "ord", "credits_micros", "settled_micros");
     static final List<String> CLUSTER = List.of("id", "ord", "tenant_id", "max_gpus", "limit_micros", "used_gpus",
             "queue_json", "block_waiting_json", "claims_json", "packing", "limit_set_at");
     /** The columns of an open request that its state sets (not the episode's own: running, ended). */
@@ -53,11 +53,6 @@ final class MarketRows {
             "entry_locked", "entry_accrued", "carry");
 
     private MarketRows() {}
-
-    /** Whether two states of a grant differ in nothing but their billing cursor ({@link BillingCursors}). */
-    static boolean onlyBillingMoved(GrantState before, GrantState after) {
-        return BillingCursors.Cursor.of(after).applyTo(before).equals(after);
-    }
 
     // ---------------------------------------------------------------- binding
 
@@ -91,7 +86,7 @@ final class MarketRows {
 
     static <S extends SqlStatement<S>> S bindTenant(S s, TenantState t, long ord) {
         return s.bind("id", t.id()).bind("ord", ord).bind("credits_micros", t.creditsMicros())
-                .bind("charged_micros", t.chargedMicros());
+                .bind("settled_micros", t.settledMicros());
     }
 
     static <S extends SqlStatement<S>> S bindCluster(S s, ClusterState c, long ord) {
@@ -165,7 +160,7 @@ final class MarketRows {
     }
 
     static TenantState tenant(ResultSet rs) throws SQLException {
-        return new TenantState(rs.getString("id"), rs.getLong("credits_micros"), rs.getLong("charged_micros"));
+        return new TenantState(rs.getString("id"), rs.getLong("credits_micros"), rs.getLong("settled_micros"));
     }
 
     static ClusterState cluster(ResultSet rs) throws SQLException {

@@ -13,7 +13,7 @@ final class Backends {
     private static final String[] TABLES = {"node_pools", "clusters", "subnets", "networks", "providers", "accounts",
             "pools", "offers", "tenants", "projects", "budgets", "role_bindings", "principals", "cluster_owners",
             "events", "usage_records", "market_pools", "market_nodes", "market_tenants", "market_clusters",
-            "market_requests", "market_grants", "market_billing", "market_charges", "market_credits", "market_feed"};
+            "market_requests", "market_grants", "market_charges", "market_credits", "market_feed"};
 
     private Backends() {}
 

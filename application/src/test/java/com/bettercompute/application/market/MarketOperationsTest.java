@@ -244,20 +244,26 @@ class MarketOperationsTest {
         w.tickAndReady();
         w.ports.clock().advance(Duration.ofMinutes(30));
         w.tickAndReady();
+        w.ports.clock().advance(Duration.ofMinutes(30));
+        w.tickAndReady();
+        w.ports.clock().advance(Duration.ofMinutes(30));
+        w.tickAndReady();
 
         ReadBalance.Balance b = w.balance.read(w.caller(DAVE), null);
         assertThat(b.org()).isEqualTo("acme");
         assertThat(b.credits()).isEqualTo(Money.usd(5000));
-        // 8 GPUs for half an hour at the locked 2.00
-        assertThat(b.charged()).isEqualTo(Money.parse("8.00"));
-        assertThat(b.balance()).isEqualTo(Money.parse("4992.00"));
+        // 8 GPUs for an hour and a half at the locked 2.00: the first hour's entry closed on the hour, the
+        // half hour after it accrued in the open entry, in the balance already
+        assertThat(b.charged()).isEqualTo(Money.parse("24.00"));
+        assertThat(b.balance()).isEqualTo(Money.parse("4976.00"));
         assertThat(b.entries()).extracting(ReadBalance.Entry::kind).contains("charge", "credit");
         assertThat(b.entries().get(b.entries().size() - 1).key()).isEqualTo(LoadMarketCatalog.CREDITS_KEY);
 
         List<MarketLedger.HourlyCharge> hours = w.gpuUsage.read(w.caller(DAVE), "acme", 100);
         assertThat(hours).isNotEmpty();
-        assertThat(hours.stream().mapToLong(h -> h.amount().micros()).sum()).isEqualTo(Money.parse("8.00").micros());
-        assertThat(hours.stream().mapToLong(MarketLedger.HourlyCharge::gpuSeconds).sum()).isEqualTo(8 * 1800);
+        assertThat(hours).as("the closed hour").hasSize(1);
+        assertThat(hours.get(0).amount()).isEqualTo(Money.parse("16.00"));
+        assertThat(hours.get(0).gpuSeconds()).isEqualTo(8 * 3600);
         assertThat(w.gpuUsage.read(w.caller(OPS), "globex", 100)).isEmpty();
     }
 

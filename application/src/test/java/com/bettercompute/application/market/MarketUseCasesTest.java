@@ -142,14 +142,14 @@ class MarketUseCasesTest {
         new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 16, null);
         tickAndReady();
-        clock.advance(Duration.ofMinutes(30));
-        TickOutcome half = tickAndReady();
+        clock.advance(Duration.ofMinutes(60));
+        TickOutcome hour = tickAndReady();
 
-        assertThat(half.charges()).hasSize(2);
-        assertThat(ledger.chargedTo("acme")).isEqualTo(Money.parse("16.00"));
-        assertThat(ledger.record(half.charges())).as("the same charges replayed").isZero();
-        assertThat(ledger.chargedTo("acme")).isEqualTo(Money.parse("16.00"));
-        assertThat(markets.load().tenant("acme").balanceMicros()).isEqualTo(Money.usd(10_000).micros() - 16_000_000);
+        assertThat(hour.charges()).as("each node's entry closes on the hour").hasSize(2);
+        assertThat(ledger.chargedTo("acme")).isEqualTo(Money.parse("32.00"));
+        assertThat(ledger.record(hour.charges())).as("the same charges replayed").isZero();
+        assertThat(ledger.chargedTo("acme")).isEqualTo(Money.parse("32.00"));
+        assertThat(markets.load().tenant("acme").balanceMicros()).isEqualTo(Money.usd(10_000).micros() - 32_000_000);
     }
 
     @Test

@@ -223,9 +223,13 @@ public final class CatalogFile {
                 Duration window = duration(d, "protectionWindow", std.protection());
                 Duration idle = duration(d, "idleGrace", std.idleGrace());
                 Duration cover = duration(d, "balanceCover", std.balanceHorizon());
+                Duration period = duration(d, "billingPeriod", std.billingPeriod());
                 d.check("protectionWindow", window.compareTo(hold) >= 0, "must be at least the minimumHold ("
                         + hold + ")");
-                timings = new MarketTimings(hold, window, notice, idle, cover, std.billingPeriod(), std.evictionGrace());
+                // periods end on multiples of themselves: one that divides an hour never straddles one (usage is per hour)
+                d.check("billingPeriod", period.getSeconds() > 0 && period.getNano() == 0
+                        && Duration.ofHours(1).getSeconds() % period.getSeconds() == 0, "must be whole seconds that divide an hour, such as 1h, 10m or 30s");
+                timings = new MarketTimings(hold, window, notice, idle, cover, period, std.evictionGrace());
                 d.done();
             }
             Set<String> ids = new HashSet<>();

@@ -47,12 +47,15 @@ class MarketCatalogFileTest {
     @Test
     void short_durations_let_a_demo_run_a_day_in_minutes_and_a_file_without_a_market_has_none() {
         MarketCatalog m = CatalogFile.parseAll((ACCOUNT + "market:\\n  durations: {notice: 5s, minimumHold: 1m, protectionWindow: 2m, "
-                + "idleGrace: 10s, balanceCover: 1h30m}\\n").replace("\\n", "\n")).market();
+                + "idleGrace: 10s, balanceCover: 1h30m, billingPeriod: 10s}\\n").replace("\\n", "\n")).market();
         assertThat(m.timings().notice()).isEqualTo(Duration.ofSeconds(5));
         assertThat(m.timings().minimumHold()).isEqualTo(Duration.ofMinutes(1));
         assertThat(m.timings().protection()).isEqualTo(Duration.ofMinutes(2));
         assertThat(m.timings().idleGrace()).isEqualTo(Duration.ofSeconds(10));
         assertThat(m.timings().balanceHorizon()).isEqualTo(Duration.ofMinutes(90));
+        assertThat(m.timings().billingPeriod()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(CatalogFile.parseAll(ACCOUNT.replace("\\n", "\n")).market().timings().billingPeriod())
+                .as("ledger entries of at most an hour, ending on the hour").isEqualTo(Duration.ofHours(1));
         assertThat(CatalogFile.parseAll(ACCOUNT.replace("\\n", "\n")).market().pools()).isEmpty();
     }
 
@@ -70,6 +73,9 @@ class MarketCatalogFileTest {
             "market:\\n  durations:\\n    notice: soon                   | 6 | notice: must be a duration",
             "market:\\n  durations:\\n    minimumHold: 2h\\n    protectionWindow: 1h | 7 | protectionWindow: must be at least",
             "market:\\n  durations:\\n    idleGrace: 0s                  | 6 | idleGrace: must be more than zero",
+            "market:\\n  durations:\\n    billingPeriod: 7m              | 6 | billingPeriod: must be whole seconds that divide an hour",
+            "market:\\n  durations:\\n    billingPeriod: 2h              | 6 | billingPeriod: must be whole seconds that divide an hour",
+            "market:\\n  durations:\\n    billingPeriod: 500ms           | 6 | billingPeriod: must be whole seconds that divide an hour",
             "market:\\n  surge: true                                          | 5 | unknown key 'surge'",
             "tenants:\\n  - id: acme\\n    credits: lots                    | 6 | credits: must be an amount",
             "tenants:\\n  - id: acme\\n    market: {packing: true}          | 6 | 'maxClusterGpus' is required",

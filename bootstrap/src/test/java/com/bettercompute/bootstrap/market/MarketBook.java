@@ -91,12 +91,15 @@ public final class MarketBook {
 
     /**
      * What must hold between the market and its ledger, as a list of violations (empty: the books agree):
-     * each tenant's charges in the market are the ledger's plus what its grants accrued and did not close
-     * yet; each grant's ledger entries follow one another from its readiness with no gap and no overlap, up
+     * each tenant's closed entries in the market add up to the ledger's, and its charges to the ledger's plus
+     * what its grants accrued and did not close yet; each grant's ledger entries follow one another from its readiness with no gap and no overlap, up
      * to where its open entry starts; no node is held by two live grants.
      */
-    public static List<String> violations(MarketSnapshot s, MarketLedger ledger) {
+    public static List<String> violations(MarketSnapshot saved, MarketLedger ledger) {
         List<String> out = new ArrayList<>();
+        // as the market stands (a saved grant's billing cursor may be older: restoring bills it on to the last tick)
+        Market market = Market.restore(saved);
+        MarketSnapshot s = market.snapshot();
         Map<String, String> tenantOf = new HashMap<>();
         s.clusters().forEach(c -> tenantOf.put(c.id(), c.tenantId()));
         Map<String, Long> open = new HashMap<>();
@@ -115,9 +118,13 @@ public final class MarketBook {
             if (recorded != ledger.chargedTo(t.id()).micros()) {
                 out.add(t.id() + ": the ledger's entries do not add up to its sum");
             }
-            long expected = recorded + open.getOrDefault(t.id(), 0L);
-            if (t.chargedMicros() != expected) {
-                out.add(t.id() + ": the market charged " + t.chargedMicros() + " µ$, the ledger holds " + recorded
+            if (t.settledMicros() != recorded) {
+                out.add(t.id() + ": the market's closed entries add up to " + t.settledMicros() + " µ$, the ledger holds "
+                        + recorded + " µ$");
+            }
+            long charged = market.tenant(t.id()).charged().micros();
+            if (charged != recorded + open.getOrDefault(t.id(), 0L)) {
+                out.add(t.id() + ": the market charged " + charged + " µ$, the ledger holds " + recorded
                         + " µ$ and open entries " + open.getOrDefault(t.id(), 0L) + " µ$");
             }
             Map<String, List<Charge>> byGrant = new HashMap<>();

@@ -9,8 +9,9 @@ import java.util.Map;
 /**
  * Step 8 of a tick, and what the balance gate reads: accrues every ready grant up to the tick into
  * its tenant's charges, exactly ({@link BillingPolicy}), and closes ledger entries. An entry covers
- * one rate and closes when the rate changes, the grant ends, or it reaches the billing period, so the
- * balance is exact at every tick while the ledger gets one entry per grant and period. A tenant is
+ * one rate and closes when the rate changes, the grant ends, or its billing period ends (periods are
+ * aligned to the epoch: hours end on the hour), so the balance is exact at every tick while the ledger
+ * gets one entry per grant, rate and period. A tenant is
  * never charged past its credits: the accrual that reaches zero is cut there, and the tick reclaims
  * the tenant's nodes at once.
  *
@@ -96,29 +97,50 @@ final class Billing {
         }
     }
 
-    /** Accrues [billedUntil, to) at one rate into the grant's open entry. */
+    /**
+     * Accrues [billedUntil, to) at one rate into the grant's open entry, closing it at each end of a billing
+     * period ({@link #periodEnd}). The grant is recorded as billed ({@link Market#billed}) only when its entry
+     * opens or closes or the balance cuts an accrual short: in between, its cursor follows from the open entry
+     * and the last tick, and a restored market works it out again ({@code MarketSnapshotCodec}), so a save
+     * writes a grant's billing about once a period, not once a tick.
+     */
     private void accrue(NodeGrant g, long to, long rate, boolean locked) {
         if (g.entryFrom != EpochNanos.NONE && (g.entryRate != rate || g.entryLocked != locked)) {
             close(g);
         }
-        if (g.entryFrom == EpochNanos.NONE) {
-            g.entryFrom = g.billedUntil;
-            g.entryRate = rate;
-            g.entryLocked = locked;
-            g.entryAccrued = 0;
+        while (g.billedUntil < to) {
+            boolean opened = g.entryFrom == EpochNanos.NONE;
+            if (opened) {
+                g.entryFrom = g.billedUntil;
+                g.entryRate = rate;
+                g.entryLocked = locked;
+                g.entryAccrued = 0;
+            }
+            long periodEnd = periodEnd(g.entryFrom);
+            long upTo = Math.min(to, periodEnd);
+            long nanos = upTo - g.billedUntil;
+            long micros = BillingPolicy.micros(rate, g.gpus, nanos, g.carry);
+            Tenant tenant = g.cluster.tenant;
+            long charge = Math.min(micros, Math.max(0, tenant.balanceMicros()));
+            tenant.charged += charge;
+            g.entryAccrued += charge;
+            g.carry = BillingPolicy.carry(rate, g.gpus, nanos, g.carry);
+            g.billedUntil = upTo;
+            if (opened || charge != micros) {
+                market.billed(g);
+            }
+            if (upTo == periodEnd) {
+                close(g);
+            }
         }
-        long nanos = to - g.billedUntil;
-        long micros = BillingPolicy.micros(rate, g.gpus, nanos, g.carry);
-        Tenant tenant = g.cluster.tenant;
-        long charge = Math.min(micros, Math.max(0, tenant.balanceMicros()));
-        tenant.charged += charge;
-        g.entryAccrued += charge;
-        g.carry = BillingPolicy.carry(rate, g.gpus, nanos, g.carry);
-        g.billedUntil = to;
-        market.billed(g);
-        if (to - g.entryFrom >= periodNanos) {
-            close(g);
-        }
+    }
+
+    /**
+     * Where the billing period holding {@code from} ends: periods are aligned to the epoch (a period of an hour
+     * ends on the hour, UTC), so every entry falls in one hour of the usage route's per-hour sums.
+     */
+    private long periodEnd(long from) {
+        return Math.floorDiv(from, periodNanos) * periodNanos + periodNanos;
     }
 
     /** Closes a grant's open ledger entry, if any, into a charge. */
@@ -131,6 +153,7 @@ final class Billing {
                     g.cluster.tenant.id, g.cluster.id, g.node.pool, g.node.id, Money.ofMicros(g.entryRate), g.gpus,
                     Money.ofMicros(g.entryAccrued), g.entryLocked));
         }
+        g.cluster.tenant.settled += g.entryAccrued;
         g.entryFrom = EpochNanos.NONE;
         g.entryAccrued = 0;
         market.billed(g);

@@ -27,7 +27,11 @@ public record MarketSnapshot(MarketTimings timings, Instant lastTick, long seque
                             Instant drainingUntil) {
     }
 
-    public record TenantState(String id, long creditsMicros, long chargedMicros) {
+    /**
+     * A tenant: its credits and what its closed ledger entries add up to ({@code settledMicros}). What its open
+     * entries accrued is in its grants; the balance is credits minus both.
+     */
+    public record TenantState(String id, long creditsMicros, long settledMicros) {
     }
 
     /**
@@ -50,7 +54,10 @@ public record MarketSnapshot(MarketTimings timings, Instant lastTick, long seque
     /**
      * A grant still billing (live, idle, or ended and not yet billed to its end). {@code readyAt},
      * {@code holdUntil}, {@code protectedUntil} and {@code billedUntil} are null until the node is
-     * ready; {@code carry} is what billing owes below one micro-dollar.
+     * ready; {@code carry} is what billing owes below one micro-dollar. Its billing cursor
+     * ({@code billedUntil}, {@code entryAccrued}, {@code carry}) may be older than the snapshot's last tick
+     * while its open entry ({@code entryFrom}, {@code entryRate}) has not changed since: restoring bills it on
+     * to that tick at the entry's rate, as the ticks in between did.
      */
     public record GrantState(String id, String nodeId, PoolId pool, String clusterId, int gpus, Money lockedRate,
                              Instant grantedAt, Instant readyAt, Instant holdUntil, Instant protectedUntil,

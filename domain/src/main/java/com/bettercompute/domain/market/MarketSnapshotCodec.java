@@ -98,7 +98,7 @@ final class MarketSnapshotCodec {
         }
         List<MarketSnapshot.TenantState> tenantStates = new ArrayList<>();
         for (Tenant t : m.tenants.values()) {
-            tenantStates.add(new MarketSnapshot.TenantState(t.id, t.credits, t.charged));
+            tenantStates.add(new MarketSnapshot.TenantState(t.id, t.credits, t.settled));
         }
         List<MarketSnapshot.ClusterState> clusterStates = new ArrayList<>();
         for (TenantCluster c : m.clusters.values()) {
@@ -155,7 +155,7 @@ final class MarketSnapshotCodec {
         m.betweenTicks.addAll(s.betweenTicks());
         for (MarketSnapshot.TenantState t : s.tenants()) {
             Tenant tenant = new Tenant(t.id(), m.tenants.size(), t.creditsMicros());
-            tenant.charged = t.chargedMicros();
+            tenant.settled = t.settledMicros();
             m.tenants.put(t.id(), tenant);
         }
         for (MarketSnapshot.ClusterState c : s.clusters()) {
@@ -177,6 +177,7 @@ final class MarketSnapshotCodec {
             c.blockWaitingIds().forEach(id -> cluster.blockWaiting.add(byId.get(id)));
         }
         decodeGrants(m, s, byId);
+        billToLastTick(m);
         for (MarketSnapshot.PoolState p : s.pools()) {
             PoolBook b = m.pools.get(p.id());
             p.reclaimingIds().forEach(id -> b.reclaiming.add(byId.get(id)));
@@ -266,6 +267,32 @@ final class MarketSnapshotCodec {
             NodeGrant g = grantsById.get(id);
             m.idleGrants.add(g);
             m.book(g.node.pool).idle.computeIfAbsent(g.cluster, c -> new ArrayDeque<>()).add(g);
+        }
+    }
+
+    /**
+     * A saved grant's cursor moves only when its ledger entry opens, closes or is cut short by the balance
+     * ({@link Billing}): between those, every tick accrued it at its open entry's one rate, which this does
+     * again up to the last tick (the accrual telescopes, so one step gives what the ticks gave). Each tenant's
+     * charges are then its closed entries plus its grants' open ones.
+     */
+    private static void billToLastTick(Market m) {
+        long last = m.lastTick == null ? EpochNanos.NONE : EpochNanos.of(m.lastTick);
+        for (NodeGrant g : m.grants.values()) {
+            if (g.entryFrom == EpochNanos.NONE) {
+                continue;
+            }
+            long to = g.endsAt == null ? last : Math.min(last, EpochNanos.of(g.endsAt));
+            if (last != EpochNanos.NONE && to > g.billedUntil) {
+                long nanos = to - g.billedUntil;
+                g.entryAccrued += BillingPolicy.micros(g.entryRate, g.gpus, nanos, g.carry);
+                g.carry = BillingPolicy.carry(g.entryRate, g.gpus, nanos, g.carry);
+                g.billedUntil = to;
+            }
+            g.cluster.tenant.charged += g.entryAccrued;
+        }
+        for (Tenant t : m.tenants.values()) {
+            t.charged += t.settled;
         }
     }
 

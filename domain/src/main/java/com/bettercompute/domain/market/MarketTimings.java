@@ -10,11 +10,11 @@ public record MarketTimings(Duration minimumHold, Duration protection, Duration 
                             Duration balanceHorizon, Duration billingPeriod, Duration evictionGrace) {
     /**
      * One hour of hold, two of protection, a minute of notice, five minutes of idle grace, a
-     * two-hour balance horizon, ledger entries of at most a minute (the balance itself is exact at
+     * two-hour balance horizon, ledger entries within one clock hour (the balance itself is exact at
      * every tick), and the 60-second eviction grace a node drains for when reclaimed at once.
      */
     public static MarketTimings standard() {
         return new MarketTimings(Duration.ofHours(1), Duration.ofHours(2), Duration.ofSeconds(60),
-                Duration.ofMinutes(5), Duration.ofHours(2), Duration.ofSeconds(60), Duration.ofSeconds(60));
+                Duration.ofMinutes(5), Duration.ofHours(2), Duration.ofHours(1), Duration.ofSeconds(60));
     }
 }

@@ -4,7 +4,13 @@ package com.bettercompute.domain.market;
 public final class Tenant {
     final String id;
     long credits;
+    /** Everything billed: {@link #settled} plus what the grants' open ledger entries have accrued. */
     long charged;
+    /**
+     * What the tenant's closed ledger entries add up to. It moves only when an entry closes, so a saved market
+     * keeps it and works {@link #charged} out again from its grants' open entries (see {@link Market#restore}).
+     */
+    long settled;
     /** The tenant's position in the market's tenant order: the index of its per-tick figures. */
     final int slot;
 

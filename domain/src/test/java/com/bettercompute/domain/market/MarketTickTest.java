@@ -222,6 +222,33 @@ class MarketTickTest {
     }
 
     @Test
+    void ledgerEntriesEndOnTheHourAndAGrantIsRecordedAsBilledOnlyWhenItsEntryOpensOrCloses() {
+        file("a", "acme-c", 1, null);
+        Ticks.tickReady(market, at(Duration.ofMinutes(10)));   // ready at 00:10: bills from there
+        Market live = Market.restore(market.snapshot());       // a restored market records its changes
+        live.tick(at(Duration.ofMinutes(20)));
+        assertThat(live.changes().billed()).as("its entry opened").extracting(MarketSnapshot.GrantState::entryFrom)
+                .containsExactly(at(Duration.ofMinutes(10)));
+        live.clearChanges();
+        TickOutcome inside = live.tick(at(Duration.ofMinutes(40)));
+        assertThat(inside.charges()).isEmpty();
+        assertThat(live.changes().billed()).as("accrued at its open entry's rate: a restore works it out").isEmpty();
+        live.clearChanges();
+
+        TickOutcome crossing = live.tick(at(Duration.ofMinutes(65)));
+
+        assertThat(crossing.charges()).extracting(Charge::from, Charge::to).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(at(Duration.ofMinutes(10)), at(Duration.ofHours(1))));
+        assertThat(crossing.charges().get(0).amount()).as("50 minutes of 8 GPUs at 2.00").isEqualTo(Money.parse("13.333333"));
+        assertThat(live.changes().billed()).extracting(MarketSnapshot.GrantState::entryFrom, MarketSnapshot.GrantState::billedUntil)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(at(Duration.ofHours(1)), at(Duration.ofMinutes(65))));
+        assertThat(live.snapshot().tenants()).filteredOn(t -> t.id().equals("acme"))
+                .extracting(MarketSnapshot.TenantState::settledMicros).containsExactly(13_333_333L);
+        assertThat(live.tenant("acme").charged()).as("settled plus the open entry's five minutes")
+                .isEqualTo(Money.parse("14.666666"));
+    }
+
+    @Test
     void anEndedJobsNodeStaysForTheHoldThenTheIdleGraceUnlessItsClusterTakesItFirst() {
         MarketRequest a = file("a", "acme-c", 2, null);
         Ticks.tickReady(market, T0);
@@ -535,7 +562,7 @@ class MarketTickTest {
                         r.noticeDeadline(), r.provisioned(), r.blockNodeId(), r.marketRate(), r.lockedInForce()))
                 .toList();
         List<MarketSnapshot.TenantState> tenants = s.tenants().stream().map(t -> new MarketSnapshot.TenantState(
-                t.id(), Money.usd(1_000_000_000).micros(), t.chargedMicros())).toList();
+                t.id(), Money.usd(1_000_000_000).micros(), t.settledMicros())).toList();
         Market broken = Market.restore(new MarketSnapshot(s.timings(), s.lastTick(), s.sequence(), s.grantSequence(),
                 s.pools(), tenants, s.clusters(), requests, s.grants(), s.idleOrder(), s.betweenTicks()));
 
