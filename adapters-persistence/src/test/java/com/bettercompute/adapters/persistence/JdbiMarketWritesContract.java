@@ -71,7 +71,7 @@ abstract class JdbiMarketWritesContract extends PortsContract {
      * each step loaded, changed and saved (in a writer's transaction or not): every save writes exactly the rows
      * whose state differs from the last save's (requests, grants and nodes alike, though only the recorded ones
      * are compared; counted here by comparing whole snapshots, a grant's billing cursor only when its ledger entry
-     * opened or closed), and another replica reading every row loads a market equal to the one in memory.
+     * opened or closed for good), and another replica reading every row loads a market equal to the one in memory.
      */
     @Test
     void random_ticks_save_exactly_the_changed_rows_and_the_database_restores_the_market_in_memory() {
@@ -133,11 +133,12 @@ abstract class JdbiMarketWritesContract extends PortsContract {
             }
             s.tenants().forEach(t -> out.put("tenant " + t.id(), t));
             s.clusters().forEach(c -> out.put("cluster " + c.id(), c));
-            // a grant's billing cursor is written when its entry opens or closes, not as it accrues in between
-            s.grants().forEach(g -> out.put("grant " + g.id(), new MarketSnapshot.GrantState(g.id(), g.nodeId(), g.pool(),
-                    g.clusterId(), g.gpus(), g.lockedRate(), g.grantedAt(), g.readyAt(), g.holdUntil(), g.protectedUntil(),
-                    g.replacement(), g.requestId(), g.idleSince(), g.marketRate(), g.lockedInForce(), null, g.endsAt(),
-                    g.entryFrom(), g.entryRate(), g.entryLocked(), 0, 0)));
+            // a grant's billing cursor is written when its entry opens or closes for good, not as it accrues nor as
+            // it goes on into the next period at the same rate
+            s.grants().forEach(g -> out.put("grant " + g.id(), java.util.Arrays.asList(new MarketSnapshot.GrantState(
+                    g.id(), g.nodeId(), g.pool(), g.clusterId(), g.gpus(), g.lockedRate(), g.grantedAt(), g.readyAt(),
+                    g.holdUntil(), g.protectedUntil(), g.replacement(), g.requestId(), g.idleSince(), g.marketRate(),
+                    g.lockedInForce(), null, g.endsAt(), null, g.entryRate(), g.entryLocked(), 0, 0), g.entryFrom() == null)));
             s.requests().forEach(r -> out.put("request " + r.sequence(), r));
             return out;
         };

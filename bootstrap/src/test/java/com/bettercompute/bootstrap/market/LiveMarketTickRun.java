@@ -167,7 +167,11 @@ public final class LiveMarketTickRun {
         System.out.printf("  %s: the first save (the whole book) %.1f s%n", name, (System.nanoTime() - start) / 1e9);
         RunMarketTick tick = new RunMarketTick(db.transactions(), markets, db.marketLedger(), db.marketFeed(),
                 db.outbox(), events -> { }, clock);
+        movingTicks = 0;
+        movingCharges = 0;
         double moving = median(ticks, () -> movingTick(tick, clock));
+        System.out.printf("  %s: %.1f ledger entries closed per moving tick on average (prices that moved)%n", name,
+                (double) movingCharges / movingTicks);
         double still = median(ticks, () -> stillTick(tick));
         double load = median(ticks, () -> {
             long t = System.nanoTime();
@@ -188,7 +192,15 @@ public final class LiveMarketTickRun {
             markets.save(m);
             return took;
         }));
+        // once an hour every running grant's ledger entry closes (entries end on the hour): one such tick, apart
+        Instant hour = clock.instant().truncatedTo(java.time.temporal.ChronoUnit.HOURS).plusSeconds(3600);
+        clock.set(hour.plusSeconds(5));
+        long crossingStart = System.nanoTime();
+        int closed = tick.run().charges().size();
+        double crossing = (System.nanoTime() - crossingStart) / 1e6;
         System.out.printf("  %s live tick (clock +5 s): %.1f ms; where nothing changed: %.1f ms%n", name, moving, still);
+        System.out.printf("  %s the tick across the hour (%,d ledger entries closed, once an hour): %.1f ms%n", name,
+                closed, crossing);
         System.out.printf("  %s parts: load %.1f ms, save of an unchanged market %.1f ms (of which its changes"
                 + " %.1f ms)%n", name, load, save, changes);
         return new Live(name, moving, still);
@@ -198,9 +210,16 @@ public final class LiveMarketTickRun {
     private static long movingTick(RunMarketTick tick, MutableClock clock) {
         clock.set(clock.instant().plusSeconds(5));
         long t = System.nanoTime();
-        tick.run();
-        return System.nanoTime() - t;
+        TickOutcome o = tick.run();
+        long took = System.nanoTime() - t;
+        movingTicks++;
+        movingCharges += o.charges().size();
+        return took;
     }
+
+    /** The moving ticks run and the ledger entries they closed, for the average printed. */
+    private static long movingTicks;
+    private static long movingCharges;
 
     /** One live tick at the same instant again. */
     private static long stillTick(RunMarketTick tick) {

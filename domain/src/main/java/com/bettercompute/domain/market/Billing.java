@@ -99,15 +99,17 @@ final class Billing {
 
     /**
      * Accrues [billedUntil, to) at one rate into the grant's open entry, closing it at each end of a billing
-     * period ({@link #periodEnd}). The grant is recorded as billed ({@link Market#billed}) only when its entry
-     * opens or closes or the balance cuts an accrual short: in between, its cursor follows from the open entry
-     * and the last tick, and a restored market works it out again ({@code MarketSnapshotCodec}), so a save
-     * writes a grant's billing about once a period, not once a tick.
+     * period ({@link #periodEnd}) and opening the next at the same rate. The grant is recorded as billed
+     * ({@link Market#billed}) only when its entry opens (not on from one period into the next), closes for good,
+     * or the balance cuts an accrual short: otherwise its cursor follows from the saved one and the last tick,
+     * and a restored market works it out again ({@link #billSaved}), so a save writes a grant's billing when
+     * its rate changes or it starts or ends, not once a tick, nor once an hour.
      */
     private void accrue(NodeGrant g, long to, long rate, boolean locked) {
         if (g.entryFrom != EpochNanos.NONE && (g.entryRate != rate || g.entryLocked != locked)) {
             close(g);
         }
+        boolean rolledOver = false;
         while (g.billedUntil < to) {
             boolean opened = g.entryFrom == EpochNanos.NONE;
             if (opened) {
@@ -116,7 +118,7 @@ final class Billing {
                 g.entryLocked = locked;
                 g.entryAccrued = 0;
             }
-            long periodEnd = periodEnd(g.entryFrom);
+            long periodEnd = periodEnd(g.entryFrom, periodNanos);
             long upTo = Math.min(to, periodEnd);
             long nanos = upTo - g.billedUntil;
             long micros = BillingPolicy.micros(rate, g.gpus, nanos, g.carry);
@@ -126,11 +128,17 @@ final class Billing {
             g.entryAccrued += charge;
             g.carry = BillingPolicy.carry(rate, g.gpus, nanos, g.carry);
             g.billedUntil = upTo;
-            if (opened || charge != micros) {
+            if ((opened && !rolledOver) || charge != micros) {
                 market.billed(g);
             }
+            rolledOver = false;
             if (upTo == periodEnd) {
-                close(g);
+                settle(g);
+                if (upTo < to) {
+                    rolledOver = true;
+                } else {
+                    market.billed(g);
+                }
             }
         }
     }
@@ -139,15 +147,42 @@ final class Billing {
      * Where the billing period holding {@code from} ends: periods are aligned to the epoch (a period of an hour
      * ends on the hour, UTC), so every entry falls in one hour of the usage route's per-hour sums.
      */
-    private long periodEnd(long from) {
+    static long periodEnd(long from, long periodNanos) {
         return Math.floorDiv(from, periodNanos) * periodNanos + periodNanos;
     }
 
-    /** Closes a grant's open ledger entry, if any, into a charge. */
+    /**
+     * A saved grant's open entry billed on to {@code to} as the ticks since its save did: at its one rate, on
+     * from period to period (each closed entry is in the ledger and its tenant's settled total already), so
+     * the grant ends as the running market left it. Unlike a tick it charges no tenant: the restored tenant's
+     * total is worked out from the grants afterwards.
+     */
+    static void billSaved(NodeGrant g, long to, long periodNanos) {
+        while (g.entryFrom != EpochNanos.NONE && g.billedUntil < to) {
+            long periodEnd = periodEnd(g.entryFrom, periodNanos);
+            long upTo = Math.min(to, periodEnd);
+            long nanos = upTo - g.billedUntil;
+            g.entryAccrued += BillingPolicy.micros(g.entryRate, g.gpus, nanos, g.carry);
+            g.carry = BillingPolicy.carry(g.entryRate, g.gpus, nanos, g.carry);
+            g.billedUntil = upTo;
+            if (upTo == periodEnd) {
+                g.entryAccrued = 0;
+                g.entryFrom = upTo < to ? upTo : EpochNanos.NONE;
+            }
+        }
+    }
+
+    /** Closes a grant's open ledger entry, if any, into a charge, and records the grant as billed. */
     void close(NodeGrant g) {
         if (g.entryFrom == EpochNanos.NONE) {
             return;
         }
+        settle(g);
+        market.billed(g);
+    }
+
+    /** The open entry into a charge, added to its tenant's settled total. */
+    private void settle(NodeGrant g) {
         if (g.billedUntil > g.entryFrom) {
             charges.add(new Charge(g.id, EpochNanos.instant(g.entryFrom), EpochNanos.instant(g.billedUntil),
                     g.cluster.tenant.id, g.cluster.id, g.node.pool, g.node.id, Money.ofMicros(g.entryRate), g.gpus,
@@ -156,6 +191,5 @@ final class Billing {
         g.cluster.tenant.settled += g.entryAccrued;
         g.entryFrom = EpochNanos.NONE;
         g.entryAccrued = 0;
-        market.billed(g);
     }
 }

@@ -271,23 +271,21 @@ final class MarketSnapshotCodec {
     }
 
     /**
-     * A saved grant's cursor moves only when its ledger entry opens, closes or is cut short by the balance
-     * ({@link Billing}): between those, every tick accrued it at its open entry's one rate, which this does
-     * again up to the last tick (the accrual telescopes, so one step gives what the ticks gave). Each tenant's
-     * charges are then its closed entries plus its grants' open ones.
+     * A saved grant's cursor moves only when its ledger entry opens, closes for good or is cut short by the
+     * balance ({@link Billing}): between those, every tick accrued it at its open entry's one rate, on from one
+     * period into the next, which this does again up to the last tick ({@link Billing#billSaved}; the accrual
+     * telescopes, so one step gives what the ticks gave). Each tenant's charges are then its closed entries
+     * (its settled total) plus its grants' open ones.
      */
     private static void billToLastTick(Market m) {
         long last = m.lastTick == null ? EpochNanos.NONE : EpochNanos.of(m.lastTick);
+        long periodNanos = m.timings().billingPeriod().toNanos();
         for (NodeGrant g : m.grants.values()) {
             if (g.entryFrom == EpochNanos.NONE) {
                 continue;
             }
-            long to = g.endsAt == null ? last : Math.min(last, EpochNanos.of(g.endsAt));
-            if (last != EpochNanos.NONE && to > g.billedUntil) {
-                long nanos = to - g.billedUntil;
-                g.entryAccrued += BillingPolicy.micros(g.entryRate, g.gpus, nanos, g.carry);
-                g.carry = BillingPolicy.carry(g.entryRate, g.gpus, nanos, g.carry);
-                g.billedUntil = to;
+            if (last != EpochNanos.NONE) {
+                Billing.billSaved(g, g.endsAt == null ? last : Math.min(last, EpochNanos.of(g.endsAt)), periodNanos);
             }
             g.cluster.tenant.charged += g.entryAccrued;
         }

@@ -222,7 +222,7 @@ class MarketTickTest {
     }
 
     @Test
-    void ledgerEntriesEndOnTheHourAndAGrantIsRecordedAsBilledOnlyWhenItsEntryOpensOrCloses() {
+    void ledgerEntriesEndOnTheHourAndAGrantIsRecordedAsBilledOnlyWhenItsEntryOpensOrClosesForGood() {
         file("a", "acme-c", 1, null);
         Ticks.tickReady(market, at(Duration.ofMinutes(10)));   // ready at 00:10: bills from there
         Market live = Market.restore(market.snapshot());       // a restored market records its changes
@@ -230,22 +230,34 @@ class MarketTickTest {
         assertThat(live.changes().billed()).as("its entry opened").extracting(MarketSnapshot.GrantState::entryFrom)
                 .containsExactly(at(Duration.ofMinutes(10)));
         live.clearChanges();
+        MarketSnapshot saved = live.snapshot();
         TickOutcome inside = live.tick(at(Duration.ofMinutes(40)));
         assertThat(inside.charges()).isEmpty();
         assertThat(live.changes().billed()).as("accrued at its open entry's rate: a restore works it out").isEmpty();
-        live.clearChanges();
 
         TickOutcome crossing = live.tick(at(Duration.ofMinutes(65)));
 
         assertThat(crossing.charges()).extracting(Charge::from, Charge::to).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(at(Duration.ofMinutes(10)), at(Duration.ofHours(1))));
         assertThat(crossing.charges().get(0).amount()).as("50 minutes of 8 GPUs at 2.00").isEqualTo(Money.parse("13.333333"));
-        assertThat(live.changes().billed()).extracting(MarketSnapshot.GrantState::entryFrom, MarketSnapshot.GrantState::billedUntil)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(at(Duration.ofHours(1)), at(Duration.ofMinutes(65))));
+        assertThat(live.changes().billed()).as("on into the next hour at the same rate: a restore works it out too")
+                .isEmpty();
         assertThat(live.snapshot().tenants()).filteredOn(t -> t.id().equals("acme"))
                 .extracting(MarketSnapshot.TenantState::settledMicros).containsExactly(13_333_333L);
         assertThat(live.tenant("acme").charged()).as("settled plus the open entry's five minutes")
                 .isEqualTo(Money.parse("14.666666"));
+        // what a store kept: the grant as saved at 00:20, the tenants and the last tick as they are now
+        MarketSnapshot now = live.snapshot();
+        Market restored = Market.restore(new MarketSnapshot(now.timings(), now.lastTick(), now.sequence(),
+                now.grantSequence(), now.pools(), now.tenants(), now.clusters(), now.requests(), saved.grants(),
+                now.idleOrder(), now.betweenTicks()));
+        assertThat(restored.snapshot()).isEqualTo(now);
+        assertThat(restored.tenant("acme").charged()).isEqualTo(Money.parse("14.666666"));
+
+        live.clearChanges();
+        live.tick(at(Duration.ofHours(2)));
+        assertThat(live.changes().billed()).as("a tick on the hour closes the entry and opens none: recorded")
+                .extracting(MarketSnapshot.GrantState::entryFrom).containsOnlyNulls().hasSize(1);
     }
 
     @Test
