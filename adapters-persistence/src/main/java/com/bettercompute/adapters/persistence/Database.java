@@ -106,7 +106,7 @@ public final class Database implements AutoCloseable {
                 .setSqlParser(new ColonPrefixSqlParser(new SqlCache()));
         this.transactions = new JdbiTransactions(jdbi);
         this.clustersChanged = new ChangeSignal(!postgres);
-        this.clusters = new JdbiClusterRepository(jdbi, clustersChanged);
+        this.clusters = new JdbiClusterRepository(jdbi, clustersChanged, postgres);
         this.catalog = new JdbiCatalogRepository(jdbi);
         this.access = new JdbiAccessRepository(jdbi);
         this.outbox = new JdbiEventOutbox(jdbi);
