@@ -104,7 +104,7 @@ public final class Database implements AutoCloseable {
         // Jdbi's default SQL caches serialize every statement on one lock (see SqlCache)
         jdbi.getConfig(SqlStatements.class).setTemplateCache(new SqlCache())
                 .setSqlParser(new ColonPrefixSqlParser(new SqlCache()));
-        this.transactions = new JdbiTransactions(jdbi);
+        this.transactions = new JdbiTransactions(jdbi, postgres);
         this.clustersChanged = new ChangeSignal(!postgres);
         this.clusters = new JdbiClusterRepository(jdbi, clustersChanged, postgres);
         this.catalog = new JdbiCatalogRepository(jdbi);

@@ -7,11 +7,13 @@ import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import org.jdbi.v3.core.statement.Update;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,10 +44,100 @@ final class Db {
     /** Runs a read or a single statement; {@code what} names it in the log when it fails. */
     <T> T call(String what, HandleCallback<T, RuntimeException> work) {
         try {
-            return jdbi.withHandle(work);
+            return jdbi.withHandle(h -> {
+                // a statement sees the writes held before it: they go first
+                Together held = TOGETHER.get();
+                if (held != null && !held.statements.isEmpty()) {
+                    held.send(h);
+                }
+                return work.withHandle(h);
+            });
         } catch (JdbiException e) {
             throw failure(what, e);
         }
+    }
+
+    /** The writes {@link JdbiTransactions#writesTogether} holds on this thread (PostgreSQL only), else null. */
+    private static final ThreadLocal<Together> TOGETHER = new ThreadLocal<>();
+
+    /**
+     * Writes held to be sent at once: their statements as one text, which PostgreSQL's driver sends in one round
+     * trip (one Sync). Each statement's parameters are named with a prefix of its own ({@link #prefix}).
+     */
+    static final class Together {
+        private final List<String> statements = new ArrayList<>();
+        private final List<Consumer<Update>> binders = new ArrayList<>();
+        private final List<Function<SQLException, DomainException>> conflicts = new ArrayList<>();
+        private int names;
+
+        /** A prefix for the parameter names of one row or statement, not used before in this text. */
+        String prefix() {
+            return "w" + names++ + "_";
+        }
+
+        /**
+         * Holds a statement; {@code conflict}, when not null, is the {@code CONFLICT} a unique violation of the
+         * text becomes (the first held statement that gave one decides).
+         */
+        void add(String sql, Consumer<Update> binder, Function<SQLException, DomainException> conflict) {
+            statements.add(sql);
+            binders.add(binder);
+            if (conflict != null) {
+                conflicts.add(conflict);
+            }
+        }
+
+        /** Sends the held statements; a unique violation becomes the CONFLICT a held statement named. */
+        void send(Handle h) {
+            Update text = h.createUpdate(String.join(";\n", statements));
+            binders.forEach(b -> b.accept(text));
+            statements.clear();
+            binders.clear();
+            List<Function<SQLException, DomainException>> mapped = List.copyOf(conflicts);
+            conflicts.clear();
+            try {
+                text.execute();
+            } catch (JdbiException e) {
+                SQLException unique = uniqueViolation(e);
+                if (unique == null || mapped.isEmpty()) {
+                    throw e;
+                }
+                LOG.debug("unique constraint refused a write: {}", unique.getMessage());
+                throw mapped.get(0).apply(unique);
+            }
+        }
+    }
+
+    /** The writes held on this thread, or null when a write is to be sent at once. */
+    static Together together() {
+        return TOGETHER.get();
+    }
+
+    /**
+     * Runs the work holding the writes that {@link #together} offers, then sends them at once (on the thread's
+     * open handle, in its transaction). A failure to send is thrown here; the transaction must then roll back.
+     */
+    <T> T holdingWrites(String what, java.util.function.Supplier<T> work) {
+        Together held = new Together();
+        TOGETHER.set(held);
+        try {
+            T result = work.get();
+            if (!held.statements.isEmpty()) {
+                try {
+                    jdbi.useHandle(held::send);
+                } catch (JdbiException e) {
+                    throw failure(what, e);
+                }
+            }
+            return result;
+        } finally {
+            TOGETHER.remove();
+        }
+    }
+
+    /** Runs the work on the thread's open handle without sending the held writes first (to hold more). */
+    void onHandle(Consumer<Handle> work) {
+        jdbi.useHandle(work::accept);
     }
 
     /** Runs several statements as one unit: the caller's transaction when there is one, else its own. */
@@ -116,6 +208,11 @@ final class Db {
         if (rows == 0) {
             h.createUpdate(insertSql(table, List.copyOf(row.keySet()))).bindMap(row).execute();
         }
+    }
+
+    /** {@code (:pa, :pb)}: one row's values, its parameters named {@code prefix + column}. */
+    static String valuesRow(List<String> columns, String prefix) {
+        return columns.stream().map(c -> ":" + prefix + c).collect(Collectors.joining(", ", "(", ")"));
     }
 
     /** {@code INSERT INTO table (a, b) VALUES (:a, :b)}: parameters are named after their columns. */

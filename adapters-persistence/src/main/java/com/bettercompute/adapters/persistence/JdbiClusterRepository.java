@@ -21,6 +21,7 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import org.jdbi.v3.core.statement.Update;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -37,6 +38,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -89,8 +91,10 @@ public final class JdbiClusterRepository implements ClusterRepository {
             + " WHERE id = :id AND cluster_id = :cluster_id";
     private static final String NAME_CONSTRAINT = "clusters_active_name_uq";
     /** Moves a tenant's count of clusters not deleted by :delta, creating its row on first use (V60). */
+    private static final String COUNT_CONFLICT = " ON CONFLICT (tenant_id) DO UPDATE SET not_deleted = cluster_counts.not_deleted"
+            + " + EXCLUDED.not_deleted";
     private static final String COUNT_POSTGRES = "INSERT INTO cluster_counts (tenant_id, not_deleted) VALUES (:tenant_id, :delta)"
-            + " ON CONFLICT (tenant_id) DO UPDATE SET not_deleted = cluster_counts.not_deleted + EXCLUDED.not_deleted";
+            + COUNT_CONFLICT;
     private static final String COUNT_H2 = "MERGE INTO cluster_counts c"
             + " USING (VALUES (CAST(:tenant_id AS VARCHAR), CAST(:delta AS BIGINT))) s (tenant_id, delta) ON c.tenant_id = s.tenant_id"
             + " WHEN MATCHED THEN UPDATE SET not_deleted = c.not_deleted + s.delta"
@@ -368,11 +372,19 @@ public final class JdbiClusterRepository implements ClusterRepository {
         return deltas;
     }
 
-    /** One round trip for the clusters and one for their node pools (JDBC batches), whatever their number. */
+    /**
+     * One round trip for the clusters and one for their node pools (JDBC batches), whatever their number; none of
+     * their own when {@link JdbiTransactions#writesTogether} holds them (multi-row INSERTs sent with the others).
+     */
     @Override
     public void insertAll(List<Cluster> clusters) {
         if (clusters.size() <= 1) {
             clusters.forEach(this::insert);
+            return;
+        }
+        Db.Together held = Db.together();
+        if (held != null) {
+            hold(held, clusters);
             return;
         }
         db.inTransactionRun("inserting clusters", h -> Db.guardUnique(h, "clusters_insert", g -> {
@@ -380,9 +392,9 @@ public final class JdbiClusterRepository implements ClusterRepository {
             PreparedBatch rows = g.prepareBatch(INSERT_CLUSTER);
             PreparedBatch pools = g.prepareBatch(INSERT_NODE_POOL);
             for (Cluster cluster : clusters) {
-                bindCluster(rows, cluster).add();
+                bindCluster(rows, "", cluster).add();
                 for (int i = 0; i < cluster.nodePools().size(); i++) {
-                    bindNodePool(pools, cluster.nodePools().get(i), i).add();
+                    bindNodePool(pools, "", cluster.nodePools().get(i), i).add();
                 }
             }
             rows.execute();
@@ -394,13 +406,53 @@ public final class JdbiClusterRepository implements ClusterRepository {
         }, unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists.")));
     }
 
+    /** The clusters, their node pools and their tenants' counts as three statements held to be sent together. */
+    private void hold(Db.Together held, List<Cluster> clusters) {
+        db.onHandle(this::changed);
+        List<String> rows = new ArrayList<>();
+        List<String> poolRows = new ArrayList<>();
+        List<Consumer<Update>> binders = new ArrayList<>();
+        List<Consumer<Update>> poolBinders = new ArrayList<>();
+        for (Cluster cluster : clusters) {
+            String p = held.prefix();
+            rows.add(Db.valuesRow(CLUSTER_COLUMNS, p));
+            binders.add(u -> bindCluster(u, p, cluster));
+            for (int i = 0; i < cluster.nodePools().size(); i++) {
+                String q = held.prefix();
+                NodePool pool = cluster.nodePools().get(i);
+                int ordinal = i;
+                poolRows.add(Db.valuesRow(NODE_POOL_COLUMNS, q));
+                poolBinders.add(u -> bindNodePool(u, q, pool, ordinal));
+            }
+        }
+        held.add("INSERT INTO clusters (" + String.join(", ", CLUSTER_COLUMNS) + ") VALUES " + String.join(", ", rows),
+                u -> binders.forEach(b -> b.accept(u)),
+                unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists."));
+        if (!poolRows.isEmpty()) {
+            held.add("INSERT INTO node_pools (" + String.join(", ", NODE_POOL_COLUMNS) + ") VALUES " + String.join(", ", poolRows),
+                    u -> poolBinders.forEach(b -> b.accept(u)), null);
+        }
+        Map<String, Integer> deltas = new java.util.TreeMap<>(added(clusters));
+        if (!deltas.isEmpty()) {
+            List<String> countRows = new ArrayList<>();
+            List<Consumer<Update>> countBinders = new ArrayList<>();
+            deltas.forEach((tenant, delta) -> {
+                String p = held.prefix();
+                countRows.add("(:" + p + "tenant_id, :" + p + "delta)");
+                countBinders.add(u -> u.bind(p + "tenant_id", tenant).bind(p + "delta", (long) delta));
+            });
+            held.add("INSERT INTO cluster_counts (tenant_id, not_deleted) VALUES " + String.join(", ", countRows) + COUNT_CONFLICT,
+                    u -> countBinders.forEach(b -> b.accept(u)), null);
+        }
+    }
+
     @Override
     public void insert(Cluster cluster) {
         db.inTransactionRun("inserting a cluster", h -> Db.guardUnique(h, "cluster_insert", g -> {
             changed(g);
-            bindCluster(g.createUpdate(INSERT_CLUSTER), cluster).execute();
+            bindCluster(g.createUpdate(INSERT_CLUSTER), "", cluster).execute();
             for (int i = 0; i < cluster.nodePools().size(); i++) {
-                bindNodePool(g.createUpdate(INSERT_NODE_POOL), cluster.nodePools().get(i), i).execute();
+                bindNodePool(g.createUpdate(INSERT_NODE_POOL), "", cluster.nodePools().get(i), i).execute();
             }
             count(g, added(List.of(cluster)));
             return null;
@@ -439,8 +491,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
             }
             for (int i = 0; i < cluster.nodePools().size(); i++) {
                 NodePool pool = cluster.nodePools().get(i);
-                if (bindNodePool(g.createUpdate(UPDATE_NODE_POOL), pool, i).execute() == 0) {
-                    bindNodePool(g.createUpdate(INSERT_NODE_POOL), pool, i).execute();
+                if (bindNodePool(g.createUpdate(UPDATE_NODE_POOL), "", pool, i).execute() == 0) {
+                    bindNodePool(g.createUpdate(INSERT_NODE_POOL), "", pool, i).execute();
                 }
             }
             return true;
@@ -449,7 +501,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     /** bindCluster binds every column; UPDATE_REQUEST leaves the reconciler's out. */
     private static int updateRow(Handle h, String sql, Cluster cluster, long expectedVersion) {
-        return bindCluster(h.createUpdate(sql).configure(SqlStatements.class, c -> c.setUnusedBindingAllowed(true)), cluster)
+        return bindCluster(h.createUpdate(sql).configure(SqlStatements.class, c -> c.setUnusedBindingAllowed(true)), "", cluster)
                 .bind("expected_version", expectedVersion).bind("stored_deleted", ClusterState.DELETED.wire()).execute();
     }
 
@@ -496,71 +548,71 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 Map.of("id", cluster.id()));
     }
 
-    private static <S extends SqlStatement<S>> S bindCluster(S s, Cluster c) {
-        return s.bind("id", c.id())
-                .bind("tenant_id", c.tenantId())
-                .bind("project_id", c.projectId())
-                .bind("pool_id", c.poolId())
-                .bind("provider_account_id", c.providerAccountId())
-                .bind("name", c.name())
-                .bind("active_name", c.deleted() ? null : c.name())
-                .bind("description", c.description())
-                .bind("mode", c.mode() == null ? null : c.mode().wire())
-                .bind("location", c.location())
-                .bind("region", c.region())
-                .bind("location_type", c.locationType() == null ? null : c.locationType().wire())
-                .bind("release_channel", c.releaseChannel() == null ? null : c.releaseChannel().wire())
-                .bind("requested_version", c.requestedVersion())
-                .bind("kubernetes_version", c.kubernetesVersion())
-                .bind("node_version", c.nodeVersion())
-                .bind("endpoint", c.endpoint())
-                .bind("authorized_networks_json", Json.write(c.authorizedNetworks()))
-                .bind("private_nodes", c.privateNodes())
-                .bind("network_id", c.networkId())
-                .bind("subnet_name", c.subnetName())
-                .bind("state", c.state().wire())
-                .bind("message", c.message())
-                .bind("provider_name", c.providerName())
-                .bind("owner_id", c.ownerId())
-                .bind("request_fingerprint", c.requestFingerprint())
-                .bind("version", c.version())
-                .bind("created_at", c.createdAt())
-                .bind("updated_at", c.updatedAt())
-                .bind("ready_at", c.readyAt())
-                .bind("deleted_at", c.deletedAt())
-                .bind("delete_requested_at", c.progress().deleteRequestedAt())
-                .bind("provider_accepted_at", c.progress().providerAcceptedAt())
-                .bind("pending_action", c.progress().pendingAction())
-                .bind("attempts", c.progress().failures())
-                .bind("next_reconcile_at", c.progress().nextAttemptAt())
-                .bind("ca_certificate", c.progress().caCertificate())
-                .bind("pending_operation", c.progress().operation());
+    private static <S extends SqlStatement<S>> S bindCluster(S s, String p, Cluster c) {
+        return s.bind(p + "id", c.id())
+                .bind(p + "tenant_id", c.tenantId())
+                .bind(p + "project_id", c.projectId())
+                .bind(p + "pool_id", c.poolId())
+                .bind(p + "provider_account_id", c.providerAccountId())
+                .bind(p + "name", c.name())
+                .bind(p + "active_name", c.deleted() ? null : c.name())
+                .bind(p + "description", c.description())
+                .bind(p + "mode", c.mode() == null ? null : c.mode().wire())
+                .bind(p + "location", c.location())
+                .bind(p + "region", c.region())
+                .bind(p + "location_type", c.locationType() == null ? null : c.locationType().wire())
+                .bind(p + "release_channel", c.releaseChannel() == null ? null : c.releaseChannel().wire())
+                .bind(p + "requested_version", c.requestedVersion())
+                .bind(p + "kubernetes_version", c.kubernetesVersion())
+                .bind(p + "node_version", c.nodeVersion())
+                .bind(p + "endpoint", c.endpoint())
+                .bind(p + "authorized_networks_json", Json.write(c.authorizedNetworks()))
+                .bind(p + "private_nodes", c.privateNodes())
+                .bind(p + "network_id", c.networkId())
+                .bind(p + "subnet_name", c.subnetName())
+                .bind(p + "state", c.state().wire())
+                .bind(p + "message", c.message())
+                .bind(p + "provider_name", c.providerName())
+                .bind(p + "owner_id", c.ownerId())
+                .bind(p + "request_fingerprint", c.requestFingerprint())
+                .bind(p + "version", c.version())
+                .bind(p + "created_at", c.createdAt())
+                .bind(p + "updated_at", c.updatedAt())
+                .bind(p + "ready_at", c.readyAt())
+                .bind(p + "deleted_at", c.deletedAt())
+                .bind(p + "delete_requested_at", c.progress().deleteRequestedAt())
+                .bind(p + "provider_accepted_at", c.progress().providerAcceptedAt())
+                .bind(p + "pending_action", c.progress().pendingAction())
+                .bind(p + "attempts", c.progress().failures())
+                .bind(p + "next_reconcile_at", c.progress().nextAttemptAt())
+                .bind(p + "ca_certificate", c.progress().caCertificate())
+                .bind(p + "pending_operation", c.progress().operation());
     }
 
-    private static <S extends SqlStatement<S>> S bindNodePool(S s, NodePool p, int ordinal) {
+    private static <S extends SqlStatement<S>> S bindNodePool(S s, String prefix, NodePool p, int ordinal) {
         NodePoolSpec spec = p.spec();
-        return s.bind("id", p.id())
-                .bind("cluster_id", p.clusterId())
-                .bind("ordinal", ordinal)
-                .bind("name", spec.name())
-                .bind("machine_type", spec.machineType())
-                .bind("node_count", spec.nodeCount())
-                .bind("autoscaling_min", spec.autoscaling() == null ? null : spec.autoscaling().minNodes())
-                .bind("autoscaling_max", spec.autoscaling() == null ? null : spec.autoscaling().maxNodes())
-                .bind("disk_gib", spec.diskGiB())
-                .bind("disk_type", spec.diskType())
-                .bind("spot", spec.spot())
-                .bind("accelerator_type", spec.accelerators() == null ? null : spec.accelerators().type())
-                .bind("accelerator_count", spec.accelerators() == null ? null : spec.accelerators().count())
-                .bind("zones_json", Json.write(spec.zones()))
-                .bind("labels_json", Json.write(spec.labels()))
-                .bind("taints_json", Json.write(spec.taints()))
-                .bind("state", p.state().wire())
-                .bind("message", p.message())
-                .bind("version", p.version())
-                .bind("created_at", p.createdAt())
-                .bind("updated_at", p.updatedAt())
-                .bind("request_fingerprint", p.requestFingerprint());
+        return s.bind(prefix + "id", p.id())
+                .bind(prefix + "cluster_id", p.clusterId())
+                .bind(prefix + "ordinal", ordinal)
+                .bind(prefix + "name", spec.name())
+                .bind(prefix + "machine_type", spec.machineType())
+                .bind(prefix + "node_count", spec.nodeCount())
+                .bind(prefix + "autoscaling_min", spec.autoscaling() == null ? null : spec.autoscaling().minNodes())
+                .bind(prefix + "autoscaling_max", spec.autoscaling() == null ? null : spec.autoscaling().maxNodes())
+                .bind(prefix + "disk_gib", spec.diskGiB())
+                .bind(prefix + "disk_type", spec.diskType())
+                .bind(prefix + "spot", spec.spot())
+                .bind(prefix + "accelerator_type", spec.accelerators() == null ? null : spec.accelerators().type())
+                .bind(prefix + "accelerator_count", spec.accelerators() == null ? null : spec.accelerators().count())
+                .bind(prefix + "zones_json", Json.write(spec.zones()))
+                .bind(prefix + "labels_json", Json.write(spec.labels()))
+                .bind(prefix + "taints_json", Json.write(spec.taints()))
+                .bind(prefix + "state", p.state().wire())
+                .bind(prefix + "message", p.message())
+                .bind(prefix + "version", p.version())
+                .bind(prefix + "created_at", p.createdAt())
+                .bind(prefix + "updated_at", p.updatedAt())
+                .bind(prefix + "request_fingerprint", p.requestFingerprint());
     }
 
     /** Loads the node pools of the clusters (one query) and returns the clusters with them. */

@@ -12,6 +12,7 @@ import com.bettercompute.domain.cluster.ClusterState;
 import com.bettercompute.domain.cluster.Ids;
 import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.event.DomainEvent;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import java.util.stream.Stream;
@@ -89,6 +90,50 @@ abstract class ClusterRepositoryContract extends PortsContract {
         }))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
         assertThat(clusters.find(fresh.id())).isEmpty();
+    }
+
+    /** A create group's writes: the clusters, their owners and their events. */
+    private void groupWrites(List<Cluster> group) {
+        clusters.insertAll(group);
+        Map<String, String> owners = new java.util.LinkedHashMap<>();
+        group.forEach(c -> owners.put(c.id(), "user:" + c.name()));
+        ports.access().addOwners(owners);
+        ports.outbox().appendAll(group.stream().map(c -> new DomainEvent("kubernetes.cluster.created", c.tenantId(), c.id(),
+                c.createdAt(), Map.of("name", c.name()))).toList());
+    }
+
+    @Test
+    void writes_together_store_what_the_writes_store_one_by_one_and_a_read_meanwhile_sees_them() {
+        clusters.insert(minimal("acme", "before", T0));
+        List<Cluster> group = List.of(full("acme", "train", T0), minimal("globex", "train", T0), full("acme", "serve", T0));
+
+        List<Cluster> seen = ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
+            groupWrites(group);
+            return clusters.findAll(group.stream().map(Cluster::id).toList());
+        }));
+
+        assertThat(seen).containsExactlyInAnyOrderElementsOf(group);
+        group.forEach(c -> assertThat(clusters.find(c.id())).contains(c));
+        group.forEach(c -> assertThat(ports.access().owner(c.id())).contains("user:" + c.name()));
+        assertThat(ports.outbox().read(0, 100, null)).extracting(e -> e.event().subjectId())
+                .containsExactlyElementsOf(group.stream().map(Cluster::id).toList());
+        assertThat(clusters.countNotDeleted(List.of("acme", "globex"))).isEqualTo(Map.of("acme", 3, "globex", 1));
+    }
+
+    @Test
+    void a_taken_name_among_writes_together_is_a_conflict_and_their_transaction_stores_none_of_them() {
+        clusters.insert(minimal("acme", "train", T0));
+        List<Cluster> group = List.of(minimal("acme", "fresh", T0), minimal("acme", "train", T0, "another-key"));
+
+        assertThatThrownBy(() -> ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
+            groupWrites(group);
+            return null;
+        }))).isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+
+        group.forEach(c -> assertThat(ports.access().owner(c.id())).isEmpty());
+        assertThat(clusters.find(group.get(0).id())).isEmpty();
+        assertThat(ports.outbox().read(0, 100, null)).isEmpty();
+        assertThat(clusters.countNotDeleted("acme")).isEqualTo(1);
     }
 
     @Test
