@@ -7,12 +7,14 @@ import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
-import org.jdbi.v3.core.statement.Update;
+import org.jdbi.v3.core.statement.SqlStatement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -62,26 +64,22 @@ final class Db {
 
     /**
      * Writes held to be sent at once: their statements as one text, which PostgreSQL's driver sends in one round
-     * trip (one Sync). Each statement's parameters are named with a prefix of its own ({@link #prefix}).
+     * trip (one Sync), each reading its snapshot when it starts, in order. Positional parameters set on the JDBC
+     * statement itself: the text changes with the group's size, and Jdbi would parse each new text and look up an
+     * argument factory per value (most of a group's leader's time in a profile of the named version).
      */
     static final class Together {
         private final List<String> statements = new ArrayList<>();
-        private final List<Consumer<Update>> binders = new ArrayList<>();
+        private final List<Object> values = new ArrayList<>();
         private final List<Function<SQLException, DomainException>> conflicts = new ArrayList<>();
-        private int names;
-
-        /** A prefix for the parameter names of one row or statement, not used before in this text. */
-        String prefix() {
-            return "w" + names++ + "_";
-        }
 
         /**
-         * Holds a statement; {@code conflict}, when not null, is the {@code CONFLICT} a unique violation of the
-         * text becomes (the first held statement that gave one decides).
+         * Holds a statement and its values in the order of its {@code ?}; {@code conflict}, when not null, is the
+         * {@code CONFLICT} a unique violation of the text becomes (the first held statement that gave one decides).
          */
-        void add(String sql, Consumer<Update> binder, Function<SQLException, DomainException> conflict) {
+        void add(String sql, List<?> statementValues, Function<SQLException, DomainException> conflict) {
             statements.add(sql);
-            binders.add(binder);
+            values.addAll(statementValues);
             if (conflict != null) {
                 conflicts.add(conflict);
             }
@@ -89,23 +87,59 @@ final class Db {
 
         /** Sends the held statements; a unique violation becomes the CONFLICT a held statement named. */
         void send(Handle h) {
-            Update text = h.createUpdate(String.join(";\n", statements));
-            binders.forEach(b -> b.accept(text));
-            statements.clear();
-            binders.clear();
+            String text = String.join(";\n", statements);
+            int count = statements.size();
+            List<Object> sent = new ArrayList<>(values);
             List<Function<SQLException, DomainException>> mapped = List.copyOf(conflicts);
+            statements.clear();
+            values.clear();
             conflicts.clear();
-            try {
-                text.execute();
-            } catch (JdbiException e) {
+            try (PreparedStatement statement = h.getConnection().prepareStatement(text)) {
+                for (int i = 0; i < sent.size(); i++) {
+                    set(statement, i + 1, sent.get(i));
+                }
+                statement.execute();
+            } catch (SQLException e) {
                 SQLException unique = uniqueViolation(e);
                 if (unique == null || mapped.isEmpty()) {
-                    throw e;
+                    throw new UnableToExecuteStatementException("sending " + count + " held writes", e, null);
                 }
                 LOG.debug("unique constraint refused a write: {}", unique.getMessage());
                 throw mapped.get(0).apply(unique);
             }
         }
+    }
+
+    /** Sets a row value as the repositories' Jdbi arguments do (instants as UTC {@code OffsetDateTime}s). */
+    static void set(PreparedStatement statement, int position, Object value) throws SQLException {
+        if (value == null) {
+            statement.setNull(position, Types.NULL);
+        } else if (value instanceof Instant instant) {
+            statement.setObject(position, Times.toColumn(instant));
+        } else if (value instanceof String text) {
+            statement.setString(position, text);
+        } else {
+            statement.setObject(position, value);
+        }
+    }
+
+    /** Binds a row's values by their columns' names (a null as an untyped null, as Jdbi binds a null object). */
+    static <S extends SqlStatement<S>> S bindRow(S statement, List<String> columns, List<Object> values) {
+        for (int i = 0; i < columns.size(); i++) {
+            statement.bind(columns.get(i), values.get(i));
+        }
+        return statement;
+    }
+
+    /** {@code ?, ?, ?}: {@code n} positional parameters. */
+    static String marks(int n) {
+        return String.join(", ", Collections.nCopies(n, "?"));
+    }
+
+    /** {@code INSERT INTO table (a, b) VALUES (?, ?), (?, ?)}: {@code rows} rows of positional parameters. */
+    static String insertRowsSql(String table, List<String> columns, int rows) {
+        String row = "(" + marks(columns.size()) + ")";
+        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES " + String.join(", ", Collections.nCopies(rows, row));
     }
 
     /** The writes held on this thread, or null when a write is to be sent at once. */
@@ -210,11 +244,6 @@ final class Db {
         }
     }
 
-    /** {@code (:pa, :pb)}: one row's values, its parameters named {@code prefix + column}. */
-    static String valuesRow(List<String> columns, String prefix) {
-        return columns.stream().map(c -> ":" + prefix + c).collect(Collectors.joining(", ", "(", ")"));
-    }
-
     /** {@code INSERT INTO table (a, b) VALUES (:a, :b)}: parameters are named after their columns. */
     static String insertSql(String table, List<String> columns) {
         return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES ("
@@ -241,13 +270,11 @@ final class Db {
      */
     static <T> int insertRows(Handle h, String table, List<String> columns, String suffix, List<T> rows,
                               RowBinder<T> binder) {
-        String head = "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES ";
-        String row = columns.stream().map(c -> "?").collect(Collectors.joining(", ", "(", ")"));
         int inserted = 0;
         int from = 0;
         while (from < rows.size()) {
             int n = Math.min(ROWS_PER_INSERT, Integer.highestOneBit(rows.size() - from));
-            String sql = head + String.join(", ", Collections.nCopies(n, row)) + suffix;
+            String sql = insertRowsSql(table, columns, n) + suffix;
             try (PreparedStatement insert = h.getConnection().prepareStatement(sql)) {
                 int position = 1;
                 for (T r : rows.subList(from, from + n)) {

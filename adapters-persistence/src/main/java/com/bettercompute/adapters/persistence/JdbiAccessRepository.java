@@ -11,14 +11,12 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
-import org.jdbi.v3.core.statement.Update;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 
 import static com.bettercompute.adapters.persistence.Db.row;
 import static com.bettercompute.adapters.persistence.Db.upsert;
@@ -138,18 +136,14 @@ public final class JdbiAccessRepository implements AccessRepository {
         }
         Db.Together held = Db.together();
         if (held != null) {
-            List<String> ids = new ArrayList<>();
-            List<String> rows = new ArrayList<>();
-            List<Consumer<Update>> binders = new ArrayList<>();
+            List<Object> rows = new ArrayList<>();
             ownerByCluster.forEach((cluster, principal) -> {
-                String p = held.prefix();
-                ids.add(":" + p + "cluster_id");
-                rows.add("(:" + p + "cluster_id, :" + p + "principal_id)");
-                binders.add(u -> u.bind(p + "cluster_id", cluster).bind(p + "principal_id", principal));
+                rows.add(cluster);
+                rows.add(principal);
             });
-            held.add("DELETE FROM cluster_owners WHERE cluster_id IN (" + String.join(", ", ids) + ")",
-                    u -> binders.forEach(b -> b.accept(u)), null);
-            held.add("INSERT INTO cluster_owners (cluster_id, principal_id) VALUES " + String.join(", ", rows), u -> {}, null);
+            held.add("DELETE FROM cluster_owners WHERE cluster_id IN (" + Db.marks(ownerByCluster.size()) + ")",
+                    List.copyOf(ownerByCluster.keySet()), null);
+            held.add(Db.insertRowsSql("cluster_owners", List.of("cluster_id", "principal_id"), ownerByCluster.size()), rows, null);
             return;
         }
         db.inTransactionRun("recording clusters' owners", h -> {

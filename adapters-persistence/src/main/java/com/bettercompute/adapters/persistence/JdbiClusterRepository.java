@@ -21,7 +21,6 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
-import org.jdbi.v3.core.statement.Update;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -38,7 +37,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -239,10 +237,6 @@ public final class JdbiClusterRepository implements ClusterRepository {
         return "(tenant_id, active_name) IN (" + String.join(", ", java.util.Collections.nCopies(pairs, "(?, ?)")) + ")";
     }
 
-    private static String marks(int n) {
-        return String.join(", ", java.util.Collections.nCopies(n, "?"));
-    }
-
     /**
      * The tenants' row locks (as {@code JdbiCatalogRepository.lockTenant} takes them; the sort runs before the lock),
      * then the names, the counts and the ids as one {@code UNION ALL} (each branch naming its columns: any of them may
@@ -269,15 +263,15 @@ public final class JdbiClusterRepository implements ClusterRepository {
         }
         if (!tenants.isEmpty()) {
             branches.add("SELECT 'c' AS kind, tenant_id AS k, NULL AS v, not_deleted AS n FROM cluster_counts WHERE tenant_id IN ("
-                    + marks(tenants.size()) + ")");
+                    + Db.marks(tenants.size()) + ")");
             params.addAll(tenants);
         }
         if (!ids.isEmpty()) {
-            branches.add("SELECT 'i' AS kind, id AS k, NULL AS v, 0 AS n FROM clusters WHERE id IN (" + marks(ids.size()) + ")");
+            branches.add("SELECT 'i' AS kind, id AS k, NULL AS v, 0 AS n FROM clusters WHERE id IN (" + Db.marks(ids.size()) + ")");
             params.addAll(ids);
         }
         String lock = tenants.isEmpty() ? null
-                : "SELECT id FROM tenants WHERE id IN (" + marks(tenants.size()) + ") ORDER BY id FOR UPDATE";
+                : "SELECT id FROM tenants WHERE id IN (" + Db.marks(tenants.size()) + ") ORDER BY id FOR UPDATE";
         String check = branches.isEmpty() ? null : String.join(" UNION ALL ", branches);
         Set<String> locked = new java.util.TreeSet<>();
         Map<String, Set<String>> used = new HashMap<>();
@@ -392,9 +386,9 @@ public final class JdbiClusterRepository implements ClusterRepository {
             PreparedBatch rows = g.prepareBatch(INSERT_CLUSTER);
             PreparedBatch pools = g.prepareBatch(INSERT_NODE_POOL);
             for (Cluster cluster : clusters) {
-                bindCluster(rows, "", cluster).add();
+                bindCluster(rows, cluster).add();
                 for (int i = 0; i < cluster.nodePools().size(); i++) {
-                    bindNodePool(pools, "", cluster.nodePools().get(i), i).add();
+                    bindNodePool(pools, cluster.nodePools().get(i), i).add();
                 }
             }
             rows.execute();
@@ -409,40 +403,27 @@ public final class JdbiClusterRepository implements ClusterRepository {
     /** The clusters, their node pools and their tenants' counts as three statements held to be sent together. */
     private void hold(Db.Together held, List<Cluster> clusters) {
         db.onHandle(this::changed);
-        List<String> rows = new ArrayList<>();
-        List<String> poolRows = new ArrayList<>();
-        List<Consumer<Update>> binders = new ArrayList<>();
-        List<Consumer<Update>> poolBinders = new ArrayList<>();
+        List<Object> rows = new ArrayList<>();
+        List<Object> pools = new ArrayList<>();
         for (Cluster cluster : clusters) {
-            String p = held.prefix();
-            rows.add(Db.valuesRow(CLUSTER_COLUMNS, p));
-            binders.add(u -> bindCluster(u, p, cluster));
+            rows.addAll(clusterValues(cluster));
             for (int i = 0; i < cluster.nodePools().size(); i++) {
-                String q = held.prefix();
-                NodePool pool = cluster.nodePools().get(i);
-                int ordinal = i;
-                poolRows.add(Db.valuesRow(NODE_POOL_COLUMNS, q));
-                poolBinders.add(u -> bindNodePool(u, q, pool, ordinal));
+                pools.addAll(nodePoolValues(cluster.nodePools().get(i), i));
             }
         }
-        held.add("INSERT INTO clusters (" + String.join(", ", CLUSTER_COLUMNS) + ") VALUES " + String.join(", ", rows),
-                u -> binders.forEach(b -> b.accept(u)),
+        held.add(Db.insertRowsSql("clusters", CLUSTER_COLUMNS, clusters.size()), rows,
                 unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists."));
-        if (!poolRows.isEmpty()) {
-            held.add("INSERT INTO node_pools (" + String.join(", ", NODE_POOL_COLUMNS) + ") VALUES " + String.join(", ", poolRows),
-                    u -> poolBinders.forEach(b -> b.accept(u)), null);
+        if (!pools.isEmpty()) {
+            held.add(Db.insertRowsSql("node_pools", NODE_POOL_COLUMNS, pools.size() / NODE_POOL_COLUMNS.size()), pools, null);
         }
-        Map<String, Integer> deltas = new java.util.TreeMap<>(added(clusters));
-        if (!deltas.isEmpty()) {
-            List<String> countRows = new ArrayList<>();
-            List<Consumer<Update>> countBinders = new ArrayList<>();
-            deltas.forEach((tenant, delta) -> {
-                String p = held.prefix();
-                countRows.add("(:" + p + "tenant_id, :" + p + "delta)");
-                countBinders.add(u -> u.bind(p + "tenant_id", tenant).bind(p + "delta", (long) delta));
-            });
-            held.add("INSERT INTO cluster_counts (tenant_id, not_deleted) VALUES " + String.join(", ", countRows) + COUNT_CONFLICT,
-                    u -> countBinders.forEach(b -> b.accept(u)), null);
+        List<Object> counts = new ArrayList<>();
+        new java.util.TreeMap<>(added(clusters)).forEach((tenant, delta) -> {
+            counts.add(tenant);
+            counts.add((long) delta);
+        });
+        if (!counts.isEmpty()) {
+            held.add(Db.insertRowsSql("cluster_counts", List.of("tenant_id", "not_deleted"), counts.size() / 2) + COUNT_CONFLICT,
+                    counts, null);
         }
     }
 
@@ -450,9 +431,9 @@ public final class JdbiClusterRepository implements ClusterRepository {
     public void insert(Cluster cluster) {
         db.inTransactionRun("inserting a cluster", h -> Db.guardUnique(h, "cluster_insert", g -> {
             changed(g);
-            bindCluster(g.createUpdate(INSERT_CLUSTER), "", cluster).execute();
+            bindCluster(g.createUpdate(INSERT_CLUSTER), cluster).execute();
             for (int i = 0; i < cluster.nodePools().size(); i++) {
-                bindNodePool(g.createUpdate(INSERT_NODE_POOL), "", cluster.nodePools().get(i), i).execute();
+                bindNodePool(g.createUpdate(INSERT_NODE_POOL), cluster.nodePools().get(i), i).execute();
             }
             count(g, added(List.of(cluster)));
             return null;
@@ -491,8 +472,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
             }
             for (int i = 0; i < cluster.nodePools().size(); i++) {
                 NodePool pool = cluster.nodePools().get(i);
-                if (bindNodePool(g.createUpdate(UPDATE_NODE_POOL), "", pool, i).execute() == 0) {
-                    bindNodePool(g.createUpdate(INSERT_NODE_POOL), "", pool, i).execute();
+                if (bindNodePool(g.createUpdate(UPDATE_NODE_POOL), pool, i).execute() == 0) {
+                    bindNodePool(g.createUpdate(INSERT_NODE_POOL), pool, i).execute();
                 }
             }
             return true;
@@ -501,7 +482,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     /** bindCluster binds every column; UPDATE_REQUEST leaves the reconciler's out. */
     private static int updateRow(Handle h, String sql, Cluster cluster, long expectedVersion) {
-        return bindCluster(h.createUpdate(sql).configure(SqlStatements.class, c -> c.setUnusedBindingAllowed(true)), "", cluster)
+        return bindCluster(h.createUpdate(sql).configure(SqlStatements.class, c -> c.setUnusedBindingAllowed(true)), cluster)
                 .bind("expected_version", expectedVersion).bind("stored_deleted", ClusterState.DELETED.wire()).execute();
     }
 
@@ -548,71 +529,83 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 Map.of("id", cluster.id()));
     }
 
-    private static <S extends SqlStatement<S>> S bindCluster(S s, String p, Cluster c) {
-        return s.bind(p + "id", c.id())
-                .bind(p + "tenant_id", c.tenantId())
-                .bind(p + "project_id", c.projectId())
-                .bind(p + "pool_id", c.poolId())
-                .bind(p + "provider_account_id", c.providerAccountId())
-                .bind(p + "name", c.name())
-                .bind(p + "active_name", c.deleted() ? null : c.name())
-                .bind(p + "description", c.description())
-                .bind(p + "mode", c.mode() == null ? null : c.mode().wire())
-                .bind(p + "location", c.location())
-                .bind(p + "region", c.region())
-                .bind(p + "location_type", c.locationType() == null ? null : c.locationType().wire())
-                .bind(p + "release_channel", c.releaseChannel() == null ? null : c.releaseChannel().wire())
-                .bind(p + "requested_version", c.requestedVersion())
-                .bind(p + "kubernetes_version", c.kubernetesVersion())
-                .bind(p + "node_version", c.nodeVersion())
-                .bind(p + "endpoint", c.endpoint())
-                .bind(p + "authorized_networks_json", Json.write(c.authorizedNetworks()))
-                .bind(p + "private_nodes", c.privateNodes())
-                .bind(p + "network_id", c.networkId())
-                .bind(p + "subnet_name", c.subnetName())
-                .bind(p + "state", c.state().wire())
-                .bind(p + "message", c.message())
-                .bind(p + "provider_name", c.providerName())
-                .bind(p + "owner_id", c.ownerId())
-                .bind(p + "request_fingerprint", c.requestFingerprint())
-                .bind(p + "version", c.version())
-                .bind(p + "created_at", c.createdAt())
-                .bind(p + "updated_at", c.updatedAt())
-                .bind(p + "ready_at", c.readyAt())
-                .bind(p + "deleted_at", c.deletedAt())
-                .bind(p + "delete_requested_at", c.progress().deleteRequestedAt())
-                .bind(p + "provider_accepted_at", c.progress().providerAcceptedAt())
-                .bind(p + "pending_action", c.progress().pendingAction())
-                .bind(p + "attempts", c.progress().failures())
-                .bind(p + "next_reconcile_at", c.progress().nextAttemptAt())
-                .bind(p + "ca_certificate", c.progress().caCertificate())
-                .bind(p + "pending_operation", c.progress().operation());
+    /** The cluster's row: its values in the order of {@link #CLUSTER_COLUMNS}. */
+    private static List<Object> clusterValues(Cluster c) {
+        return java.util.Arrays.asList(
+                c.id(),
+                c.tenantId(),
+                c.projectId(),
+                c.poolId(),
+                c.providerAccountId(),
+                c.name(),
+                c.deleted() ? null : c.name(),
+                c.description(),
+                c.mode() == null ? null : c.mode().wire(),
+                c.location(),
+                c.region(),
+                c.locationType() == null ? null : c.locationType().wire(),
+                c.releaseChannel() == null ? null : c.releaseChannel().wire(),
+                c.requestedVersion(),
+                c.kubernetesVersion(),
+                c.nodeVersion(),
+                c.endpoint(),
+                Json.write(c.authorizedNetworks()),
+                c.privateNodes(),
+                c.networkId(),
+                c.subnetName(),
+                c.state().wire(),
+                c.message(),
+                c.providerName(),
+                c.ownerId(),
+                c.requestFingerprint(),
+                c.version(),
+                c.createdAt(),
+                c.updatedAt(),
+                c.readyAt(),
+                c.deletedAt(),
+                c.progress().deleteRequestedAt(),
+                c.progress().providerAcceptedAt(),
+                c.progress().pendingAction(),
+                c.progress().failures(),
+                c.progress().nextAttemptAt(),
+                c.progress().caCertificate(),
+                c.progress().operation());
     }
 
-    private static <S extends SqlStatement<S>> S bindNodePool(S s, String prefix, NodePool p, int ordinal) {
+    private static <S extends SqlStatement<S>> S bindCluster(S s, Cluster c) {
+        return Db.bindRow(s, CLUSTER_COLUMNS, clusterValues(c));
+    }
+
+    /** The node pool's row: its values in the order of {@link #NODE_POOL_COLUMNS}. */
+    private static List<Object> nodePoolValues(NodePool p, int ordinal) {
         NodePoolSpec spec = p.spec();
-        return s.bind(prefix + "id", p.id())
-                .bind(prefix + "cluster_id", p.clusterId())
-                .bind(prefix + "ordinal", ordinal)
-                .bind(prefix + "name", spec.name())
-                .bind(prefix + "machine_type", spec.machineType())
-                .bind(prefix + "node_count", spec.nodeCount())
-                .bind(prefix + "autoscaling_min", spec.autoscaling() == null ? null : spec.autoscaling().minNodes())
-                .bind(prefix + "autoscaling_max", spec.autoscaling() == null ? null : spec.autoscaling().maxNodes())
-                .bind(prefix + "disk_gib", spec.diskGiB())
-                .bind(prefix + "disk_type", spec.diskType())
-                .bind(prefix + "spot", spec.spot())
-                .bind(prefix + "accelerator_type", spec.accelerators() == null ? null : spec.accelerators().type())
-                .bind(prefix + "accelerator_count", spec.accelerators() == null ? null : spec.accelerators().count())
-                .bind(prefix + "zones_json", Json.write(spec.zones()))
-                .bind(prefix + "labels_json", Json.write(spec.labels()))
-                .bind(prefix + "taints_json", Json.write(spec.taints()))
-                .bind(prefix + "state", p.state().wire())
-                .bind(prefix + "message", p.message())
-                .bind(prefix + "version", p.version())
-                .bind(prefix + "created_at", p.createdAt())
-                .bind(prefix + "updated_at", p.updatedAt())
-                .bind(prefix + "request_fingerprint", p.requestFingerprint());
+        return java.util.Arrays.asList(
+                p.id(),
+                p.clusterId(),
+                ordinal,
+                spec.name(),
+                spec.machineType(),
+                spec.nodeCount(),
+                spec.autoscaling() == null ? null : spec.autoscaling().minNodes(),
+                spec.autoscaling() == null ? null : spec.autoscaling().maxNodes(),
+                spec.diskGiB(),
+                spec.diskType(),
+                spec.spot(),
+                spec.accelerators() == null ? null : spec.accelerators().type(),
+                spec.accelerators() == null ? null : spec.accelerators().count(),
+                Json.write(spec.zones()),
+                Json.write(spec.labels()),
+                Json.write(spec.taints()),
+                p.state().wire(),
+                p.message(),
+                p.version(),
+                p.createdAt(),
+                p.updatedAt(),
+                p.requestFingerprint());
+    }
+
+    private static <S extends SqlStatement<S>> S bindNodePool(S s, NodePool p, int ordinal) {
+        return Db.bindRow(s, NODE_POOL_COLUMNS, nodePoolValues(p, ordinal));
     }
 
     /** Loads the node pools of the clusters (one query) and returns the clusters with them. */

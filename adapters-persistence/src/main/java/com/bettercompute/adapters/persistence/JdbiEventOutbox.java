@@ -6,12 +6,10 @@ import com.bettercompute.domain.event.StoredEvent;
 import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
-import org.jdbi.v3.core.statement.Update;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * {@link EventOutbox} on the {@code events} table; the sequence is its identity column, the data JSON
@@ -54,19 +52,13 @@ public final class JdbiEventOutbox implements EventOutbox {
         }
         Db.Together held = Db.together();
         if (held != null) {
-            List<String> rows = new ArrayList<>();
-            List<Consumer<Update>> binders = new ArrayList<>();
+            List<Object> rows = new ArrayList<>();
             for (DomainEvent event : events) {
-                String p = held.prefix();
-                rows.add(Db.valuesRow(COLUMNS, p));
-                String data = Json.write(event.data());
-                binders.add(u -> u.bind(p + "event_type", event.type()).bind(p + "tenant_id", event.tenantId())
-                        .bind(p + "subject_id", event.subjectId()).bind(p + "occurred_at", event.occurredAt())
-                        .bind(p + "data_json", data));
+                rows.addAll(java.util.Arrays.asList(event.type(), event.tenantId(), event.subjectId(), event.occurredAt(),
+                        Json.write(event.data())));
             }
-            held.add(LOCK, u -> {}, null);
-            held.add("INSERT INTO events (" + String.join(", ", COLUMNS) + ") VALUES " + String.join(", ", rows),
-                    u -> binders.forEach(b -> b.accept(u)), null);
+            held.add(LOCK, List.of(), null);
+            held.add(Db.insertRowsSql("events", COLUMNS, events.size()), rows, null);
             return;
         }
         db.call("ordering event appends", h -> h.createQuery(LOCK).mapTo(Integer.class).one());
