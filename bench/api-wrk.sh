@@ -6,6 +6,7 @@
 # PostgreSQL; --db h2 an H2 file as --db jdbc:h2:file:… runs it; or the JDBC URL of a PostgreSQL of your own), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
 # tenant; prints req/s, p99 and the ratio of each to the bare endpoint. Each target first gets --warmup seconds
 # of the same load, not measured (the JIT compiles each path when it first runs hot). Needs wrk (apt-get install -y wrk).
+# BENCH_JAR=path runs another build of the jar (implies SKIP_BUILD=1), for before/after runs of one script.
 # PHASES_FILE=f appends each measured window as name|start|end (UTC) to f, to cut a JFR recording by target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,10 +31,10 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: $DB"
 run() { # name url lua [env...]
   local name=$1 url=$2 lua=$3; shift 3
   if [ "$WARMUP" -gt 0 ]; then
-    env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "bench/$lua" "$url" > /dev/null 2>&1
+    env SEED="$(od -An -N4 -tu4 /dev/urandom)" "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "bench/$lua" "$url" > /dev/null 2>&1
   fi
   local from cpu0 cpu1; from=$(date -u +%FT%T.%N); cpu0=$(cpu_ticks)
-  env "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "bench/$lua" "$url" > "$OUT/$name.txt" 2>&1
+  env SEED="$(od -An -N4 -tu4 /dev/urandom)" "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "bench/$lua" "$url" > "$OUT/$name.txt" 2>&1
   # the measured window, to cut a profile (JAVA_OPTS=-XX:StartFlightRecording=…) into the targets
   cpu1=$(cpu_ticks)
   if [ -n "${PHASES_FILE:-}" ]; then echo "$name|$from|$(date -u +%FT%T.%N)" >> "$PHASES_FILE"; fi

@@ -1,4 +1,8 @@
 -- kubernetesClusters/create with a new name and idempotency key per request; TENANTS tenants round-robin.
+-- SEED (a number, new for each wrk run) seeds the threads' prefixes: wrk's Lua starts from the same random state
+-- in every run, so without it a run repeats the names and keys of the run before (its warm-up), and those
+-- requests are replays, not creates.
+math.randomseed(tonumber(os.getenv("SEED") or "0"))
 local tenants = tonumber(os.getenv("TENANTS") or "1")
 local pool = "pool_01hzx8k3v4w5y6z7a8b9c0d1e2"
 local counter = 0

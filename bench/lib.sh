@@ -1,12 +1,12 @@
 # Shared by bench/api-wrk.sh and bench/admission-wrk.sh (sourced, not run).
-# start_bench CLASS: builds the jar unless SKIP_BUILD=1, starts the bench CLASS (com.bettercompute.bootstrap.load.*)
+# start_bench CLASS: builds the jar unless SKIP_BUILD=1 or BENCH_JAR=path (a jar built before), starts the bench CLASS (com.bettercompute.bootstrap.load.*)
 # with --db "$DB" on a fresh temporary directory, and waits for its "ready …" line. Sets OUT (the temporary
 # directory, removed at exit), PID (the bench's JVM) and READY (the ready line). The bench serves until the
 # script exits (its standard input, a FIFO held open here, closes).
 start_bench() {
   local class=$1
-  local jar=bootstrap/target/better-compute.jar
-  if [ "${SKIP_BUILD:-0}" != "1" ] || [ ! -f "$jar" ]; then
+  local jar=${BENCH_JAR:-bootstrap/target/better-compute.jar}
+  if [ -z "${BENCH_JAR:-}" ] && { [ "${SKIP_BUILD:-0}" != "1" ] || [ ! -f "$jar" ]; }; then
     mvn -B -q package -DskipTests -pl bootstrap -am
   fi
   OUT=$(mktemp -d)

@@ -116,11 +116,6 @@ final class CatalogCache {
         }
 
         @Override
-        public Set<String> lockTenants(java.util.Collection<String> ids) {
-            return db.lockTenants(ids);
-        }
-
-        @Override
         public Optional<Project> project(String id) {
             return read(new Keyed("project", id), k -> db.project(k.id()));
         }

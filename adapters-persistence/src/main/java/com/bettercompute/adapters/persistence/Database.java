@@ -104,9 +104,9 @@ public final class Database implements AutoCloseable {
         // Jdbi's default SQL caches serialize every statement on one lock (see SqlCache)
         jdbi.getConfig(SqlStatements.class).setTemplateCache(new SqlCache())
                 .setSqlParser(new ColonPrefixSqlParser(new SqlCache()));
-        this.transactions = new JdbiTransactions(jdbi);
+        this.transactions = new JdbiTransactions(jdbi, postgres);
         this.clustersChanged = new ChangeSignal(!postgres);
-        this.clusters = new JdbiClusterRepository(jdbi, clustersChanged);
+        this.clusters = new JdbiClusterRepository(jdbi, clustersChanged, postgres);
         this.catalog = new JdbiCatalogRepository(jdbi);
         this.access = new JdbiAccessRepository(jdbi);
         this.outbox = new JdbiEventOutbox(jdbi);

@@ -7,11 +7,15 @@ import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+import org.jdbi.v3.core.statement.SqlStatement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,10 +46,132 @@ final class Db {
     /** Runs a read or a single statement; {@code what} names it in the log when it fails. */
     <T> T call(String what, HandleCallback<T, RuntimeException> work) {
         try {
-            return jdbi.withHandle(work);
+            return jdbi.withHandle(h -> {
+                // a statement sees the writes held before it: they go first
+                Together held = TOGETHER.get();
+                if (held != null && !held.statements.isEmpty()) {
+                    held.send(h);
+                }
+                return work.withHandle(h);
+            });
         } catch (JdbiException e) {
             throw failure(what, e);
         }
+    }
+
+    /** The writes {@link JdbiTransactions#writesTogether} holds on this thread (PostgreSQL only), else null. */
+    private static final ThreadLocal<Together> TOGETHER = new ThreadLocal<>();
+
+    /**
+     * Writes held to be sent at once: their statements as one text, which PostgreSQL's driver sends in one round
+     * trip (one Sync), each reading its snapshot when it starts, in order. Positional parameters set on the JDBC
+     * statement itself: the text changes with the group's size, and Jdbi would parse each new text and look up an
+     * argument factory per value (most of a group's leader's time in a profile of the named version).
+     */
+    static final class Together {
+        private final List<String> statements = new ArrayList<>();
+        private final List<Object> values = new ArrayList<>();
+        private final List<Function<SQLException, DomainException>> conflicts = new ArrayList<>();
+
+        /**
+         * Holds a statement and its values in the order of its {@code ?}; {@code conflict}, when not null, is the
+         * {@code CONFLICT} a unique violation of the text becomes (the first held statement that gave one decides).
+         */
+        void add(String sql, List<?> statementValues, Function<SQLException, DomainException> conflict) {
+            statements.add(sql);
+            values.addAll(statementValues);
+            if (conflict != null) {
+                conflicts.add(conflict);
+            }
+        }
+
+        /** Sends the held statements; a unique violation becomes the CONFLICT a held statement named. */
+        void send(Handle h) {
+            String text = String.join(";\n", statements);
+            int count = statements.size();
+            List<Object> sent = new ArrayList<>(values);
+            List<Function<SQLException, DomainException>> mapped = List.copyOf(conflicts);
+            statements.clear();
+            values.clear();
+            conflicts.clear();
+            try (PreparedStatement statement = h.getConnection().prepareStatement(text)) {
+                for (int i = 0; i < sent.size(); i++) {
+                    set(statement, i + 1, sent.get(i));
+                }
+                statement.execute();
+            } catch (SQLException e) {
+                SQLException unique = uniqueViolation(e);
+                if (unique == null || mapped.isEmpty()) {
+                    throw new UnableToExecuteStatementException("sending " + count + " held writes", e, null);
+                }
+                LOG.debug("unique constraint refused a write: {}", unique.getMessage());
+                throw mapped.get(0).apply(unique);
+            }
+        }
+    }
+
+    /** Sets a row value as the repositories' Jdbi arguments do (instants as UTC {@code OffsetDateTime}s). */
+    static void set(PreparedStatement statement, int position, Object value) throws SQLException {
+        if (value == null) {
+            statement.setNull(position, Types.NULL);
+        } else if (value instanceof Instant instant) {
+            statement.setObject(position, Times.toColumn(instant));
+        } else if (value instanceof String text) {
+            statement.setString(position, text);
+        } else {
+            statement.setObject(position, value);
+        }
+    }
+
+    /** Binds a row's values by their columns' names (a null as an untyped null, as Jdbi binds a null object). */
+    static <S extends SqlStatement<S>> S bindRow(S statement, List<String> columns, List<Object> values) {
+        for (int i = 0; i < columns.size(); i++) {
+            statement.bind(columns.get(i), values.get(i));
+        }
+        return statement;
+    }
+
+    /** {@code ?, ?, ?}: {@code n} positional parameters. */
+    static String marks(int n) {
+        return String.join(", ", Collections.nCopies(n, "?"));
+    }
+
+    /** {@code INSERT INTO table (a, b) VALUES (?, ?), (?, ?)}: {@code rows} rows of positional parameters. */
+    static String insertRowsSql(String table, List<String> columns, int rows) {
+        String row = "(" + marks(columns.size()) + ")";
+        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES " + String.join(", ", Collections.nCopies(rows, row));
+    }
+
+    /** The writes held on this thread, or null when a write is to be sent at once. */
+    static Together together() {
+        return TOGETHER.get();
+    }
+
+    /**
+     * Runs the work holding the writes that {@link #together} offers, then sends them at once (on the thread's
+     * open handle, in its transaction). A failure to send is thrown here; the transaction must then roll back.
+     */
+    <T> T holdingWrites(String what, java.util.function.Supplier<T> work) {
+        Together held = new Together();
+        TOGETHER.set(held);
+        try {
+            T result = work.get();
+            if (!held.statements.isEmpty()) {
+                try {
+                    jdbi.useHandle(held::send);
+                } catch (JdbiException e) {
+                    throw failure(what, e);
+                }
+            }
+            return result;
+        } finally {
+            TOGETHER.remove();
+        }
+    }
+
+    /** Runs the work on the thread's open handle without sending the held writes first (to hold more). */
+    void onHandle(Consumer<Handle> work) {
+        jdbi.useHandle(work::accept);
     }
 
     /** Runs several statements as one unit: the caller's transaction when there is one, else its own. */
@@ -144,13 +270,11 @@ final class Db {
      */
     static <T> int insertRows(Handle h, String table, List<String> columns, String suffix, List<T> rows,
                               RowBinder<T> binder) {
-        String head = "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES ";
-        String row = columns.stream().map(c -> "?").collect(Collectors.joining(", ", "(", ")"));
         int inserted = 0;
         int from = 0;
         while (from < rows.size()) {
             int n = Math.min(ROWS_PER_INSERT, Integer.highestOneBit(rows.size() - from));
-            String sql = head + String.join(", ", Collections.nCopies(n, row)) + suffix;
+            String sql = insertRowsSql(table, columns, n) + suffix;
             try (PreparedStatement insert = h.getConnection().prepareStatement(sql)) {
                 int position = 1;
                 for (T r : rows.subList(from, from + n)) {

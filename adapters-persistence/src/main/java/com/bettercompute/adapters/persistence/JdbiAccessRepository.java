@@ -12,6 +12,7 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -123,11 +124,26 @@ public final class JdbiAccessRepository implements AccessRepository {
                 row("cluster_id", clusterId, "principal_id", principalId)));
     }
 
-    /** As {@link #addOwner} for each, in two round trips: the rows removed, then inserted in one JDBC batch. */
+    /**
+     * As {@link #addOwner} for each, in two round trips: the rows removed, then inserted in one JDBC batch; none of
+     * their own when {@link JdbiTransactions#writesTogether} holds them (the insert one multi-row statement).
+     */
     @Override
     public void addOwners(Map<String, String> ownerByCluster) {
         if (ownerByCluster.size() <= 1) {
             ownerByCluster.forEach(this::addOwner);
+            return;
+        }
+        Db.Together held = Db.together();
+        if (held != null) {
+            List<Object> rows = new ArrayList<>();
+            ownerByCluster.forEach((cluster, principal) -> {
+                rows.add(cluster);
+                rows.add(principal);
+            });
+            held.add("DELETE FROM cluster_owners WHERE cluster_id IN (" + Db.marks(ownerByCluster.size()) + ")",
+                    List.copyOf(ownerByCluster.keySet()), null);
+            held.add(Db.insertRowsSql("cluster_owners", List.of("cluster_id", "principal_id"), ownerByCluster.size()), rows, null);
             return;
         }
         db.inTransactionRun("recording clusters' owners", h -> {

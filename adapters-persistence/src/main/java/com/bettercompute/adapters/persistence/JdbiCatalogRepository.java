@@ -18,14 +18,10 @@ import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 import java.math.BigDecimal;
-import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 import static com.bettercompute.adapters.persistence.Db.row;
 import static com.bettercompute.adapters.persistence.Db.upsert;
@@ -169,21 +165,6 @@ public final class JdbiCatalogRepository implements CatalogRepository {
             }
             return h.createQuery("SELECT id FROM tenants WHERE id = :id FOR UPDATE").bind("id", id)
                     .mapTo(String.class).findOne().isPresent();
-        });
-    }
-
-    /** One statement; the rows are locked in the order of their ids (the sort runs before the lock). */
-    @Override
-    public Set<String> lockTenants(Collection<String> ids) {
-        if (ids.isEmpty()) {
-            return Set.of();
-        }
-        return db.call("locking tenants", h -> {
-            if (!h.isInTransaction()) {
-                throw new IllegalStateException("lockTenants must be called inside Transactions.inTransaction");
-            }
-            return h.createQuery("SELECT id FROM tenants WHERE id IN (<ids>) ORDER BY id FOR UPDATE")
-                    .bindList("ids", List.copyOf(ids)).mapTo(String.class).collect(Collectors.toCollection(TreeSet::new));
         });
     }
 

@@ -18,10 +18,11 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
-import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.SqlStatement;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -87,6 +88,15 @@ public final class JdbiClusterRepository implements ClusterRepository {
             + Db.assignments(NODE_POOL_COLUMNS.subList(1, NODE_POOL_COLUMNS.size()))
             + " WHERE id = :id AND cluster_id = :cluster_id";
     private static final String NAME_CONSTRAINT = "clusters_active_name_uq";
+    /** Moves a tenant's count of clusters not deleted by :delta, creating its row on first use (V60). */
+    private static final String COUNT_CONFLICT = " ON CONFLICT (tenant_id) DO UPDATE SET not_deleted = cluster_counts.not_deleted"
+            + " + EXCLUDED.not_deleted";
+    private static final String COUNT_POSTGRES = "INSERT INTO cluster_counts (tenant_id, not_deleted) VALUES (:tenant_id, :delta)"
+            + COUNT_CONFLICT;
+    private static final String COUNT_H2 = "MERGE INTO cluster_counts c"
+            + " USING (VALUES (CAST(:tenant_id AS VARCHAR), CAST(:delta AS BIGINT))) s (tenant_id, delta) ON c.tenant_id = s.tenant_id"
+            + " WHEN MATCHED THEN UPDATE SET not_deleted = c.not_deleted + s.delta"
+            + " WHEN NOT MATCHED THEN INSERT (tenant_id, not_deleted) VALUES (s.tenant_id, s.delta)";
 
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
     private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {};
@@ -97,14 +107,17 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     private final Db db;
     private final ChangeSignal changes;
+    /** PostgreSQL (else H2): the counts' upsert, and whether a group's locks and reads go in one round trip. */
+    private final boolean postgres;
     /** Clusters as read, each with the signal's number read before it; one whose number is past answers nothing. */
     private final ConcurrentHashMap<String, Kept> kept = new ConcurrentHashMap<>();
 
     private record Kept(long epoch, Cluster cluster) {}
 
-    JdbiClusterRepository(Jdbi jdbi, ChangeSignal changes) {
+    JdbiClusterRepository(Jdbi jdbi, ChangeSignal changes, boolean postgres) {
         this.db = new Db(jdbi);
         this.changes = changes;
+        this.postgres = postgres;
     }
 
     @Override
@@ -198,10 +211,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     @Override
     public int countNotDeleted(String tenantId) {
-        return db.call("counting clusters", h -> h.createQuery(
-                        "SELECT COUNT(*) FROM clusters WHERE tenant_id = :tenant_id AND state <> :deleted")
-                .bind("tenant_id", tenantId).bind("deleted", ClusterState.DELETED.wire())
-                .mapTo(Long.class).one().intValue());
+        return db.call("counting clusters", h -> h.createQuery("SELECT not_deleted FROM cluster_counts WHERE tenant_id = :tenant_id")
+                .bind("tenant_id", tenantId).mapTo(Long.class).findOne().orElse(0L).intValue());
     }
 
     @Override
@@ -222,71 +233,152 @@ public final class JdbiClusterRepository implements ClusterRepository {
      * The pairs as one row-value {@code IN}: a lookup in clusters_active_name_uq per pair on both engines, where
      * "tenant_id IN (...) AND active_name IN (...)" made H2 walk every cluster the tenants ever had.
      */
-    private static String pairsIn(List<Map.Entry<String, String>> pairs) {
-        StringBuilder sql = new StringBuilder("(tenant_id, active_name) IN (");
-        for (int i = 0; i < pairs.size(); i++) {
-            sql.append(i == 0 ? "" : ", ").append("(:t").append(i).append(", :n").append(i).append(')');
-        }
-        return sql.append(')').toString();
+    private static String pairsIn(int pairs) {
+        return "(tenant_id, active_name) IN (" + String.join(", ", java.util.Collections.nCopies(pairs, "(?, ?)")) + ")";
     }
 
     /**
-     * One round trip in the usual case: the names, the counts and the ids as one {@code UNION ALL} (each branch
-     * naming its columns: any of them may be the only one), then the clusters of the ids found, if any (a
-     * replay), with their pools. A group's creates read nothing else, so the port's one-at-a-time
-     * {@link #namesInUse} and {@link #countNotDeleted(Collection)} are left to their defaults here.
+     * The tenants' row locks (as {@code JdbiCatalogRepository.lockTenant} takes them; the sort runs before the lock),
+     * then the names, the counts and the ids as one {@code UNION ALL} (each branch naming its columns: any of them may
+     * be the only one). On PostgreSQL the two statements go in one round trip (one prepared statement of two
+     * queries, which the driver sends before one Sync); each statement of a READ COMMITTED transaction reads with a
+     * snapshot taken when it starts, so the reads see every commit made before the locks were granted. (A single
+     * statement would not: its sub-selects would read with the snapshot taken before it waited for the locks.) On
+     * H2, in the process, they are two statements. Then the clusters of the ids found, if any (a replay), with
+     * their pools.
      */
     @Override
-    public CreateChecks createChecks(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
+    public CreateChecks lockAndCheck(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
+        List<String> tenants = namesByTenant.keySet().stream().sorted().toList();
         List<Map.Entry<String, String>> pairs = pairs(namesByTenant);
-        List<String> tenants = List.copyOf(namesByTenant.keySet());
         List<String> ids = clusterIds.stream().distinct().toList();
+        List<String> branches = new ArrayList<>();
+        List<String> params = new ArrayList<>();
+        if (!pairs.isEmpty()) {
+            branches.add("SELECT 'n' AS kind, tenant_id AS k, active_name AS v, 0 AS n FROM clusters WHERE " + pairsIn(pairs.size()));
+            pairs.forEach(p -> {
+                params.add(p.getKey());
+                params.add(p.getValue());
+            });
+        }
+        if (!tenants.isEmpty()) {
+            branches.add("SELECT 'c' AS kind, tenant_id AS k, NULL AS v, not_deleted AS n FROM cluster_counts WHERE tenant_id IN ("
+                    + Db.marks(tenants.size()) + ")");
+            params.addAll(tenants);
+        }
+        if (!ids.isEmpty()) {
+            branches.add("SELECT 'i' AS kind, id AS k, NULL AS v, 0 AS n FROM clusters WHERE id IN (" + Db.marks(ids.size()) + ")");
+            params.addAll(ids);
+        }
+        String lock = tenants.isEmpty() ? null
+                : "SELECT id FROM tenants WHERE id IN (" + Db.marks(tenants.size()) + ") ORDER BY id FOR UPDATE";
+        String check = branches.isEmpty() ? null : String.join(" UNION ALL ", branches);
+        Set<String> locked = new java.util.TreeSet<>();
         Map<String, Set<String>> used = new HashMap<>();
         Map<String, Integer> counts = new HashMap<>();
         tenants.forEach(t -> counts.put(t, 0));
-        List<String> branches = new ArrayList<>();
-        if (!pairs.isEmpty()) {
-            branches.add("SELECT 'n' AS kind, tenant_id AS k, active_name AS v, 0 AS n FROM clusters WHERE " + pairsIn(pairs));
-        }
-        if (!tenants.isEmpty()) {
-            branches.add("SELECT 'c' AS kind, tenant_id AS k, NULL AS v, COUNT(*) AS n FROM clusters WHERE tenant_id IN (<tenants>)"
-                    + " AND state <> :deleted GROUP BY tenant_id");
-        }
-        if (!ids.isEmpty()) {
-            branches.add("SELECT 'i' AS kind, id AS k, NULL AS v, 0 AS n FROM clusters WHERE id IN (<ids>)");
-        }
-        if (branches.isEmpty()) {
-            return new CreateChecks(used, counts, List.of());
-        }
         List<String> found = new ArrayList<>();
-        db.call("checking a group of creates", h -> {
-            Query query = h.createQuery(String.join(" UNION ALL ", branches));
-            for (int i = 0; i < pairs.size(); i++) {
-                query.bind("t" + i, pairs.get(i).getKey()).bind("n" + i, pairs.get(i).getValue());
+        db.call("locking tenants and checking a group of creates", h -> {
+            if (!h.isInTransaction()) {
+                throw new IllegalStateException("lockAndCheck must be called inside Transactions.inTransaction");
             }
-            if (!tenants.isEmpty()) {
-                query.bindList("tenants", tenants).bind("deleted", ClusterState.DELETED.wire());
-            }
-            if (!ids.isEmpty()) {
-                query.bindList("ids", ids);
-            }
-            return query.map((rs, ctx) -> new String[] {rs.getString("kind"), rs.getString("k"), rs.getString("v"),
-                    Long.toString(rs.getLong("n"))}).list();
-        }).forEach(row -> {
-            switch (row[0]) {
-                case "n" -> used.computeIfAbsent(row[1], t -> new HashSet<>()).add(row[2]);
-                case "c" -> counts.put(row[1], Integer.parseInt(row[3]));
-                default -> found.add(row[1]);
+            try {
+                if (postgres && lock != null && check != null) {
+                    try (PreparedStatement both = h.getConnection().prepareStatement(lock + ";\n" + check)) {
+                        bind(both, 1, tenants);
+                        bind(both, tenants.size() + 1, params);
+                        both.execute();
+                        readLocked(both.getResultSet(), locked);
+                        both.getMoreResults();
+                        readChecks(both.getResultSet(), used, counts, found);
+                    }
+                    return null;
+                }
+                if (lock != null) {
+                    try (PreparedStatement ps = h.getConnection().prepareStatement(lock)) {
+                        bind(ps, 1, tenants);
+                        readLocked(ps.executeQuery(), locked);
+                    }
+                }
+                if (check != null) {
+                    try (PreparedStatement ps = h.getConnection().prepareStatement(check)) {
+                        bind(ps, 1, params);
+                        readChecks(ps.executeQuery(), used, counts, found);
+                    }
+                }
+                return null;
+            } catch (SQLException e) {
+                throw new UnableToExecuteStatementException("locking tenants and checking a group of creates", e, null);
             }
         });
-        return new CreateChecks(used, counts, found.isEmpty() ? List.of() : findAll(found));
+        return new CreateChecks(locked, used, counts, found.isEmpty() ? List.of() : findAll(found));
     }
 
-    /** One round trip for the clusters and one for their node pools (JDBC batches), whatever their number. */
+    private static void bind(PreparedStatement ps, int from, List<String> values) throws SQLException {
+        for (int i = 0; i < values.size(); i++) {
+            ps.setString(from + i, values.get(i));
+        }
+    }
+
+    private static void readLocked(ResultSet rs, Set<String> locked) throws SQLException {
+        try (rs) {
+            while (rs.next()) {
+                locked.add(rs.getString(1));
+            }
+        }
+    }
+
+    private static void readChecks(ResultSet rs, Map<String, Set<String>> used, Map<String, Integer> counts, List<String> found)
+            throws SQLException {
+        try (rs) {
+            while (rs.next()) {
+                String k = rs.getString("k");
+                switch (rs.getString("kind")) {
+                    case "n" -> used.computeIfAbsent(k, t -> new HashSet<>()).add(rs.getString("v"));
+                    case "c" -> counts.put(k, (int) rs.getLong("n"));
+                    default -> found.add(k);
+                }
+            }
+        }
+    }
+
+    /**
+     * Moves the tenants' counts of clusters not deleted, in the caller's transaction, in the order of the tenants'
+     * ids. Called after the write that changed them: a count's row is locked after the tenant's (a group of creates)
+     * or the cluster's (a cluster turning deleted), and before the outbox's, by every writer.
+     */
+    private void count(Handle h, Map<String, Integer> deltas) {
+        PreparedBatch batch = h.prepareBatch(postgres ? COUNT_POSTGRES : COUNT_H2);
+        new java.util.TreeMap<>(deltas).forEach((tenant, delta) -> {
+            if (delta != 0) {
+                batch.bind("tenant_id", tenant).bind("delta", (long) delta).add();
+            }
+        });
+        if (batch.size() > 0) {
+            batch.execute();
+        }
+    }
+
+    /** +1 for each cluster not deleted, by tenant. */
+    private static Map<String, Integer> added(List<Cluster> clusters) {
+        Map<String, Integer> deltas = new HashMap<>();
+        clusters.stream().filter(c -> !c.deleted()).forEach(c -> deltas.merge(c.tenantId(), 1, Integer::sum));
+        return deltas;
+    }
+
+    /**
+     * One round trip for the clusters and one for their node pools (JDBC batches), whatever their number; none of
+     * their own when {@link JdbiTransactions#writesTogether} holds them (multi-row INSERTs sent with the others).
+     */
     @Override
     public void insertAll(List<Cluster> clusters) {
         if (clusters.size() <= 1) {
             clusters.forEach(this::insert);
+            return;
+        }
+        Db.Together held = Db.together();
+        if (held != null) {
+            hold(held, clusters);
             return;
         }
         db.inTransactionRun("inserting clusters", h -> Db.guardUnique(h, "clusters_insert", g -> {
@@ -303,8 +395,36 @@ public final class JdbiClusterRepository implements ClusterRepository {
             if (pools.size() > 0) {
                 pools.execute();
             }
+            count(g, added(clusters));
             return null;
         }, unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists.")));
+    }
+
+    /** The clusters, their node pools and their tenants' counts as three statements held to be sent together. */
+    private void hold(Db.Together held, List<Cluster> clusters) {
+        db.onHandle(this::changed);
+        List<Object> rows = new ArrayList<>();
+        List<Object> pools = new ArrayList<>();
+        for (Cluster cluster : clusters) {
+            rows.addAll(clusterValues(cluster));
+            for (int i = 0; i < cluster.nodePools().size(); i++) {
+                pools.addAll(nodePoolValues(cluster.nodePools().get(i), i));
+            }
+        }
+        held.add(Db.insertRowsSql("clusters", CLUSTER_COLUMNS, clusters.size()), rows,
+                unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists."));
+        if (!pools.isEmpty()) {
+            held.add(Db.insertRowsSql("node_pools", NODE_POOL_COLUMNS, pools.size() / NODE_POOL_COLUMNS.size()), pools, null);
+        }
+        List<Object> counts = new ArrayList<>();
+        new java.util.TreeMap<>(added(clusters)).forEach((tenant, delta) -> {
+            counts.add(tenant);
+            counts.add((long) delta);
+        });
+        if (!counts.isEmpty()) {
+            held.add(Db.insertRowsSql("cluster_counts", List.of("tenant_id", "not_deleted"), counts.size() / 2) + COUNT_CONFLICT,
+                    counts, null);
+        }
     }
 
     @Override
@@ -315,6 +435,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
             for (int i = 0; i < cluster.nodePools().size(); i++) {
                 bindNodePool(g.createUpdate(INSERT_NODE_POOL), cluster.nodePools().get(i), i).execute();
             }
+            count(g, added(List.of(cluster)));
             return null;
         }, unique -> conflict(cluster, unique)));
     }
@@ -331,13 +452,16 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     private boolean update(Cluster cluster, long expectedVersion, String sql) {
         return db.inTransaction("updating a cluster", h -> Db.guardUnique(h, "cluster_update", g -> {
-            // bindCluster binds every column; UPDATE_REQUEST leaves the reconciler's out
-            int rows = bindCluster(g.createUpdate(sql).configure(SqlStatements.class, c -> c.setUnusedBindingAllowed(true)), cluster)
-                    .bind("expected_version", expectedVersion).execute();
-            if (rows == 0) {
-                return false;
+            // the stored row not deleted in the usual case; a second try tells a deleted one from another version
+            int delta = cluster.deleted() ? -1 : 0;
+            if (updateRow(g, sql + " AND state <> :stored_deleted", cluster, expectedVersion) == 0) {
+                if (updateRow(g, sql + " AND state = :stored_deleted", cluster, expectedVersion) == 0) {
+                    return false;
+                }
+                delta = cluster.deleted() ? 0 : 1;
             }
             changed(g);
+            count(g, Map.of(cluster.tenantId(), delta));
             List<String> keep = cluster.nodePools().stream().map(NodePool::id).toList();
             if (keep.isEmpty()) {
                 g.createUpdate("DELETE FROM node_pools WHERE cluster_id = :cluster_id")
@@ -354,6 +478,12 @@ public final class JdbiClusterRepository implements ClusterRepository {
             }
             return true;
         }, unique -> conflict(cluster, unique)));
+    }
+
+    /** bindCluster binds every column; UPDATE_REQUEST leaves the reconciler's out. */
+    private static int updateRow(Handle h, String sql, Cluster cluster, long expectedVersion) {
+        return bindCluster(h.createUpdate(sql).configure(SqlStatements.class, c -> c.setUnusedBindingAllowed(true)), cluster)
+                .bind("expected_version", expectedVersion).bind("stored_deleted", ClusterState.DELETED.wire()).execute();
     }
 
     @Override
@@ -399,71 +529,83 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 Map.of("id", cluster.id()));
     }
 
+    /** The cluster's row: its values in the order of {@link #CLUSTER_COLUMNS}. */
+    private static List<Object> clusterValues(Cluster c) {
+        return java.util.Arrays.asList(
+                c.id(),
+                c.tenantId(),
+                c.projectId(),
+                c.poolId(),
+                c.providerAccountId(),
+                c.name(),
+                c.deleted() ? null : c.name(),
+                c.description(),
+                c.mode() == null ? null : c.mode().wire(),
+                c.location(),
+                c.region(),
+                c.locationType() == null ? null : c.locationType().wire(),
+                c.releaseChannel() == null ? null : c.releaseChannel().wire(),
+                c.requestedVersion(),
+                c.kubernetesVersion(),
+                c.nodeVersion(),
+                c.endpoint(),
+                Json.write(c.authorizedNetworks()),
+                c.privateNodes(),
+                c.networkId(),
+                c.subnetName(),
+                c.state().wire(),
+                c.message(),
+                c.providerName(),
+                c.ownerId(),
+                c.requestFingerprint(),
+                c.version(),
+                c.createdAt(),
+                c.updatedAt(),
+                c.readyAt(),
+                c.deletedAt(),
+                c.progress().deleteRequestedAt(),
+                c.progress().providerAcceptedAt(),
+                c.progress().pendingAction(),
+                c.progress().failures(),
+                c.progress().nextAttemptAt(),
+                c.progress().caCertificate(),
+                c.progress().operation());
+    }
+
     private static <S extends SqlStatement<S>> S bindCluster(S s, Cluster c) {
-        return s.bind("id", c.id())
-                .bind("tenant_id", c.tenantId())
-                .bind("project_id", c.projectId())
-                .bind("pool_id", c.poolId())
-                .bind("provider_account_id", c.providerAccountId())
-                .bind("name", c.name())
-                .bind("active_name", c.deleted() ? null : c.name())
-                .bind("description", c.description())
-                .bind("mode", c.mode() == null ? null : c.mode().wire())
-                .bind("location", c.location())
-                .bind("region", c.region())
-                .bind("location_type", c.locationType() == null ? null : c.locationType().wire())
-                .bind("release_channel", c.releaseChannel() == null ? null : c.releaseChannel().wire())
-                .bind("requested_version", c.requestedVersion())
-                .bind("kubernetes_version", c.kubernetesVersion())
-                .bind("node_version", c.nodeVersion())
-                .bind("endpoint", c.endpoint())
-                .bind("authorized_networks_json", Json.write(c.authorizedNetworks()))
-                .bind("private_nodes", c.privateNodes())
-                .bind("network_id", c.networkId())
-                .bind("subnet_name", c.subnetName())
-                .bind("state", c.state().wire())
-                .bind("message", c.message())
-                .bind("provider_name", c.providerName())
-                .bind("owner_id", c.ownerId())
-                .bind("request_fingerprint", c.requestFingerprint())
-                .bind("version", c.version())
-                .bind("created_at", c.createdAt())
-                .bind("updated_at", c.updatedAt())
-                .bind("ready_at", c.readyAt())
-                .bind("deleted_at", c.deletedAt())
-                .bind("delete_requested_at", c.progress().deleteRequestedAt())
-                .bind("provider_accepted_at", c.progress().providerAcceptedAt())
-                .bind("pending_action", c.progress().pendingAction())
-                .bind("attempts", c.progress().failures())
-                .bind("next_reconcile_at", c.progress().nextAttemptAt())
-                .bind("ca_certificate", c.progress().caCertificate())
-                .bind("pending_operation", c.progress().operation());
+        return Db.bindRow(s, CLUSTER_COLUMNS, clusterValues(c));
+    }
+
+    /** The node pool's row: its values in the order of {@link #NODE_POOL_COLUMNS}. */
+    private static List<Object> nodePoolValues(NodePool p, int ordinal) {
+        NodePoolSpec spec = p.spec();
+        return java.util.Arrays.asList(
+                p.id(),
+                p.clusterId(),
+                ordinal,
+                spec.name(),
+                spec.machineType(),
+                spec.nodeCount(),
+                spec.autoscaling() == null ? null : spec.autoscaling().minNodes(),
+                spec.autoscaling() == null ? null : spec.autoscaling().maxNodes(),
+                spec.diskGiB(),
+                spec.diskType(),
+                spec.spot(),
+                spec.accelerators() == null ? null : spec.accelerators().type(),
+                spec.accelerators() == null ? null : spec.accelerators().count(),
+                Json.write(spec.zones()),
+                Json.write(spec.labels()),
+                Json.write(spec.taints()),
+                p.state().wire(),
+                p.message(),
+                p.version(),
+                p.createdAt(),
+                p.updatedAt(),
+                p.requestFingerprint());
     }
 
     private static <S extends SqlStatement<S>> S bindNodePool(S s, NodePool p, int ordinal) {
-        NodePoolSpec spec = p.spec();
-        return s.bind("id", p.id())
-                .bind("cluster_id", p.clusterId())
-                .bind("ordinal", ordinal)
-                .bind("name", spec.name())
-                .bind("machine_type", spec.machineType())
-                .bind("node_count", spec.nodeCount())
-                .bind("autoscaling_min", spec.autoscaling() == null ? null : spec.autoscaling().minNodes())
-                .bind("autoscaling_max", spec.autoscaling() == null ? null : spec.autoscaling().maxNodes())
-                .bind("disk_gib", spec.diskGiB())
-                .bind("disk_type", spec.diskType())
-                .bind("spot", spec.spot())
-                .bind("accelerator_type", spec.accelerators() == null ? null : spec.accelerators().type())
-                .bind("accelerator_count", spec.accelerators() == null ? null : spec.accelerators().count())
-                .bind("zones_json", Json.write(spec.zones()))
-                .bind("labels_json", Json.write(spec.labels()))
-                .bind("taints_json", Json.write(spec.taints()))
-                .bind("state", p.state().wire())
-                .bind("message", p.message())
-                .bind("version", p.version())
-                .bind("created_at", p.createdAt())
-                .bind("updated_at", p.updatedAt())
-                .bind("request_fingerprint", p.requestFingerprint());
+        return Db.bindRow(s, NODE_POOL_COLUMNS, nodePoolValues(p, ordinal));
     }
 
     /** Loads the node pools of the clusters (one query) and returns the clusters with them. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +18,9 @@ import java.util.Map;
  */
 public final class JdbiEventOutbox implements EventOutbox {
     private static final TypeReference<Map<String, Object>> DATA = new TypeReference<>() {};
+    private static final List<String> COLUMNS = List.of("event_type", "tenant_id", "subject_id", "occurred_at", "data_json");
+    /** Held until commit: appends of concurrent transactions commit in sequence order (V2 migration). */
+    private static final String LOCK = "SELECT id FROM outbox_writer WHERE id = 1 FOR UPDATE";
 
     private final Db db;
 
@@ -27,9 +31,7 @@ public final class JdbiEventOutbox implements EventOutbox {
     @Override
     public void append(DomainEvent event) {
         String data = Json.write(event.data());
-        // Held until commit: appends of concurrent transactions commit in sequence order (V2 migration).
-        db.call("ordering event appends", h -> h.createQuery("SELECT id FROM outbox_writer WHERE id = 1 FOR UPDATE")
-                .mapTo(Integer.class).one());
+        db.call("ordering event appends", h -> h.createQuery(LOCK).mapTo(Integer.class).one());
         db.call("appending an event", h -> h.createUpdate(
                         "INSERT INTO events (event_type, tenant_id, subject_id, occurred_at, data_json)"
                                 + " VALUES (:event_type, :tenant_id, :subject_id, :occurred_at, :data_json)")
@@ -38,15 +40,28 @@ public final class JdbiEventOutbox implements EventOutbox {
                 .bind("data_json", data).execute());
     }
 
-    /** One lock and one JDBC batch for all the events. */
+    /**
+     * One lock and one JDBC batch for all the events; when {@link JdbiTransactions#writesTogether} holds them, the
+     * lock and one multi-row INSERT are sent with the other held writes, after them.
+     */
     @Override
     public void appendAll(List<DomainEvent> events) {
         if (events.size() <= 1) {
             events.forEach(this::append);
             return;
         }
-        db.call("ordering event appends", h -> h.createQuery("SELECT id FROM outbox_writer WHERE id = 1 FOR UPDATE")
-                .mapTo(Integer.class).one());
+        Db.Together held = Db.together();
+        if (held != null) {
+            List<Object> rows = new ArrayList<>();
+            for (DomainEvent event : events) {
+                rows.addAll(java.util.Arrays.asList(event.type(), event.tenantId(), event.subjectId(), event.occurredAt(),
+                        Json.write(event.data())));
+            }
+            held.add(LOCK, List.of(), null);
+            held.add(Db.insertRowsSql("events", COLUMNS, events.size()), rows, null);
+            return;
+        }
+        db.call("ordering event appends", h -> h.createQuery(LOCK).mapTo(Integer.class).one());
         db.call("appending events", h -> {
             PreparedBatch rows = h.prepareBatch("INSERT INTO events (event_type, tenant_id, subject_id, occurred_at, data_json)"
                     + " VALUES (:event_type, :tenant_id, :subject_id, :occurred_at, :data_json)");

@@ -18,9 +18,14 @@ public final class JdbiTransactions implements Transactions {
     private static final ThreadLocal<int[]> DEPTH = ThreadLocal.withInitial(() -> new int[1]);
 
     private final Jdbi jdbi;
+    private final Db db;
+    /** PostgreSQL, whose driver sends held writes in one round trip; H2 runs in the process and holds nothing. */
+    private final boolean postgres;
 
-    public JdbiTransactions(Jdbi jdbi) {
+    public JdbiTransactions(Jdbi jdbi, boolean postgres) {
         this.jdbi = jdbi;
+        this.db = new Db(jdbi);
+        this.postgres = postgres;
     }
 
     @Override
@@ -34,6 +39,20 @@ public final class JdbiTransactions implements Transactions {
         } finally {
             depth[0]--;
         }
+    }
+
+    /**
+     * On PostgreSQL, the batch writes of the repositories ({@code insertAll}, {@code addOwners}, {@code appendAll} of
+     * more than one) are held and sent as one text when the work returns: one round trip for all of them, in the
+     * order made. A read through a repository meanwhile sends them first. Elsewhere (H2, outside a transaction, or
+     * already holding) the work runs as it is.
+     */
+    @Override
+    public <T> T writesTogether(Supplier<T> work) {
+        if (!postgres || !active() || Db.together() != null) {
+            return work.get();
+        }
+        return db.holdingWrites("sending a transaction's writes", work);
     }
 
     /**

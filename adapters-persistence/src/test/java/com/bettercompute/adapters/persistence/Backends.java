@@ -10,7 +10,7 @@ import java.util.UUID;
 /** The three backends every contract runs on: the in-memory fakes, Jdbi on H2 in memory, Jdbi on PostgreSQL. */
 final class Backends {
     /** Children before parents, so the deletes never trip a foreign key. */
-    private static final String[] TABLES = {"node_pools", "clusters", "subnets", "networks", "providers", "accounts",
+    private static final String[] TABLES = {"node_pools", "clusters", "cluster_counts", "subnets", "networks", "providers", "accounts",
             "pools", "offers", "tenants", "projects", "budgets", "role_bindings", "principals", "cluster_owners",
             "events", "usage_records", "market_pools", "market_nodes", "market_tenants", "market_clusters",
             "market_requests", "market_grants", "market_charges", "market_credits", "market_feed"};

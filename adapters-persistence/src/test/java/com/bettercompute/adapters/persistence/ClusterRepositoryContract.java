@@ -4,12 +4,15 @@ import com.bettercompute.application.port.ClusterFilter;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
+import com.bettercompute.domain.catalog.Catalog;
+import com.bettercompute.domain.catalog.Tenant;
 import com.bettercompute.domain.cluster.Accelerators;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
 import com.bettercompute.domain.cluster.Ids;
 import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.event.DomainEvent;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import java.util.stream.Stream;
@@ -87,6 +90,50 @@ abstract class ClusterRepositoryContract extends PortsContract {
         }))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
         assertThat(clusters.find(fresh.id())).isEmpty();
+    }
+
+    /** A create group's writes: the clusters, their owners and their events. */
+    private void groupWrites(List<Cluster> group) {
+        clusters.insertAll(group);
+        Map<String, String> owners = new java.util.LinkedHashMap<>();
+        group.forEach(c -> owners.put(c.id(), "user:" + c.name()));
+        ports.access().addOwners(owners);
+        ports.outbox().appendAll(group.stream().map(c -> new DomainEvent("kubernetes.cluster.created", c.tenantId(), c.id(),
+                c.createdAt(), Map.of("name", c.name()))).toList());
+    }
+
+    @Test
+    void writes_together_store_what_the_writes_store_one_by_one_and_a_read_meanwhile_sees_them() {
+        clusters.insert(minimal("acme", "before", T0));
+        List<Cluster> group = List.of(full("acme", "train", T0), minimal("globex", "train", T0), full("acme", "serve", T0));
+
+        List<Cluster> seen = ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
+            groupWrites(group);
+            return clusters.findAll(group.stream().map(Cluster::id).toList());
+        }));
+
+        assertThat(seen).containsExactlyInAnyOrderElementsOf(group);
+        group.forEach(c -> assertThat(clusters.find(c.id())).contains(c));
+        group.forEach(c -> assertThat(ports.access().owner(c.id())).contains("user:" + c.name()));
+        assertThat(ports.outbox().read(0, 100, null)).extracting(e -> e.event().subjectId())
+                .containsExactlyElementsOf(group.stream().map(Cluster::id).toList());
+        assertThat(clusters.countNotDeleted(List.of("acme", "globex"))).isEqualTo(Map.of("acme", 3, "globex", 1));
+    }
+
+    @Test
+    void a_taken_name_among_writes_together_is_a_conflict_and_their_transaction_stores_none_of_them() {
+        clusters.insert(minimal("acme", "train", T0));
+        List<Cluster> group = List.of(minimal("acme", "fresh", T0), minimal("acme", "train", T0, "another-key"));
+
+        assertThatThrownBy(() -> ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
+            groupWrites(group);
+            return null;
+        }))).isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
+
+        group.forEach(c -> assertThat(ports.access().owner(c.id())).isEmpty());
+        assertThat(clusters.find(group.get(0).id())).isEmpty();
+        assertThat(ports.outbox().read(0, 100, null)).isEmpty();
+        assertThat(clusters.countNotDeleted("acme")).isEqualTo(1);
     }
 
     @Test
@@ -201,16 +248,20 @@ abstract class ClusterRepositoryContract extends PortsContract {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("groupsOfCreates")
-    void create_checks_read_what_names_in_use_count_not_deleted_and_find_all_read(String what,
+    void lock_and_check_locks_the_tenants_that_exist_and_reads_what_names_in_use_count_not_deleted_and_find_all_read(String what,
             Map<String, List<String>> namesByTenant, List<String> ids) {
+        ports.catalog().save(new Catalog(List.of(), List.of(), List.of(), List.of(),
+                List.of(new Tenant("acme", 10), new Tenant("globex", 10)), List.of(), List.of(), List.of(), List.of()));
         Cluster train = minimal("acme", "train", T0);
         Cluster serve = full("acme", "serve", T0);
         clusters.insertAll(List.of(train, serve, minimal("acme", "gone", T0), minimal("globex", "infer", T0)));
         clusters.update(deleted(clusters.find(minimal("acme", "gone", T0).id()).orElseThrow(), T0), 1);
 
-        ClusterRepository.CreateChecks read = clusters.createChecks(namesByTenant,
-                ids.stream().map(id -> id.equals("train") ? train.id() : id.equals("serve") ? serve.id() : id).toList());
+        ClusterRepository.CreateChecks read = ports.transactions().inTransaction(() -> clusters.lockAndCheck(namesByTenant,
+                ids.stream().map(id -> id.equals("train") ? train.id() : id.equals("serve") ? serve.id() : id).toList()));
 
+        assertThat(read.tenants()).isEqualTo(namesByTenant.keySet().stream().filter(t -> !t.equals("initech"))
+                .collect(java.util.stream.Collectors.toSet()));
         assertThat(read.namesInUse()).isEqualTo(clusters.namesInUse(namesByTenant));
         assertThat(read.counts()).isEqualTo(clusters.countNotDeleted(namesByTenant.keySet()));
         assertThat(read.existing()).containsExactlyInAnyOrderElementsOf(clusters.findAll(
@@ -227,6 +278,55 @@ abstract class ClusterRepositoryContract extends PortsContract {
                 Arguments.of("ids that exist (a replay), one with node pools", Map.of("acme", List.of("serve")),
                         List.of("train", "serve", "kcl_new1", "train")),
                 Arguments.of("ids only, no tenant locked", Map.of(), List.of("serve")));
+    }
+
+    @Test
+    void lock_and_check_is_refused_outside_a_transaction() {
+        assertThatThrownBy(() -> clusters.lockAndCheck(Map.of("acme", List.of("train")), List.of()))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    /** A write to a cluster, and the count of the tenant's clusters not deleted after it. */
+    enum CountedWrite {
+        INSERT(c -> c.clusters.insert(minimal("acme", "new", T0)), 3),
+        INSERT_ALL_IN_TWO_TENANTS(c -> c.clusters.insertAll(List.of(minimal("acme", "a", T0), minimal("globex", "b", T0),
+                minimal("acme", "b", T0))), 4),
+        INSERT_OF_A_TAKEN_NAME_REFUSED(c -> assertThatThrownBy(() -> c.clusters.insert(minimal("acme", "ready", T0, "other-key")))
+                .isInstanceOf(DomainException.class), 2),
+        DELETING_STILL_COUNTS(c -> c.clusters.update(c.ready.toBuilder().state(ClusterState.DELETING).version(2).build(), 1), 2),
+        DELETED(c -> c.clusters.update(deleted(c.ready, T0), 1), 1),
+        DELETED_BY_THE_API_WRITE(c -> c.clusters.updateRequest(deleted(c.ready, T0), 1), 1),
+        A_DELETED_ONE_CHANGED_AGAIN(c -> c.clusters.update(deleted(c.gone, T0), 2), 2),
+        A_DELETED_ONE_BACK(c -> c.clusters.update(c.gone.toBuilder().state(ClusterState.PENDING).deletedAt(null).version(3).build(), 2), 3),
+        DELETED_AT_ANOTHER_VERSION_REFUSED(c -> assertThat(c.clusters.update(deleted(c.ready, T0), 7)).isFalse(), 2);
+
+        final java.util.function.Consumer<CountedWrite.Given> write;
+        final int count;
+
+        CountedWrite(java.util.function.Consumer<CountedWrite.Given> write, int count) {
+            this.write = write;
+            this.count = count;
+        }
+
+        record Given(ClusterRepository clusters, Cluster ready, Cluster gone) {}
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.EnumSource(CountedWrite.class)
+    void the_count_of_clusters_not_deleted_follows_every_write(CountedWrite write) {
+        Cluster ready = full("acme", "ready", T0);
+        Cluster gone = minimal("acme", "gone", T0);
+        clusters.insert(ready);
+        clusters.insert(gone);
+        clusters.insert(minimal("acme", "serve", T0));
+        clusters.insert(minimal("globex", "other", T0));
+        assertThat(clusters.update(deleted(gone, T0), 1)).isTrue();
+        Cluster goneAt2 = clusters.find(gone.id()).orElseThrow();
+
+        write.write.accept(new CountedWrite.Given(clusters, ready, goneAt2));
+
+        assertThat(clusters.countNotDeleted("acme")).isEqualTo(write.count);
+        assertThat(clusters.list(tenant("acme"), 500)).hasSize(write.count);
     }
 
     @Test

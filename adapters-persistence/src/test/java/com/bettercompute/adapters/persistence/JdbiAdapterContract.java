@@ -42,6 +42,7 @@ abstract class JdbiAdapterContract {
         db.jdbi().useHandle(h -> {
             h.execute("DELETE FROM node_pools");
             h.execute("DELETE FROM clusters");
+            h.execute("DELETE FROM cluster_counts");
             h.execute("DELETE FROM events");
             h.execute("DELETE FROM usage_records");
         });

@@ -6,12 +6,16 @@ import com.bettercompute.domain.catalog.Catalog;
 import com.bettercompute.domain.catalog.Tenant;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.event.DomainEvent;
+import com.bettercompute.application.port.ClusterRepository;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -34,18 +38,40 @@ abstract class TenantLockContract extends PortsContract {
                 List.of(new Tenant("acme", maxClusters)), List.of(), List.of(), List.of(), List.of()));
     }
 
+    /** How a create takes its tenant's lock and reads its checks. */
+    enum Checks {
+        /** The tenant's lock, then one call per check (a node pool's create, and the pattern's plainest form). */
+        ONE_AT_A_TIME,
+        /** The lock and the reads of a group of creates in one call ({@code ClusterRepository.lockAndCheck}). */
+        LOCK_AND_CHECK
+    }
+
     /** What CreateCluster does under the tenant's lock; empty when the cluster was created. */
-    private Optional<ErrorCode> create(Cluster cluster) {
+    private Optional<ErrorCode> create(Cluster cluster, Checks checks) {
         try {
             ports.transactions().inTransaction(() -> {
-                if (!ports.catalog().lockTenant(cluster.tenantId())) {
+                boolean exists;
+                boolean nameInUse;
+                int count;
+                if (checks == Checks.ONE_AT_A_TIME) {
+                    exists = ports.catalog().lockTenant(cluster.tenantId());
+                    nameInUse = ports.clusters().nameInUse(cluster.tenantId(), cluster.name());
+                    count = ports.clusters().countNotDeleted(cluster.tenantId());
+                } else {
+                    ClusterRepository.CreateChecks read = ports.clusters().lockAndCheck(
+                            Map.of(cluster.tenantId(), List.of(cluster.name())), List.of(cluster.id()));
+                    exists = read.tenants().contains(cluster.tenantId());
+                    nameInUse = read.namesInUse().getOrDefault(cluster.tenantId(), Set.of()).contains(cluster.name());
+                    count = read.counts().get(cluster.tenantId());
+                }
+                if (!exists) {
                     throw new DomainException(ErrorCode.NOT_FOUND, "no tenant");
                 }
                 int max = ports.catalog().tenant(cluster.tenantId()).orElseThrow().maxClusters();
-                if (ports.clusters().nameInUse(cluster.tenantId(), cluster.name())) {
+                if (nameInUse) {
                     throw new DomainException(ErrorCode.CONFLICT, "name in use");
                 }
-                if (ports.clusters().countNotDeleted(cluster.tenantId()) >= max) {
+                if (count >= max) {
                     throw new DomainException(ErrorCode.QUOTA_EXCEEDED, "quota");
                 }
                 ports.clusters().insert(cluster);
@@ -60,13 +86,13 @@ abstract class TenantLockContract extends PortsContract {
     }
 
     /** Starts every caller at once and collects what each got. */
-    private List<Optional<ErrorCode>> race(IntFunction<Cluster> clusterOfCaller) throws Exception {
-        return race(clusterOfCaller, null);
+    private List<Optional<ErrorCode>> race(IntFunction<Cluster> clusterOfCaller, Checks checks) throws Exception {
+        return race(clusterOfCaller, checks, null);
     }
 
-    /** As {@link #race(IntFunction)}, each caller running {@code inTransaction} in a transaction instead of the create. */
-    private List<Optional<ErrorCode>> race(IntFunction<Cluster> clusterOfCaller, java.util.function.Consumer<Cluster> inTransaction)
-            throws Exception {
+    /** As {@link #race(IntFunction, Checks)}, each caller running {@code inTransaction} in a transaction instead of the create. */
+    private List<Optional<ErrorCode>> race(IntFunction<Cluster> clusterOfCaller, Checks checks,
+                                           java.util.function.Consumer<Cluster> inTransaction) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(THREADS);
         try {
             CountDownLatch start = new CountDownLatch(1);
@@ -76,7 +102,7 @@ abstract class TenantLockContract extends PortsContract {
                 futures.add(pool.submit(() -> {
                     start.await();
                     if (inTransaction == null) {
-                        return create(c);
+                        return create(c, checks);
                     }
                     ports.transactions().inTransaction(() -> {
                         inTransaction.accept(c);
@@ -96,11 +122,12 @@ abstract class TenantLockContract extends PortsContract {
         }
     }
 
-    @Test
-    void the_quota_admits_exactly_its_limit() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Checks.class)
+    void the_quota_admits_exactly_its_limit(Checks checks) throws Exception {
         tenant(5);
 
-        List<Optional<ErrorCode>> results = race(i -> Samples.minimal("acme", "c" + i, T0.plusSeconds(i)));
+        List<Optional<ErrorCode>> results = race(i -> Samples.minimal("acme", "c" + i, T0.plusSeconds(i)), checks);
 
         assertThat(results).filteredOn(Optional::isEmpty).hasSize(5);
         assertThat(results).filteredOn(r -> r.equals(Optional.of(ErrorCode.QUOTA_EXCEEDED))).hasSize(THREADS - 5);
@@ -108,11 +135,12 @@ abstract class TenantLockContract extends PortsContract {
         assertThat(ports.outbox().read(0, 100, "acme")).hasSize(5);
     }
 
-    @Test
-    void a_name_is_taken_exactly_once() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Checks.class)
+    void a_name_is_taken_exactly_once(Checks checks) throws Exception {
         tenant(100);
 
-        List<Optional<ErrorCode>> results = race(i -> Samples.minimal("acme", "train", T0, "key-" + i));
+        List<Optional<ErrorCode>> results = race(i -> Samples.minimal("acme", "train", T0, "key-" + i), checks);
 
         assertThat(results).filteredOn(Optional::isEmpty).hasSize(1);
         assertThat(results).filteredOn(r -> r.equals(Optional.of(ErrorCode.CONFLICT))).hasSize(THREADS - 1);
@@ -126,13 +154,15 @@ abstract class TenantLockContract extends PortsContract {
         ports.catalog().save(new Catalog(List.of(), List.of(), List.of(), List.of(),
                 tenants.stream().map(t -> new Tenant(t, 100)).toList(), List.of(), List.of(), List.of(), List.of()));
 
-        List<Optional<ErrorCode>> results = race(i -> Samples.minimal(tenants.get(i % 3), "c" + i, T0), cluster -> {
-            List<String> asked = new ArrayList<>(tenants);
-            asked.add("nobody");
+        List<Optional<ErrorCode>> results = race(i -> Samples.minimal(tenants.get(i % 3), "c" + i, T0), Checks.LOCK_AND_CHECK, cluster -> {
+            Map<String, List<String>> asked = new java.util.LinkedHashMap<>();
+            List<String> order = new ArrayList<>(tenants);
+            order.add("nobody");
             if (cluster.name().hashCode() % 2 == 0) {
-                java.util.Collections.reverse(asked);
+                java.util.Collections.reverse(order);
             }
-            assertThat(ports.catalog().lockTenants(asked)).containsExactlyElementsOf(tenants);
+            order.forEach(t -> asked.put(t, List.of(cluster.name())));
+            assertThat(ports.clusters().lockAndCheck(asked, List.of()).tenants()).containsExactlyElementsOf(tenants);
             ports.clusters().insert(cluster);
         });
 

@@ -114,9 +114,9 @@ public final class CreateCluster {
     /**
      * The last checks (name, quota) and the writes, for the creates that share a transaction. The tenants'
      * locks are taken first, in the order of their ids, so two such transactions never wait for each other
-     * in a cycle; under them the checks are exact. What the checks need is read once for the transaction
-     * (the ids already taken, the names in use, each tenant's count), and every create checked counts for
-     * the ones after it; the writes go at once. Used by one transaction at a time ({@link GroupCommit}).
+     * in a cycle; under them the checks are exact. What the checks need is read with the locks, once for the
+     * transaction (the ids already taken, the names in use, each tenant's count), and every create checked
+     * counts for the ones after it; the writes go at once. Used by one transaction at a time ({@link GroupCommit}).
      */
     private final class InsertWork implements GroupCommit.Work<Insert, Cluster> {
         private final Set<String> missingTenants = new HashSet<>();
@@ -136,11 +136,9 @@ public final class CreateCluster {
             for (Insert c : calls) {
                 namesByTenant.computeIfAbsent(c.cmd().tenantId(), t -> new ArrayList<>()).add(c.cmd().name());
             }
-            Set<String> locked = catalog.lockTenants(namesByTenant.keySet());
-            namesByTenant.keySet().stream().filter(t -> !locked.contains(t)).forEach(missingTenants::add);
-            namesByTenant.keySet().retainAll(locked);
-            ClusterRepository.CreateChecks read = clusters.createChecks(namesByTenant,
+            ClusterRepository.CreateChecks read = clusters.lockAndCheck(namesByTenant,
                     calls.stream().map(c -> c.cluster().id()).toList());
+            namesByTenant.keySet().stream().filter(t -> !read.tenants().contains(t)).forEach(missingTenants::add);
             read.namesInUse().forEach((tenant, used) -> used.forEach(name -> names.add(tenant + "\n" + name)));
             counts.putAll(read.counts());
             read.existing().forEach(c -> byId.put(c.id(), c));

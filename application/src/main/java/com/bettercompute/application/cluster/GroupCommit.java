@@ -39,7 +39,10 @@ final class GroupCommit<I, R> {
          */
         R check(I call);
 
-        /** The writes of the calls whose checks passed, in order, all at once; their answers in that order. */
+        /**
+         * The writes of the calls whose checks passed, in order, all at once ({@link Transactions#writesTogether}:
+         * nothing written is read back here); their answers in that order.
+         */
         List<R> write(List<I> calls);
     }
 
@@ -160,7 +163,7 @@ final class GroupCommit<I, R> {
                 }
             }
             if (!toWrite.isEmpty()) {
-                List<R> written = work.write(toWrite.stream().map(i -> calls.get(i).input).toList());
+                List<R> written = tx.writesTogether(() -> work.write(toWrite.stream().map(i -> calls.get(i).input).toList()));
                 for (int k = 0; k < toWrite.size(); k++) {
                     out.set(toWrite.get(k), written.get(k));
                 }

@@ -10,11 +10,8 @@ import com.bettercompute.domain.catalog.Provider;
 import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.catalog.Tenant;
 
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 
 /** The operator's catalog: providers, accounts, pools and offers, tenants with their projects, networks and budgets. */
 public interface CatalogRepository {
@@ -51,20 +48,6 @@ public interface CatalogRepository {
      * no such tenant. Must be called inside {@link Transactions#inTransaction}.
      */
     boolean lockTenant(String id);
-
-    /**
-     * As {@link #lockTenant} for each tenant, in the order of their ids (so two callers never wait for each
-     * other in a cycle); an adapter may lock them in one statement. Returns the tenants that exist.
-     */
-    default Set<String> lockTenants(Collection<String> ids) {
-        Set<String> locked = new TreeSet<>();
-        for (String id : new TreeSet<>(ids)) {
-            if (lockTenant(id)) {
-                locked.add(id);
-            }
-        }
-        return locked;
-    }
 
     Optional<Project> project(String id);
 

@@ -49,19 +49,22 @@ public interface ClusterRepository {
     }
 
     /**
-     * What a group of creates checks under its tenants' locks: the names in use ({@link #namesInUse}), the
-     * tenants' counts ({@link #countNotDeleted(Collection)}) and the clusters of the asked ids that exist
-     * ({@link #findAll}).
+     * What a group of creates checks under its tenants' locks: the tenants that exist (and are locked), the names
+     * in use ({@link #namesInUse}), those tenants' counts ({@link #countNotDeleted(Collection)}) and the clusters of
+     * the asked ids that exist ({@link #findAll}).
      */
-    record CreateChecks(Map<String, Set<String>> namesInUse, Map<String, Integer> counts, List<Cluster> existing) {}
+    record CreateChecks(Set<String> tenants, Map<String, Set<String>> namesInUse, Map<String, Integer> counts,
+                        List<Cluster> existing) {}
 
     /**
-     * {@link CreateChecks} for these names (by tenant; their tenants are the ones counted) and ids, as the three
-     * reads give them; an adapter may read them at once (a group of creates is bound by its round trips).
+     * Takes the lock {@link CatalogRepository#lockTenant} takes on each tenant of {@code namesByTenant}, in the order
+     * of their ids (so two callers never wait for each other in a cycle), then reads {@link CreateChecks} for these
+     * names (their tenants are the ones counted) and ids. Inside {@link Transactions#inTransaction} only. The reads
+     * see every write committed before the locks were granted, so checks made on them stay exact until the
+     * transaction ends. An adapter may send the locks and the reads at once: a group of creates is bound by its
+     * round trips.
      */
-    default CreateChecks createChecks(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
-        return new CreateChecks(namesInUse(namesByTenant), countNotDeleted(namesByTenant.keySet()), findAll(clusterIds));
-    }
+    CreateChecks lockAndCheck(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds);
 
     /**
      * Stores a new cluster and its node pools. A second cluster with the same id, or with the name of

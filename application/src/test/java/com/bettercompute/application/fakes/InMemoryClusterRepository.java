@@ -8,11 +8,15 @@ import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.NodePool;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /** {@link ClusterRepository} on an {@link InMemoryStore}; the same contract test runs against it and the database. */
 public final class InMemoryClusterRepository implements ClusterRepository {
@@ -46,6 +50,17 @@ public final class InMemoryClusterRepository implements ClusterRepository {
         return store.locked(s -> (int) s.clusters.values().stream()
                 .filter(c -> c.tenantId().equals(tenantId) && !c.deleted())
                 .count());
+    }
+
+    /** Transactions of the fakes are serialized, so holding the transaction is holding every tenant's lock. */
+    @Override
+    public CreateChecks lockAndCheck(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
+        if (!store.inTransaction()) {
+            throw new IllegalStateException("lockAndCheck must be called inside Transactions.inTransaction");
+        }
+        Set<String> tenants = store.locked(s -> namesByTenant.keySet().stream().filter(s.tenants::containsKey)
+                .collect(Collectors.toCollection(TreeSet::new)));
+        return new CreateChecks(tenants, namesInUse(namesByTenant), countNotDeleted(namesByTenant.keySet()), findAll(clusterIds));
     }
 
     @Override
