@@ -65,7 +65,10 @@ final class MarketViews {
 
     record MarketFeedPage(List<MarketFeedItem> items, long next) {}
 
-    /** A ledger entry: {@code kind} {@code charge} (a node grant billed over [from, to)) or {@code credit} (a top-up). */
+    /**
+     * A ledger entry: {@code kind} {@code charge} (a node grant billed over [from, to)), {@code accruing} (one whose
+     * entry is still open, billed up to the last tick) or {@code credit} (a top-up).
+     */
     record MarketLedgerEntry(String kind, String at, String amount, String cluster_id, String pool, String node, String rate,
                              Integer gpus, String from, String to, String idempotency_key, String note) {
         static MarketLedgerEntry of(ReadBalance.Entry e) {

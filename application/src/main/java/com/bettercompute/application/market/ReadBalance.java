@@ -14,15 +14,17 @@ import java.util.List;
 
 /**
  * {@code GET /api/k8s/balance}: the organization's credits, what it was charged, the balance (credits −
- * charges) and its latest ledger entries, charges and top-ups together, newest first. Needs read on the
- * tenant.
+ * charges) and its latest ledger entries, charges and top-ups together with the entries still accruing (a
+ * charge goes to the ledger when its entry closes, on the hour at the latest), newest first. What was charged
+ * is the ledger's charges plus the accruing entries. Needs read on the tenant.
  */
 public final class ReadBalance {
     public static final int ENTRIES = 20;
 
     /**
-     * One ledger entry: a {@code charge} (a node grant billed over [from, to) at a rate) or a
-     * {@code credit} (a top-up, with its key and note). Fields that do not apply are null.
+     * One ledger entry: a {@code charge} (a node grant billed over [from, to) at a rate), an {@code accruing}
+     * one (a charge whose entry is still open: [from, the last tick)), or a {@code credit} (a top-up, with its
+     * key and note). Fields that do not apply are null.
      */
     public record Entry(String kind, Instant at, Money amount, String clusterId, String pool, String node,
                         Money rate, Integer gpus, Instant from, Instant to, String key, String note) {
@@ -54,9 +56,11 @@ public final class ReadBalance {
             charged = market.tenant(org).charged();
         }
         List<Entry> entries = new ArrayList<>();
+        if (market.hasTenant(org)) {
+            market.openEntries(org).forEach(c -> entries.add(entry("accruing", c)));
+        }
         for (Charge c : ledger.latest(org, ENTRIES)) {
-            entries.add(new Entry("charge", c.to(), c.amount(), c.clusterId(), c.pool().toString(), c.nodeId(),
-                    c.rate(), c.gpus(), c.from(), c.to(), null, null));
+            entries.add(entry("charge", c));
         }
         for (MarketLedger.CreditTopUp t : ledger.credits(org, ENTRIES)) {
             entries.add(new Entry("credit", t.at(), t.amount(), null, null, null, null, null, null, null, t.idempotencyKey(),
@@ -65,5 +69,10 @@ public final class ReadBalance {
         entries.sort(Comparator.comparing(Entry::at).reversed());
         return new Balance(org, credits, charged, TopUpCredits.balance(market, org),
                 List.copyOf(entries.subList(0, Math.min(ENTRIES, entries.size()))));
+    }
+
+    private static Entry entry(String kind, Charge c) {
+        return new Entry(kind, c.to(), c.amount(), c.clusterId(), c.pool().toString(), c.nodeId(), c.rate(), c.gpus(),
+                c.from(), c.to(), null, null);
     }
 }

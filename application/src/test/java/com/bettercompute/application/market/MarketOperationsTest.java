@@ -256,7 +256,9 @@ class MarketOperationsTest {
         // half hour after it accrued in the open entry, in the balance already
         assertThat(b.charged()).isEqualTo(Money.parse("24.00"));
         assertThat(b.balance()).isEqualTo(Money.parse("4976.00"));
-        assertThat(b.entries()).extracting(ReadBalance.Entry::kind).contains("charge", "credit");
+        assertThat(b.entries()).extracting(ReadBalance.Entry::kind).contains("charge", "credit", "accruing");
+        assertThat(b.entries()).filteredOn(e -> !e.kind().equals("credit")).extracting(ReadBalance.Entry::amount)
+                .as("the closed hour and the half hour accruing").containsExactly(Money.parse("8.00"), Money.parse("16.00"));
         assertThat(b.entries().get(b.entries().size() - 1).key()).isEqualTo(LoadMarketCatalog.CREDITS_KEY);
 
         List<MarketLedger.HourlyCharge> hours = w.gpuUsage.read(w.caller(DAVE), "acme", 100);

@@ -1030,6 +1030,23 @@ public final class Market {
         return out;
     }
 
+    /**
+     * A tenant's open ledger entries as they stand at the last tick, in grant order: what each of its grants
+     * accrued since its entry opened. Its balance counts them already; the ledger gets each when it closes
+     * (its rate changes, its grant ends, or its billing period ends).
+     */
+    public List<Charge> openEntries(String tenantId) {
+        List<Charge> out = new ArrayList<>();
+        for (NodeGrant g : grants.values()) {
+            if (g.entryFrom != EpochNanos.NONE && g.billedUntil > g.entryFrom && g.cluster.tenant.id.equals(tenantId)) {
+                out.add(new Charge(g.id, EpochNanos.instant(g.entryFrom), EpochNanos.instant(g.billedUntil), tenantId,
+                        g.cluster.id, g.node.pool, g.node.id, Money.ofMicros(g.entryRate), g.gpus,
+                        Money.ofMicros(g.entryAccrued), g.entryLocked));
+            }
+        }
+        return out;
+    }
+
     public Instant lastTick() {
         return lastTick;
     }

@@ -246,6 +246,9 @@ class MarketTickTest {
                 .extracting(MarketSnapshot.TenantState::settledMicros).containsExactly(13_333_333L);
         assertThat(live.tenant("acme").charged()).as("settled plus the open entry's five minutes")
                 .isEqualTo(Money.parse("14.666666"));
+        assertThat(live.openEntries("acme")).extracting(Charge::from, Charge::to, Charge::amount).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(at(Duration.ofHours(1)), at(Duration.ofMinutes(65)), Money.parse("1.333333")));
+        assertThat(live.openEntries("beta")).isEmpty();
         // what a store kept: the grant as saved at 00:20, the tenants and the last tick as they are now
         MarketSnapshot now = live.snapshot();
         Market restored = Market.restore(new MarketSnapshot(now.timings(), now.lastTick(), now.sequence(),
