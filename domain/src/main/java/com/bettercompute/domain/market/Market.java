@@ -49,8 +49,9 @@ public final class Market {
     /** The grants made, changed (other than by billing) or dropped since then, recorded the same way. */
     final Set<NodeGrant> touchedGrants = Collections.newSetFromMap(new IdentityHashMap<>());
     /**
-     * The grants whose billing cursor moved since then: kept apart because every tick bills every ready grant,
-     * and a store may keep those cursors apart from the rest of a grant.
+     * The grants whose billing cursor moved since then in a way a restore cannot work out (their entry opened,
+     * closed for good, or was cut short by the balance; {@link Billing}): every tick bills every ready grant,
+     * and only these need saving.
      */
     final Set<NodeGrant> billedGrants = Collections.newSetFromMap(new IdentityHashMap<>());
     /** The nodes added, changed or removed since then, recorded the same way. */
@@ -886,7 +887,7 @@ public final class Market {
         }
     }
 
-    /** Records that billing moved a grant's cursor, for {@link #changes()}. */
+    /** Records that billing moved a grant's cursor past what a restore works out, for {@link #changes()}. */
     void billed(NodeGrant g) {
         if (tracking) {
             billedGrants.add(g);

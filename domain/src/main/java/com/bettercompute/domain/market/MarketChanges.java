@@ -18,7 +18,8 @@ import java.util.List;
  *                   them: that grant's billing may have moved)
  * @param nodesGone  the ids of the nodes removed since then (none of them is in the market)
  * @param grants     the grants made or changed other than by billing since then, by id
- * @param billed     the grants whose billing cursor alone moved since then (none of them is in {@code grants})
+ * @param billed     the grants whose billing cursor alone moved since then past what a restore works out from the
+ *                   saved one (an entry opened, closed for good, or cut short; none of them is in {@code grants})
  * @param grantsGone the ids of the grants the market dropped since then (ended and billed to their end)
  */
 public record MarketChanges(MarketSnapshot rest, List<MarketSnapshot.RequestState> requests, List<Gone> gone,
