@@ -141,9 +141,10 @@ public final class JdbiAccessRepository implements AccessRepository {
                 rows.add(cluster);
                 rows.add(principal);
             });
-            held.add("DELETE FROM cluster_owners WHERE cluster_id IN (" + Db.marks(ownerByCluster.size()) + ")",
-                    List.copyOf(ownerByCluster.keySet()), null);
-            held.add(Db.insertRowsSql("cluster_owners", List.of("cluster_id", "principal_id"), ownerByCluster.size()), rows, null);
+            // held writes are PostgreSQL's: an upsert in one statement, where the delete before the insert (below, for
+            // both engines) probed the table once per cluster only to find nothing for a new cluster
+            held.add(Db.insertRowsSql("cluster_owners", List.of("cluster_id", "principal_id"), ownerByCluster.size())
+                    + " ON CONFLICT (cluster_id) DO UPDATE SET principal_id = EXCLUDED.principal_id", rows, null);
             return;
         }
         db.inTransactionRun("recording clusters' owners", h -> {
