@@ -85,6 +85,28 @@ final class Db {
             }
         }
 
+        /**
+         * Holds {@code INSERT INTO table (columns) SELECT * FROM unnest(...)} + {@code suffix}: the rows' values sent as one
+         * array per column (their text forms, cast to each column's {@code types} entry). The text is the same for any
+         * number of rows, so the driver parses it once and PostgreSQL prepares and plans it once per connection, where a
+         * multi-row {@code VALUES} text was new with each group's size: parsed again on both sides, and every value a
+         * parameter of its own. {@code rows} holds the rows' values one after the other, in column order.
+         */
+        void addRows(String table, List<String> columns, List<String> types, List<?> rows, String suffix,
+                     Function<SQLException, DomainException> conflict) {
+            int width = columns.size();
+            int count = rows.size() / width;
+            List<Object> arrays = new ArrayList<>(width);
+            for (int column = 0; column < width; column++) {
+                String[] texts = new String[count];
+                for (int row = 0; row < count; row++) {
+                    texts[row] = text(rows.get(row * width + column));
+                }
+                arrays.add(new TextArray(texts));
+            }
+            add(unnestInsertSql(table, columns, types) + suffix, arrays, conflict);
+        }
+
         /** Sends the held statements; a unique violation becomes the CONFLICT a held statement named. */
         void send(Handle h) {
             String text = String.join(";\n", statements);
@@ -110,9 +132,28 @@ final class Db {
         }
     }
 
+    /** A column's values as PostgreSQL's text forms, sent as one {@code varchar[]} parameter ({@link Together#addRows}). */
+    private record TextArray(String[] texts) {}
+
+    /** A value's text form as PostgreSQL reads it for any column type (an instant in ISO 8601, UTC); null stays null. */
+    private static String text(Object value) {
+        return value == null ? null : value.toString();
+    }
+
+    /** {@code INSERT INTO table (a, b) SELECT * FROM unnest(?::varchar[]::type_a[], ?::varchar[]::type_b[])}. */
+    static String unnestInsertSql(String table, List<String> columns, List<String> types) {
+        if (types.size() != columns.size()) {
+            throw new IllegalArgumentException(table + ": " + columns.size() + " columns, " + types.size() + " types");
+        }
+        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") SELECT * FROM unnest("
+                + types.stream().map(t -> "?::varchar[]::" + t + "[]").collect(Collectors.joining(", ")) + ")";
+    }
+
     /** Sets a row value as the repositories' Jdbi arguments do (instants as UTC {@code OffsetDateTime}s). */
     static void set(PreparedStatement statement, int position, Object value) throws SQLException {
-        if (value == null) {
+        if (value instanceof TextArray array) {
+            statement.setArray(position, statement.getConnection().createArrayOf("varchar", array.texts()));
+        } else if (value == null) {
             statement.setNull(position, Types.NULL);
         } else if (value instanceof Instant instant) {
             statement.setObject(position, Times.toColumn(instant));

@@ -143,8 +143,8 @@ public final class JdbiAccessRepository implements AccessRepository {
             });
             // held writes are PostgreSQL's: an upsert in one statement, where the delete before the insert (below, for
             // both engines) probed the table once per cluster only to find nothing for a new cluster
-            held.add(Db.insertRowsSql("cluster_owners", List.of("cluster_id", "principal_id"), ownerByCluster.size())
-                    + " ON CONFLICT (cluster_id) DO UPDATE SET principal_id = EXCLUDED.principal_id", rows, null);
+            held.addRows("cluster_owners", List.of("cluster_id", "principal_id"), List.of("varchar", "varchar"), rows,
+                    " ON CONFLICT (cluster_id) DO UPDATE SET principal_id = EXCLUDED.principal_id", null);
             return;
         }
         db.inTransactionRun("recording clusters' owners", h -> {

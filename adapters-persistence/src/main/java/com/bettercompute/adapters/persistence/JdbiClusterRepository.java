@@ -65,6 +65,21 @@ public final class JdbiClusterRepository implements ClusterRepository {
             "disk_gib", "disk_type", "spot", "accelerator_type", "accelerator_count", "zones_json", "labels_json",
             "taints_json", "state", "message", "version", "created_at", "updated_at", "request_fingerprint");
 
+    /** PostgreSQL's types of {@link #CLUSTER_COLUMNS}, in their order (for the arrays of {@link Db.Together#addRows}). */
+    private static final List<String> CLUSTER_TYPES = List.of(
+            "varchar", "varchar", "varchar", "varchar", "varchar", "varchar", "varchar", "varchar",
+            "varchar", "varchar", "varchar", "varchar", "varchar", "varchar",
+            "varchar", "varchar", "varchar", "varchar", "boolean",
+            "varchar", "varchar", "varchar", "varchar", "varchar", "varchar", "varchar",
+            "bigint", "timestamptz", "timestamptz", "timestamptz", "timestamptz",
+            "timestamptz", "timestamptz", "varchar", "integer", "timestamptz",
+            "varchar", "varchar");
+    /** PostgreSQL's types of {@link #NODE_POOL_COLUMNS}, in their order. */
+    private static final List<String> NODE_POOL_TYPES = List.of(
+            "varchar", "varchar", "integer", "varchar", "varchar", "integer", "integer", "integer",
+            "integer", "varchar", "boolean", "varchar", "integer", "varchar", "varchar",
+            "varchar", "varchar", "varchar", "bigint", "timestamptz", "timestamptz", "varchar");
+
     private static final String SELECT_CLUSTERS = "SELECT " + String.join(", ", CLUSTER_COLUMNS) + " FROM clusters";
     private static final String INSERT_CLUSTER = Db.insertSql("clusters", CLUSTER_COLUMNS);
     /** A cluster and its node pools (oldest first), the pools' columns labelled {@code np_<column>}. */
@@ -422,7 +437,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
         }, unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists.")));
     }
 
-    /** The clusters, their node pools and their tenants' counts as three statements held to be sent together. */
+    /** The clusters, their node pools and their tenants' counts as three statements held to be sent together (PostgreSQL). */
     private void hold(Db.Together held, List<Cluster> clusters) {
         db.onHandle(this::changed);
         List<Object> rows = new ArrayList<>();
@@ -433,10 +448,10 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 pools.addAll(nodePoolValues(cluster.nodePools().get(i), i));
             }
         }
-        held.add(Db.insertRowsSql("clusters", CLUSTER_COLUMNS, clusters.size()), rows,
+        held.addRows("clusters", CLUSTER_COLUMNS, CLUSTER_TYPES, rows, "",
                 unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists."));
         if (!pools.isEmpty()) {
-            held.add(Db.insertRowsSql("node_pools", NODE_POOL_COLUMNS, pools.size() / NODE_POOL_COLUMNS.size()), pools, null);
+            held.addRows("node_pools", NODE_POOL_COLUMNS, NODE_POOL_TYPES, pools, "", null);
         }
         List<Object> counts = new ArrayList<>();
         new java.util.TreeMap<>(added(clusters)).forEach((tenant, delta) -> {
@@ -444,8 +459,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
             counts.add((long) delta);
         });
         if (!counts.isEmpty()) {
-            held.add(Db.insertRowsSql("cluster_counts", List.of("tenant_id", "not_deleted"), counts.size() / 2) + COUNT_CONFLICT,
-                    counts, null);
+            held.addRows("cluster_counts", List.of("tenant_id", "not_deleted"), List.of("varchar", "bigint"), counts, COUNT_CONFLICT, null);
         }
     }
 

@@ -19,6 +19,7 @@ import java.util.Map;
 public final class JdbiEventOutbox implements EventOutbox {
     private static final TypeReference<Map<String, Object>> DATA = new TypeReference<>() {};
     private static final List<String> COLUMNS = List.of("event_type", "tenant_id", "subject_id", "occurred_at", "data_json");
+    private static final List<String> TYPES = List.of("varchar", "varchar", "varchar", "timestamptz", "varchar");
     /** Held until commit: appends of concurrent transactions commit in sequence order (V2 migration). */
     private static final String LOCK = "SELECT id FROM outbox_writer WHERE id = 1 FOR UPDATE";
 
@@ -58,7 +59,8 @@ public final class JdbiEventOutbox implements EventOutbox {
                         Json.write(event.data())));
             }
             held.add(LOCK, List.of(), null);
-            held.add(Db.insertRowsSql("events", COLUMNS, events.size()), rows, null);
+            // one row after the other, in the order given: the sequence numbers follow it
+            held.addRows("events", COLUMNS, TYPES, rows, "", null);
             return;
         }
         db.call("ordering event appends", h -> h.createQuery(LOCK).mapTo(Integer.class).one());

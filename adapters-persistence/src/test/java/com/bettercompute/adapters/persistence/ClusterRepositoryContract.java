@@ -121,6 +121,25 @@ abstract class ClusterRepositoryContract extends PortsContract {
     }
 
     @Test
+    void writes_together_keep_every_character_of_a_value_and_tell_an_empty_text_from_a_null_one() {
+        // PostgreSQL's held writes send each column as one array: its text form must survive quotes, backslashes,
+        // braces, commas, the word NULL, blanks and characters beyond Latin-1
+        String tricky = "say \"hi\", {not an array}, back\\slash, NULL, ' quote, tab\t, ünïcödé ☃";
+        Cluster odd = full("acme", "odd", T0).toBuilder().description(tricky).build();
+        Cluster blank = minimal("acme", "blank", T0).toBuilder().description("").build();
+        Cluster none = minimal("acme", "none", T0);
+
+        ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
+            groupWrites(List.of(odd, blank, none));
+            return null;
+        }));
+
+        assertThat(clusters.find(odd.id())).contains(odd);
+        assertThat(clusters.find(blank.id()).orElseThrow().description()).isEmpty();
+        assertThat(clusters.find(none.id()).orElseThrow().description()).isNull();
+    }
+
+    @Test
     void a_taken_name_among_writes_together_is_a_conflict_and_their_transaction_stores_none_of_them() {
         clusters.insert(minimal("acme", "train", T0));
         List<Cluster> group = List.of(minimal("acme", "fresh", T0), minimal("acme", "train", T0, "another-key"));
