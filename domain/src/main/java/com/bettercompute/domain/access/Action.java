@@ -13,7 +13,10 @@ public enum Action {
     /** Get credentials for a cluster's Kubernetes API. */
     CONNECT;
 
+    /** The wire form, made once (the same in every locale). */
+    private final String wire = "compute:kubernetes:" + name().toLowerCase(java.util.Locale.ROOT);
+
     public String wire() {
-        return "compute:kubernetes:" + name().toLowerCase();
+        return wire;
     }
 }

@@ -9,8 +9,11 @@ public enum BillingMode {
     /** Nothing billed here; budgets are not checked. */
     NONE;
 
+    /** The wire form, made once (the same in every locale). */
+    private final String wire = name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+
     public String wire() {
-        return name().toLowerCase().replace('_', '-');
+        return wire;
     }
 
     public static BillingMode fromWire(String s) {

@@ -7,7 +7,10 @@ public enum ClusterMode {
     /** The provider runs the nodes; the cluster has no node pools of its own. */
     AUTOPILOT;
 
+    /** The wire form, made once (the same in every locale). */
+    private final String wire = name().toLowerCase(java.util.Locale.ROOT);
+
     public String wire() {
-        return name().toLowerCase();
+        return wire;
     }
 }

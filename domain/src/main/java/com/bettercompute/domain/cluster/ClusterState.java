@@ -17,7 +17,10 @@ public enum ClusterState {
     /** The provider failed or refused; {@code message} says why. */
     ERROR;
 
+    /** The wire form, made once (the same in every locale). */
+    private final String wire = name().toLowerCase(java.util.Locale.ROOT);
+
     public String wire() {
-        return name().toLowerCase();
+        return wire;
     }
 }

@@ -7,7 +7,10 @@ public enum LocationType {
     /** The location is a region. */
     REGIONAL;
 
+    /** The wire form, made once (the same in every locale). */
+    private final String wire = name().toLowerCase(java.util.Locale.ROOT);
+
     public String wire() {
-        return name().toLowerCase();
+        return wire;
     }
 }

@@ -11,7 +11,10 @@ public enum ReleaseChannel {
     /** Long support for one minor. */
     EXTENDED;
 
+    /** The wire form, made once (the same in every locale). */
+    private final String wire = name().toLowerCase(java.util.Locale.ROOT);
+
     public String wire() {
-        return name().toLowerCase();
+        return wire;
     }
 }
