@@ -16,7 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * the first caller that finds no commit running writes the queue's calls, the others wait for it. Every
  * caller gets its own answer only after the commit that holds its write, so nothing is acknowledged before
  * it is durable. A leader writes groups until its own call has committed, then wakes the caller that
- * queued first to lead the next; the others park until their group has committed.
+ * queued first to lead the next (before it answers its last group's calls, so the two overlap); the others
+ * park until their group has committed.
  *
  * <p>A call's {@link Work#check} may refuse it ({@link DomainException}) before it writes; the others in the
  * transaction go on. Anything else — a failure while writing, or of the commit — rolls the shared
@@ -77,17 +78,15 @@ final class GroupCommit<I, R> {
         queue.add(call);
         while (!call.done) {
             if (writer.tryLock()) {
+                boolean released = false;
                 try {
                     // this call is in the queue until a group takes it, and only the lock's holder takes one
-                    while (!call.done) {
-                        commitQueued();
+                    while (!call.done && !released) {
+                        released = commitQueued(call);
                     }
                 } finally {
-                    writer.unlock();
-                    // the caller that queued first leads the next group; one that queued before the unlock parked
-                    Call<I, R> next = queue.peek();
-                    if (next != null) {
-                        LockSupport.unpark(next.caller);
+                    if (!released) {
+                        release();
                     }
                 }
             } else {
@@ -101,53 +100,85 @@ final class GroupCommit<I, R> {
         return call.answer;
     }
 
+    /**
+     * Frees the writer and wakes the caller that queued first, to lead the next group (one that queued before
+     * the unlock parked).
+     */
+    private void release() {
+        writer.unlock();
+        Call<I, R> next = queue.peek();
+        if (next != null) {
+            LockSupport.unpark(next.caller);
+        }
+    }
+
     /** Calls waiting for a transaction (for tests that arrange calls to arrive during a commit). */
     int queued() {
         return queue.size();
     }
 
-    private void commitQueued() {
+    /**
+     * Runs one group of the queue's calls. When the leader's own call was in it, the writer is released as soon
+     * as the group's transaction has ended, before its calls are answered, so the next leader wakes while this
+     * one answers (a hand-off that took a tenth of a group's time when it came after); returns whether it was.
+     */
+    private boolean commitQueued(Call<I, R> leader) {
         List<Call<I, R>> calls = new ArrayList<>();
         for (Call<I, R> c; calls.size() < MAX_CALLS && (c = queue.poll()) != null; ) {
             calls.add(c);
         }
         if (calls.isEmpty()) {
-            return;
+            return false;
         }
+        List<Object> outcomes;
         try {
-            runOrEachAlone(calls);
+            outcomes = runOrEachAlone(calls);
         } catch (Error e) {
             // the callers of this group must not wait for ever: they fail, and the error goes on up
             for (Call<I, R> c : calls) {
-                if (!c.done) {
-                    finish(c, null, new IllegalStateException("the group's transaction failed", e));
-                }
+                finish(c, null, new IllegalStateException("the group's transaction failed", e));
             }
             throw e;
         }
+        boolean released = calls.contains(leader);
+        if (released) {
+            release();
+        }
+        for (int i = 0; i < calls.size(); i++) {
+            Object outcome = outcomes.get(i);
+            if (outcome instanceof RuntimeException failure) {
+                finish(calls.get(i), null, failure);
+            } else {
+                @SuppressWarnings("unchecked") R answer = (R) outcome;
+                finish(calls.get(i), answer, null);
+            }
+        }
+        return released;
     }
 
-    private void runOrEachAlone(List<Call<I, R>> calls) {
+    /** Each call's answer, or the exception that refused or failed it, in the calls' order. */
+    private List<Object> runOrEachAlone(List<Call<I, R>> calls) {
         try {
-            run(calls);
+            return run(calls);
         } catch (RuntimeException shared) {
             if (calls.size() == 1) {
-                finish(calls.get(0), null, shared);
-                return;
+                return List.of(shared);
             }
+            List<Object> outcomes = new ArrayList<>(calls.size());
             for (Call<I, R> alone : calls) {
                 try {
-                    run(List.of(alone));
+                    outcomes.add(run(List.of(alone)).get(0));
                 } catch (RuntimeException e) {
-                    finish(alone, null, e);
+                    outcomes.add(e);
                 }
             }
+            return outcomes;
         }
     }
 
-    /** One transaction for the calls; answers them when it has committed. */
-    private void run(List<Call<I, R>> calls) {
-        List<Object> outcomes = tx.inTransaction(() -> {
+    /** One transaction for the calls: each one's answer or refusal once it has committed. */
+    private List<Object> run(List<Call<I, R>> calls) {
+        return tx.inTransaction(() -> {
             work.begin(calls.stream().map(c -> c.input).toList());
             List<Object> out = new ArrayList<>(calls.size());
             List<Integer> toWrite = new ArrayList<>();
@@ -170,15 +201,6 @@ final class GroupCommit<I, R> {
             }
             return out;
         });
-        for (int i = 0; i < calls.size(); i++) {
-            Object outcome = outcomes.get(i);
-            if (outcome instanceof DomainException refused) {
-                finish(calls.get(i), null, refused);
-            } else {
-                @SuppressWarnings("unchecked") R answer = (R) outcome;
-                finish(calls.get(i), answer, null);
-            }
-        }
     }
 
     private static <I, R> void finish(Call<I, R> call, R answer, RuntimeException failure) {

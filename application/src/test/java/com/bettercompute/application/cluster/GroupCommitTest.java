@@ -148,4 +148,47 @@ class GroupCommitTest {
         assertThat(answers.values()).filteredOn(IllegalStateException.class::isInstance).hasSize(2);
         assertThat(log).containsExactly("first", "write first", "commit", "b,error-c,d", "write b,error-c,d", "rollback");
     }
+
+    @Test
+    void many_callers_at_once_each_get_their_own_answer_once_and_every_write_is_committed_once() throws InterruptedException {
+        // the leader hands the writer on before it answers its group: no caller may be lost or answered twice
+        firstMayCommit.countDown();
+        Map<String, Object> answers = new ConcurrentHashMap<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 16; t++) {
+            int thread = t;
+            Thread caller = new Thread(() -> {
+                for (int i = 0; i < 200; i++) {
+                    String name = "t" + thread + "-" + i + (i % 50 == 7 ? "-refused" : "");
+                    String call = name.endsWith("-refused") ? "refused-" + name : name;
+                    try {
+                        answers.put(call, commit.commit(call));
+                    } catch (RuntimeException e) {
+                        answers.put(call, e);
+                    }
+                }
+            });
+            threads.add(caller);
+            caller.start();
+        }
+        for (Thread t : threads) {
+            t.join(60_000);
+            assertThat(t.isAlive()).as("a caller still waiting").isFalse();
+        }
+
+        assertThat(answers).hasSize(16 * 200);
+        answers.forEach((call, answer) -> {
+            if (call.startsWith("refused")) {
+                assertThat(answer).isInstanceOf(DomainException.class);
+            } else {
+                assertThat(answer).isEqualTo("wrote " + call);
+            }
+        });
+        List<String> written = new ArrayList<>();
+        synchronized (log) {
+            log.stream().filter(l -> l.startsWith("write ")).forEach(l -> written.addAll(List.of(l.substring(6).split(","))));
+            assertThat(log).doesNotContain("rollback");
+        }
+        assertThat(written).doesNotHaveDuplicates().hasSize((int) answers.keySet().stream().filter(c -> !c.startsWith("refused")).count());
+    }
 }
