@@ -4,7 +4,8 @@
 # Builds the jar (SKIP_BUILD=1 to reuse it), starts ApiBench (the bare endpoint and the server, reconciler off, on a
 # fresh database in a temporary directory: --db embedded, the default, is the server's own default, an embedded
 # PostgreSQL; --db h2 an H2 file as --db jdbc:h2:file:… runs it; or the JDBC URL of a PostgreSQL of your own), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
-# tenant; prints req/s, p99 and the ratio of each to the bare endpoint. Each target first gets --warmup seconds
+# tenant; prints req/s, p99 and the ratio of each to the bare endpoint, and the CPU per request of the server's JVM and
+# (embedded PostgreSQL only) of its database server. Each target first gets --warmup seconds
 # of the same load, not measured (the JIT compiles each path when it first runs hot). Needs wrk (apt-get install -y wrk).
 # BENCH_JAR=path runs another build of the jar (implies SKIP_BUILD=1), for before/after runs of one script.
 # PHASES_FILE=f appends each measured window as name|start|end (UTC) to f, to cut a JFR recording by target.
@@ -27,16 +28,19 @@ BARE=$(ready_value bare)
 API=$(ready_value api)
 CLUSTER=$(ready_value cluster)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: $DB"
+# the embedded PostgreSQL's server (ApiBench's newest temporary directory), whose processes' CPU is counted too
+PG_MAIN=""
+if [ "$DB" = "embedded" ]; then PG_MAIN=$(pgrep -n -f -- "-D ${TMPDIR:-/tmp}/api-bench[0-9]*/postgres" || true); fi
 
 run() { # name url lua [env...]
   local name=$1 url=$2 lua=$3; shift 3
   if [ "$WARMUP" -gt 0 ]; then
     env SEED="$(od -An -N4 -tu4 /dev/urandom)" "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" -s "bench/$lua" "$url" > /dev/null 2>&1
   fi
-  local from cpu0 cpu1; from=$(date -u +%FT%T.%N); cpu0=$(cpu_ticks)
+  local from cpu0 cpu1 pg0 pg1; from=$(date -u +%FT%T.%N); cpu0=$(cpu_ticks); pg0=$(pg_ticks)
   env SEED="$(od -An -N4 -tu4 /dev/urandom)" "$@" wrk -t"$THREADS" -c"$CONNECTIONS" -d"${SECONDS_EACH}s" --latency -s "bench/$lua" "$url" > "$OUT/$name.txt" 2>&1
   # the measured window, to cut a profile (JAVA_OPTS=-XX:StartFlightRecording=…) into the targets
-  cpu1=$(cpu_ticks)
+  cpu1=$(cpu_ticks); pg1=$(pg_ticks)
   if [ -n "${PHASES_FILE:-}" ]; then echo "$name|$from|$(date -u +%FT%T.%N)" >> "$PHASES_FILE"; fi
   local rps p99 non2xx
   rps=$(awk '/^Requests\/sec:/ {print $2}' "$OUT/$name.txt")
@@ -44,9 +48,19 @@ run() { # name url lua [env...]
   non2xx=$(awk -F= '/^non2xx=/ {print $2}' "$OUT/$name.txt")
   local requests; requests=$(awk '/requests in/ {print $1}' "$OUT/$name.txt")
   # the server JVM's CPU per answered request (user+system, clock ticks of 1/CLK_TCK s), in microseconds
-  echo "$name $rps $p99 ${non2xx:-?} $(awk -v t=$((cpu1 - cpu0)) -v n="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.0f", t / hz * 1e6 / n}')"
+  local hz; hz=$(getconf CLK_TCK)
+  echo "$name $rps $p99 ${non2xx:-?} $(awk -v t=$((cpu1 - cpu0)) -v n="$requests" -v hz="$hz" 'BEGIN {printf "%.0f", t / hz * 1e6 / n}')" \
+    "$(if [ -n "$PG_MAIN" ]; then awk -v t=$((pg1 - pg0)) -v n="$requests" -v hz="$hz" 'BEGIN {printf "%.0f", t / hz * 1e6 / n}'; else echo -; fi)"
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+# user+system ticks of the embedded PostgreSQL's server and its children (backends, WAL writer, checkpointer, ...);
+# a process that ends inside the window (an autovacuum worker) takes its ticks with it
+pg_ticks() {
+  local total=0 p
+  [ -n "$PG_MAIN" ] || { echo 0; return; }
+  for p in $PG_MAIN $(pgrep -P "$PG_MAIN"); do total=$((total + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
+  echo $total
+}
 BARE_BODY='{"tenantId":"load0"}'
 GET_BODY="{\"tenantId\":\"load0\",\"clusterId\":\"$CLUSTER\"}"
 {
@@ -57,5 +71,5 @@ GET_BODY="{\"tenantId\":\"load0\",\"clusterId\":\"$CLUSTER\"}"
 } > "$OUT/results.txt"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk 'NR==1 {floor=$2; cpu=$5}
-     {printf "| %-18s | %10.0f | %8s | %6.3f | %8s | %6.3f | %s |\n", $1, $2, $3, $2/floor, $5, cpu/$5, ($4=="0" ? "all 2xx" : $4 " not 2xx")}' "$OUT/results.txt" |
-  { echo "| call               |      req/s |      p99 |  ratio | CPU µs/req | CPU ratio | answers |"; echo "|---|---:|---:|---:|---:|---:|---|"; cat; }
+     {printf "| %-18s | %10.0f | %8s | %6.3f | %8s | %6.3f | %8s | %s |\n", $1, $2, $3, $2/floor, $5, cpu/$5, $6, ($4=="0" ? "all 2xx" : $4 " not 2xx")}' "$OUT/results.txt" |
+  { echo "| call               |      req/s |      p99 |  ratio | CPU µs/req | CPU ratio | PG CPU µs/req | answers |"; echo "|---|---:|---:|---:|---:|---:|---:|---|"; cat; }
