@@ -126,7 +126,7 @@ public final class JdbiAccessRepository implements AccessRepository {
 
     /**
      * As {@link #addOwner} for each, in two round trips: the rows removed, then inserted in one JDBC batch; none of
-     * their own when {@link JdbiTransactions#writesTogether} holds them (the insert one multi-row statement).
+     * their own when {@link JdbiTransactions#writesTogether} holds them (then one upsert of the columns as arrays).
      */
     @Override
     public void addOwners(Map<String, String> ownerByCluster) {

@@ -43,7 +43,7 @@ public final class JdbiEventOutbox implements EventOutbox {
 
     /**
      * One lock and one JDBC batch for all the events; when {@link JdbiTransactions#writesTogether} holds them, the
-     * lock and one multi-row INSERT are sent with the other held writes, after them.
+     * lock and one INSERT of the events' columns as arrays are sent with the other held writes, after them.
      */
     @Override
     public void appendAll(List<DomainEvent> events) {
