@@ -140,6 +140,16 @@ final class Db {
         return value == null ? null : value.toString();
     }
 
+    /** The names of columns written {@code "name type"}. */
+    static List<String> names(List<String> typedColumns) {
+        return typedColumns.stream().map(c -> c.substring(0, c.indexOf(' '))).toList();
+    }
+
+    /** The types of columns written {@code "name type"}. */
+    static List<String> types(List<String> typedColumns) {
+        return typedColumns.stream().map(c -> c.substring(c.indexOf(' ') + 1)).toList();
+    }
+
     /** {@code INSERT INTO table (a, b) SELECT * FROM unnest(?::varchar[]::type_a[], ?::varchar[]::type_b[])}. */
     static String unnestInsertSql(String table, List<String> columns, List<String> types) {
         if (types.size() != columns.size()) {

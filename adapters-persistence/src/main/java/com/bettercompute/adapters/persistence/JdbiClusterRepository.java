@@ -51,34 +51,29 @@ import java.util.stream.Collectors;
  * A read inside a transaction, or while the signal cannot be trusted, goes to the database.
  */
 public final class JdbiClusterRepository implements ClusterRepository {
-    private static final List<String> CLUSTER_COLUMNS = List.of(
-            "id", "tenant_id", "project_id", "pool_id", "provider_account_id", "name", "active_name", "description",
-            "mode", "location", "region", "location_type", "release_channel", "requested_version",
-            "kubernetes_version", "node_version", "endpoint", "authorized_networks_json", "private_nodes",
-            "network_id", "subnet_name", "state", "message", "provider_name", "owner_id", "request_fingerprint",
-            "version", "created_at", "updated_at", "ready_at", "deleted_at",
+    /** The clusters table's columns, each with its PostgreSQL type (for the arrays of {@link Db.Together#addRows}). */
+    private static final List<String> CLUSTER_COLUMNS_TYPED = List.of(
+            "id varchar", "tenant_id varchar", "project_id varchar", "pool_id varchar", "provider_account_id varchar",
+            "name varchar", "active_name varchar", "description varchar", "mode varchar", "location varchar",
+            "region varchar", "location_type varchar", "release_channel varchar", "requested_version varchar",
+            "kubernetes_version varchar", "node_version varchar", "endpoint varchar", "authorized_networks_json varchar",
+            "private_nodes boolean", "network_id varchar", "subnet_name varchar", "state varchar", "message varchar",
+            "provider_name varchar", "owner_id varchar", "request_fingerprint varchar", "version bigint",
+            "created_at timestamptz", "updated_at timestamptz", "ready_at timestamptz", "deleted_at timestamptz",
             // Cluster.Progress: failures in attempts, nextAttemptAt in next_reconcile_at (the due queue's key)
-            "delete_requested_at", "provider_accepted_at", "pending_action", "attempts", "next_reconcile_at",
-            "ca_certificate", "pending_operation");
-    private static final List<String> NODE_POOL_COLUMNS = List.of(
-            "id", "cluster_id", "ordinal", "name", "machine_type", "node_count", "autoscaling_min", "autoscaling_max",
-            "disk_gib", "disk_type", "spot", "accelerator_type", "accelerator_count", "zones_json", "labels_json",
-            "taints_json", "state", "message", "version", "created_at", "updated_at", "request_fingerprint");
-
-    /** PostgreSQL's types of {@link #CLUSTER_COLUMNS}, in their order (for the arrays of {@link Db.Together#addRows}). */
-    private static final List<String> CLUSTER_TYPES = List.of(
-            "varchar", "varchar", "varchar", "varchar", "varchar", "varchar", "varchar", "varchar",
-            "varchar", "varchar", "varchar", "varchar", "varchar", "varchar",
-            "varchar", "varchar", "varchar", "varchar", "boolean",
-            "varchar", "varchar", "varchar", "varchar", "varchar", "varchar", "varchar",
-            "bigint", "timestamptz", "timestamptz", "timestamptz", "timestamptz",
-            "timestamptz", "timestamptz", "varchar", "integer", "timestamptz",
-            "varchar", "varchar");
-    /** PostgreSQL's types of {@link #NODE_POOL_COLUMNS}, in their order. */
-    private static final List<String> NODE_POOL_TYPES = List.of(
-            "varchar", "varchar", "integer", "varchar", "varchar", "integer", "integer", "integer",
-            "integer", "varchar", "boolean", "varchar", "integer", "varchar", "varchar",
-            "varchar", "varchar", "varchar", "bigint", "timestamptz", "timestamptz", "varchar");
+            "delete_requested_at timestamptz", "provider_accepted_at timestamptz", "pending_action varchar",
+            "attempts integer", "next_reconcile_at timestamptz", "ca_certificate varchar", "pending_operation varchar");
+    private static final List<String> CLUSTER_COLUMNS = Db.names(CLUSTER_COLUMNS_TYPED);
+    private static final List<String> CLUSTER_TYPES = Db.types(CLUSTER_COLUMNS_TYPED);
+    /** The node_pools table's columns, each with its PostgreSQL type. */
+    private static final List<String> NODE_POOL_COLUMNS_TYPED = List.of(
+            "id varchar", "cluster_id varchar", "ordinal integer", "name varchar", "machine_type varchar",
+            "node_count integer", "autoscaling_min integer", "autoscaling_max integer", "disk_gib integer",
+            "disk_type varchar", "spot boolean", "accelerator_type varchar", "accelerator_count integer",
+            "zones_json varchar", "labels_json varchar", "taints_json varchar", "state varchar", "message varchar",
+            "version bigint", "created_at timestamptz", "updated_at timestamptz", "request_fingerprint varchar");
+    private static final List<String> NODE_POOL_COLUMNS = Db.names(NODE_POOL_COLUMNS_TYPED);
+    private static final List<String> NODE_POOL_TYPES = Db.types(NODE_POOL_COLUMNS_TYPED);
 
     private static final String SELECT_CLUSTERS = "SELECT " + String.join(", ", CLUSTER_COLUMNS) + " FROM clusters";
     private static final String INSERT_CLUSTER = Db.insertSql("clusters", CLUSTER_COLUMNS);
@@ -245,7 +240,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
     }
 
     /**
-     * The pairs as one row-value {@code IN}: a lookup in clusters_active_name_uq per pair on both engines, where
+     * The pairs as one row-value {@code IN} (H2's checks): a lookup in clusters_active_name_uq per pair, where
      * "tenant_id IN (...) AND active_name IN (...)" made H2 walk every cluster the tenants ever had.
      */
     private static String pairsIn(int pairs) {
@@ -405,7 +400,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     /**
      * One round trip for the clusters and one for their node pools (JDBC batches), whatever their number; none of
-     * their own when {@link JdbiTransactions#writesTogether} holds them (multi-row INSERTs sent with the others).
+     * their own when {@link JdbiTransactions#writesTogether} holds them (INSERTs of columns as arrays, sent with the
+     * others).
      */
     @Override
     public void insertAll(List<Cluster> clusters) {

@@ -51,12 +51,10 @@ public final class ReadBalance {
         Market market = markets.load();
         Money credits = Money.ZERO;
         Money charged = Money.ZERO;
+        List<Entry> entries = new ArrayList<>();
         if (market.hasTenant(org)) {
             credits = market.tenant(org).credits();
             charged = market.tenant(org).charged();
-        }
-        List<Entry> entries = new ArrayList<>();
-        if (market.hasTenant(org)) {
             market.openEntries(org).forEach(c -> entries.add(entry("accruing", c)));
         }
         for (Charge c : ledger.latest(org, ENTRIES)) {
