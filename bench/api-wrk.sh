@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # The API against a bare Javalin endpoint, measured with wrk in one run (docs/performance.md).
-#   bench/api-wrk.sh [--db embedded|h2|JDBC_URL] [--seconds 10] [--warmup 5] [--connections 32] [--threads 2]
+#   bench/api-wrk.sh [--db embedded|h2|JDBC_URL] [--seconds 10] [--warmup 20] [--connections 32] [--threads 2]
 # Builds the jar (SKIP_BUILD=1 to reuse it), starts ApiBench (the bare endpoint and the server, reconciler off, on a
 # fresh database in a temporary directory: --db embedded, the default, is the server's own default, an embedded
 # PostgreSQL; --db h2 an H2 file as --db jdbc:h2:file:… runs it; or the JDBC URL of a PostgreSQL of your own), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
 # tenant; prints req/s, p99 and the ratio of each to the bare endpoint, and the CPU per request of the server's JVM and
 # (embedded PostgreSQL only) of its database server. Each target first gets --warmup seconds
-# of the same load, not measured (the JIT compiles each path when it first runs hot). Needs wrk (apt-get install -y wrk).
+# of the same load, not measured (the JIT compiles each path when it first runs hot; with 5 s the bare endpoint, run
+# first, was measured while the JIT still compiled, at half its warmed rate: docs/performance.md, sixth round). Needs wrk (apt-get install -y wrk).
 # BENCH_JAR=path runs another build of the jar (implies SKIP_BUILD=1), for before/after runs of one script.
 # PHASES_FILE=f appends each measured window as name|start|end (UTC) to f, to cut a JFR recording by target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DB="embedded"; SECONDS_EACH=10; WARMUP=5; CONNECTIONS=32; THREADS=2
+DB="embedded"; SECONDS_EACH=10; WARMUP=20; CONNECTIONS=32; THREADS=2
 while [ $# -gt 0 ]; do
   case "$1" in
     --db) DB="$2"; shift 2 ;;
