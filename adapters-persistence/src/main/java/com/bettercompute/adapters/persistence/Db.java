@@ -90,11 +90,12 @@ final class Db {
          * array per column (their text forms, cast to each column's {@code types} entry). The text is the same for any
          * number of rows, so the driver parses it once and PostgreSQL prepares and plans it once per connection, where a
          * multi-row {@code VALUES} text was new with each group's size: parsed again on both sides, and every value a
-         * parameter of its own. {@code rows} holds the rows' values one after the other, in column order.
+         * parameter of its own. {@code typedColumns} are written {@code "name type"}; {@code rows} holds the rows'
+         * values one after the other, in column order.
          */
-        void addRows(String table, List<String> columns, List<String> types, List<?> rows, String suffix,
+        void addRows(String table, List<String> typedColumns, List<?> rows, String suffix,
                      Function<SQLException, DomainException> conflict) {
-            int width = columns.size();
+            int width = typedColumns.size();
             int count = rows.size() / width;
             List<Object> arrays = new ArrayList<>(width);
             for (int column = 0; column < width; column++) {
@@ -104,7 +105,7 @@ final class Db {
                 }
                 arrays.add(new TextArray(texts));
             }
-            add(unnestInsertSql(table, columns, types) + suffix, arrays, conflict);
+            add(unnestInsertSql(table, typedColumns) + suffix, arrays, conflict);
         }
 
         /** Sends the held statements; a unique violation becomes the CONFLICT a held statement named. */
@@ -145,18 +146,14 @@ final class Db {
         return typedColumns.stream().map(c -> c.substring(0, c.indexOf(' '))).toList();
     }
 
-    /** The types of columns written {@code "name type"}. */
-    static List<String> types(List<String> typedColumns) {
-        return typedColumns.stream().map(c -> c.substring(c.indexOf(' ') + 1)).toList();
-    }
-
-    /** {@code INSERT INTO table (a, b) SELECT * FROM unnest(?::varchar[]::type_a[], ?::varchar[]::type_b[])}. */
-    static String unnestInsertSql(String table, List<String> columns, List<String> types) {
-        if (types.size() != columns.size()) {
-            throw new IllegalArgumentException(table + ": " + columns.size() + " columns, " + types.size() + " types");
-        }
-        return "INSERT INTO " + table + " (" + String.join(", ", columns) + ") SELECT * FROM unnest("
-                + types.stream().map(t -> "?::varchar[]::" + t + "[]").collect(Collectors.joining(", ")) + ")";
+    /**
+     * {@code INSERT INTO table (a, b) SELECT * FROM unnest(?::varchar[]::type_a[], ?::varchar[]::type_b[])} for the
+     * columns {@code "a type_a", "b type_b"}.
+     */
+    static String unnestInsertSql(String table, List<String> typedColumns) {
+        return "INSERT INTO " + table + " (" + String.join(", ", names(typedColumns)) + ") SELECT * FROM unnest("
+                + typedColumns.stream().map(c -> "?::varchar[]::" + c.substring(c.indexOf(' ') + 1) + "[]")
+                .collect(Collectors.joining(", ")) + ")";
     }
 
     /** Sets a row value as the repositories' Jdbi arguments do (instants as UTC {@code OffsetDateTime}s). */

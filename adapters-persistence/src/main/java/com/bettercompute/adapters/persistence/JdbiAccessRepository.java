@@ -143,7 +143,7 @@ public final class JdbiAccessRepository implements AccessRepository {
             });
             // held writes are PostgreSQL's: an upsert in one statement, where the delete before the insert (below, for
             // both engines) probed the table once per cluster only to find nothing for a new cluster
-            held.addRows("cluster_owners", List.of("cluster_id", "principal_id"), List.of("varchar", "varchar"), rows,
+            held.addRows("cluster_owners", List.of("cluster_id varchar", "principal_id varchar"), rows,
                     " ON CONFLICT (cluster_id) DO UPDATE SET principal_id = EXCLUDED.principal_id", null);
             return;
         }

@@ -64,7 +64,6 @@ public final class JdbiClusterRepository implements ClusterRepository {
             "delete_requested_at timestamptz", "provider_accepted_at timestamptz", "pending_action varchar",
             "attempts integer", "next_reconcile_at timestamptz", "ca_certificate varchar", "pending_operation varchar");
     private static final List<String> CLUSTER_COLUMNS = Db.names(CLUSTER_COLUMNS_TYPED);
-    private static final List<String> CLUSTER_TYPES = Db.types(CLUSTER_COLUMNS_TYPED);
     /** The node_pools table's columns, each with its PostgreSQL type. */
     private static final List<String> NODE_POOL_COLUMNS_TYPED = List.of(
             "id varchar", "cluster_id varchar", "ordinal integer", "name varchar", "machine_type varchar",
@@ -73,7 +72,6 @@ public final class JdbiClusterRepository implements ClusterRepository {
             "zones_json varchar", "labels_json varchar", "taints_json varchar", "state varchar", "message varchar",
             "version bigint", "created_at timestamptz", "updated_at timestamptz", "request_fingerprint varchar");
     private static final List<String> NODE_POOL_COLUMNS = Db.names(NODE_POOL_COLUMNS_TYPED);
-    private static final List<String> NODE_POOL_TYPES = Db.types(NODE_POOL_COLUMNS_TYPED);
 
     private static final String SELECT_CLUSTERS = "SELECT " + String.join(", ", CLUSTER_COLUMNS) + " FROM clusters";
     private static final String INSERT_CLUSTER = Db.insertSql("clusters", CLUSTER_COLUMNS);
@@ -277,27 +275,6 @@ public final class JdbiClusterRepository implements ClusterRepository {
         List<String> tenants = namesByTenant.keySet().stream().sorted().toList();
         List<Map.Entry<String, String>> pairs = pairs(namesByTenant);
         List<String> ids = clusterIds.stream().distinct().toList();
-        List<String> branches = new ArrayList<>();
-        List<String> params = new ArrayList<>();
-        if (!pairs.isEmpty()) {
-            branches.add("SELECT 'n' AS kind, tenant_id AS k, active_name AS v, 0 AS n FROM clusters WHERE " + pairsIn(pairs.size()));
-            pairs.forEach(p -> {
-                params.add(p.getKey());
-                params.add(p.getValue());
-            });
-        }
-        if (!tenants.isEmpty()) {
-            branches.add("SELECT 'c' AS kind, tenant_id AS k, NULL AS v, not_deleted AS n FROM cluster_counts WHERE tenant_id IN ("
-                    + Db.marks(tenants.size()) + ")");
-            params.addAll(tenants);
-        }
-        if (!ids.isEmpty()) {
-            branches.add("SELECT 'i' AS kind, id AS k, NULL AS v, 0 AS n FROM clusters WHERE id IN (" + Db.marks(ids.size()) + ")");
-            params.addAll(ids);
-        }
-        String lock = tenants.isEmpty() ? null
-                : "SELECT id FROM tenants WHERE id IN (" + Db.marks(tenants.size()) + ") ORDER BY id FOR UPDATE";
-        String check = branches.isEmpty() ? null : String.join(" UNION ALL ", branches);
         Set<String> locked = new java.util.TreeSet<>();
         Map<String, Set<String>> used = new HashMap<>();
         Map<String, Integer> counts = new HashMap<>();
@@ -324,19 +301,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
                         both.getMoreResults();
                         readChecks(both.getResultSet(), used, counts, found);
                     }
-                    return null;
-                }
-                if (lock != null) {
-                    try (PreparedStatement ps = h.getConnection().prepareStatement(lock)) {
-                        bind(ps, 1, tenants);
-                        readLocked(ps.executeQuery(), locked);
-                    }
-                }
-                if (check != null) {
-                    try (PreparedStatement ps = h.getConnection().prepareStatement(check)) {
-                        bind(ps, 1, params);
-                        readChecks(ps.executeQuery(), used, counts, found);
-                    }
+                } else {
+                    lockThenCheck(h.getConnection(), tenants, pairs, ids, locked, used, counts, found);
                 }
                 return null;
             } catch (SQLException e) {
@@ -344,6 +310,43 @@ public final class JdbiClusterRepository implements ClusterRepository {
             }
         });
         return new CreateChecks(locked, used, counts, found.isEmpty() ? List.of() : findAll(found));
+    }
+
+    /** {@link #lockAndCheck} as two statements, one after the other (H2, in the process): texts sized to the group. */
+    private static void lockThenCheck(java.sql.Connection c, List<String> tenants, List<Map.Entry<String, String>> pairs,
+                                      List<String> ids, Set<String> locked, Map<String, Set<String>> used,
+                                      Map<String, Integer> counts, List<String> found) throws SQLException {
+        if (!tenants.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT id FROM tenants WHERE id IN (" + Db.marks(tenants.size()) + ") ORDER BY id FOR UPDATE")) {
+                bind(ps, 1, tenants);
+                readLocked(ps.executeQuery(), locked);
+            }
+        }
+        List<String> branches = new ArrayList<>();
+        List<String> params = new ArrayList<>();
+        if (!pairs.isEmpty()) {
+            branches.add("SELECT 'n' AS kind, tenant_id AS k, active_name AS v, 0 AS n FROM clusters WHERE " + pairsIn(pairs.size()));
+            pairs.forEach(p -> {
+                params.add(p.getKey());
+                params.add(p.getValue());
+            });
+        }
+        if (!tenants.isEmpty()) {
+            branches.add("SELECT 'c' AS kind, tenant_id AS k, NULL AS v, not_deleted AS n FROM cluster_counts WHERE tenant_id IN ("
+                    + Db.marks(tenants.size()) + ")");
+            params.addAll(tenants);
+        }
+        if (!ids.isEmpty()) {
+            branches.add("SELECT 'i' AS kind, id AS k, NULL AS v, 0 AS n FROM clusters WHERE id IN (" + Db.marks(ids.size()) + ")");
+            params.addAll(ids);
+        }
+        if (!branches.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement(String.join(" UNION ALL ", branches))) {
+                bind(ps, 1, params);
+                readChecks(ps.executeQuery(), used, counts, found);
+            }
+        }
     }
 
     private static void bind(PreparedStatement ps, int from, List<String> values) throws SQLException {
@@ -444,10 +447,10 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 pools.addAll(nodePoolValues(cluster.nodePools().get(i), i));
             }
         }
-        held.addRows("clusters", CLUSTER_COLUMNS, CLUSTER_TYPES, rows, "",
+        held.addRows("clusters", CLUSTER_COLUMNS_TYPED, rows, "",
                 unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists."));
         if (!pools.isEmpty()) {
-            held.addRows("node_pools", NODE_POOL_COLUMNS, NODE_POOL_TYPES, pools, "", null);
+            held.addRows("node_pools", NODE_POOL_COLUMNS_TYPED, pools, "", null);
         }
         List<Object> counts = new ArrayList<>();
         new java.util.TreeMap<>(added(clusters)).forEach((tenant, delta) -> {
@@ -455,7 +458,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
             counts.add((long) delta);
         });
         if (!counts.isEmpty()) {
-            held.addRows("cluster_counts", List.of("tenant_id", "not_deleted"), List.of("varchar", "bigint"), counts, COUNT_CONFLICT, null);
+            held.addRows("cluster_counts", List.of("tenant_id varchar", "not_deleted bigint"), counts, COUNT_CONFLICT, null);
         }
     }
 

@@ -18,8 +18,9 @@ import java.util.Map;
  */
 public final class JdbiEventOutbox implements EventOutbox {
     private static final TypeReference<Map<String, Object>> DATA = new TypeReference<>() {};
-    private static final List<String> COLUMNS = List.of("event_type", "tenant_id", "subject_id", "occurred_at", "data_json");
-    private static final List<String> TYPES = List.of("varchar", "varchar", "varchar", "timestamptz", "varchar");
+    /** The columns an append writes, each with its PostgreSQL type (for held writes' arrays). */
+    private static final List<String> COLUMNS_TYPED = List.of("event_type varchar", "tenant_id varchar", "subject_id varchar",
+            "occurred_at timestamptz", "data_json varchar");
     /** Held until commit: appends of concurrent transactions commit in sequence order (V2 migration). */
     private static final String LOCK = "SELECT id FROM outbox_writer WHERE id = 1 FOR UPDATE";
 
@@ -60,7 +61,7 @@ public final class JdbiEventOutbox implements EventOutbox {
             }
             held.add(LOCK, List.of(), null);
             // one row after the other, in the order given: the sequence numbers follow it
-            held.addRows("events", COLUMNS, TYPES, rows, "", null);
+            held.addRows("events", COLUMNS_TYPED, rows, "", null);
             return;
         }
         db.call("ordering event appends", h -> h.createQuery(LOCK).mapTo(Integer.class).one());
