@@ -141,6 +141,15 @@ final class Db {
         return value == null ? null : value.toString();
     }
 
+    /** A row's values as their text forms ({@link #text}), for {@link Together#addRows} (which keeps a text as it is). */
+    static List<String> texts(List<?> values) {
+        List<String> texts = new ArrayList<>(values.size());
+        for (Object value : values) {
+            texts.add(text(value));
+        }
+        return texts;
+    }
+
     /** The names of columns written {@code "name type"}. */
     static List<String> names(List<String> typedColumns) {
         return typedColumns.stream().map(c -> c.substring(0, c.indexOf(' '))).toList();

@@ -414,7 +414,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
         }
         Db.Together held = Db.together();
         if (held != null) {
-            hold(held, clusters);
+            hold(held, clusters.stream().map(this::textRows).toList());
             return;
         }
         db.inTransactionRun("inserting clusters", h -> Db.guardUnique(h, "clusters_insert", g -> {
@@ -436,17 +436,50 @@ public final class JdbiClusterRepository implements ClusterRepository {
         }, unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists.")));
     }
 
+    /**
+     * A cluster's row and its node pools' rows as the text forms held writes send ({@link Db.Together#addRows}), made
+     * ahead by {@link #prepareInsert} on PostgreSQL.
+     */
+    private record TextRows(Cluster cluster, List<String> row, List<String> pools) implements PreparedInsert {}
+
+    private TextRows textRows(Cluster cluster) {
+        List<String> pools = new ArrayList<>();
+        for (int i = 0; i < cluster.nodePools().size(); i++) {
+            pools.addAll(Db.texts(nodePoolValues(cluster.nodePools().get(i), i)));
+        }
+        return new TextRows(cluster, Db.texts(clusterValues(cluster)), pools);
+    }
+
+    /**
+     * On PostgreSQL the rows' text forms (the JSON columns, the instants, the enums' wire forms), made in the caller's
+     * thread: a group's leader, which writes one group at a time, then only gathers them into arrays and sends them.
+     */
+    @Override
+    public PreparedInsert prepareInsert(Cluster cluster) {
+        return postgres ? textRows(cluster) : ClusterRepository.super.prepareInsert(cluster);
+    }
+
+    /** Held ({@link JdbiTransactions#writesTogether}): the prepared rows as they are; else {@link #insertAll}. */
+    @Override
+    public void insertAllPrepared(List<? extends PreparedInsert> prepared) {
+        Db.Together held = Db.together();
+        if (held == null || prepared.size() <= 1) {
+            insertAll(prepared.stream().map(PreparedInsert::cluster).toList());
+            return;
+        }
+        hold(held, prepared.stream().map(p -> p instanceof TextRows rows ? rows : textRows(p.cluster())).toList());
+    }
+
     /** The clusters, their node pools and their tenants' counts as three statements held to be sent together (PostgreSQL). */
-    private void hold(Db.Together held, List<Cluster> clusters) {
+    private void hold(Db.Together held, List<TextRows> prepared) {
         db.onHandle(this::changed);
         List<Object> rows = new ArrayList<>();
         List<Object> pools = new ArrayList<>();
-        for (Cluster cluster : clusters) {
-            rows.addAll(clusterValues(cluster));
-            for (int i = 0; i < cluster.nodePools().size(); i++) {
-                pools.addAll(nodePoolValues(cluster.nodePools().get(i), i));
-            }
+        for (TextRows cluster : prepared) {
+            rows.addAll(cluster.row());
+            pools.addAll(cluster.pools());
         }
+        List<Cluster> clusters = prepared.stream().map(TextRows::cluster).toList();
         held.addRows("clusters", CLUSTER_COLUMNS_TYPED, rows, "",
                 unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists."));
         if (!pools.isEmpty()) {

@@ -52,12 +52,37 @@ public final class JdbiEventOutbox implements EventOutbox {
             events.forEach(this::append);
             return;
         }
+        appendAll(events, events.stream().map(e -> Json.write(e.data())).toList());
+    }
+
+    /** An event with its data's JSON text, made ahead by {@link #prepare}. */
+    private record JsonEvent(DomainEvent event, String json) implements PreparedEvent {}
+
+    /** The data's JSON text made in the caller's thread: a group's leader, which writes one group at a time, sends it. */
+    @Override
+    public PreparedEvent prepare(DomainEvent event) {
+        return new JsonEvent(event, Json.write(event.data()));
+    }
+
+    @Override
+    public void appendAllPrepared(List<? extends PreparedEvent> events) {
+        appendAll(events.stream().map(PreparedEvent::event).toList(),
+                events.stream().map(e -> e instanceof JsonEvent made ? made.json() : Json.write(e.event().data())).toList());
+    }
+
+    /** {@link #appendAll} of the events whose data's JSON texts are {@code data}, in the same order. */
+    private void appendAll(List<DomainEvent> events, List<String> data) {
+        if (events.size() <= 1) {
+            events.forEach(this::append);
+            return;
+        }
         Db.Together held = Db.together();
         if (held != null) {
             List<Object> rows = new ArrayList<>();
-            for (DomainEvent event : events) {
+            for (int i = 0; i < events.size(); i++) {
+                DomainEvent event = events.get(i);
                 rows.addAll(java.util.Arrays.asList(event.type(), event.tenantId(), event.subjectId(), event.occurredAt(),
-                        Json.write(event.data())));
+                        data.get(i)));
             }
             held.add(LOCK, List.of(), null);
             // one row after the other, in the order given: the sequence numbers follow it
@@ -68,10 +93,11 @@ public final class JdbiEventOutbox implements EventOutbox {
         db.call("appending events", h -> {
             PreparedBatch rows = h.prepareBatch("INSERT INTO events (event_type, tenant_id, subject_id, occurred_at, data_json)"
                     + " VALUES (:event_type, :tenant_id, :subject_id, :occurred_at, :data_json)");
-            for (DomainEvent event : events) {
+            for (int i = 0; i < events.size(); i++) {
+                DomainEvent event = events.get(i);
                 rows.bind("event_type", event.type()).bind("tenant_id", event.tenantId())
                         .bind("subject_id", event.subjectId()).bind("occurred_at", event.occurredAt())
-                        .bind("data_json", Json.write(event.data())).add();
+                        .bind("data_json", data.get(i)).add();
             }
             return rows.execute();
         });

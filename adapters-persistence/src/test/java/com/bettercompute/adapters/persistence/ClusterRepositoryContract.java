@@ -92,23 +92,36 @@ abstract class ClusterRepositoryContract extends PortsContract {
         assertThat(clusters.find(fresh.id())).isEmpty();
     }
 
+    /** How a create group's clusters and events are handed over: as they are, or prepared first (as creates do). */
+    enum Handing { AS_THEY_ARE, PREPARED }
+
     /** A create group's writes: the clusters, their owners and their events. */
-    private void groupWrites(List<Cluster> group) {
-        clusters.insertAll(group);
+    private void groupWrites(List<Cluster> group, Handing handing) {
+        List<DomainEvent> events = group.stream().map(c -> new DomainEvent("kubernetes.cluster.created", c.tenantId(), c.id(),
+                c.createdAt(), Map.of("name", c.name()))).toList();
+        if (handing == Handing.PREPARED) {
+            clusters.insertAllPrepared(group.stream().map(clusters::prepareInsert).toList());
+        } else {
+            clusters.insertAll(group);
+        }
         Map<String, String> owners = new java.util.LinkedHashMap<>();
         group.forEach(c -> owners.put(c.id(), "user:" + c.name()));
         ports.access().addOwners(owners);
-        ports.outbox().appendAll(group.stream().map(c -> new DomainEvent("kubernetes.cluster.created", c.tenantId(), c.id(),
-                c.createdAt(), Map.of("name", c.name()))).toList());
+        if (handing == Handing.PREPARED) {
+            ports.outbox().appendAllPrepared(events.stream().map(ports.outbox()::prepare).toList());
+        } else {
+            ports.outbox().appendAll(events);
+        }
     }
 
-    @Test
-    void writes_together_store_what_the_writes_store_one_by_one_and_a_read_meanwhile_sees_them() {
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(Handing.class)
+    void writes_together_store_what_the_writes_store_one_by_one_and_a_read_meanwhile_sees_them(Handing handing) {
         clusters.insert(minimal("acme", "before", T0));
         List<Cluster> group = List.of(full("acme", "train", T0), minimal("globex", "train", T0), full("acme", "serve", T0));
 
         List<Cluster> seen = ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
-            groupWrites(group);
+            groupWrites(group, handing);
             return clusters.findAll(group.stream().map(Cluster::id).toList());
         }));
 
@@ -120,8 +133,9 @@ abstract class ClusterRepositoryContract extends PortsContract {
         assertThat(clusters.countNotDeleted(List.of("acme", "globex"))).isEqualTo(Map.of("acme", 3, "globex", 1));
     }
 
-    @Test
-    void writes_together_keep_every_character_of_a_value_and_tell_an_empty_text_from_a_null_one() {
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(Handing.class)
+    void writes_together_keep_every_character_of_a_value_and_tell_an_empty_text_from_a_null_one(Handing handing) {
         // PostgreSQL's held writes send each column as one array: its text form must survive quotes, backslashes,
         // braces, commas, the word NULL, blanks and characters beyond Latin-1
         String tricky = "say \"hi\", {not an array}, back\\slash, NULL, ' quote, tab\t, ünïcödé ☃";
@@ -130,7 +144,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster none = minimal("acme", "none", T0);
 
         ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
-            groupWrites(List.of(odd, blank, none));
+            groupWrites(List.of(odd, blank, none), handing);
             return null;
         }));
 
@@ -139,13 +153,14 @@ abstract class ClusterRepositoryContract extends PortsContract {
         assertThat(clusters.find(none.id()).orElseThrow().description()).isNull();
     }
 
-    @Test
-    void a_taken_name_among_writes_together_is_a_conflict_and_their_transaction_stores_none_of_them() {
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(Handing.class)
+    void a_taken_name_among_writes_together_is_a_conflict_and_their_transaction_stores_none_of_them(Handing handing) {
         clusters.insert(minimal("acme", "train", T0));
         List<Cluster> group = List.of(minimal("acme", "fresh", T0), minimal("acme", "train", T0, "another-key"));
 
         assertThatThrownBy(() -> ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
-            groupWrites(group);
+            groupWrites(group, handing);
             return null;
         }))).isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
 
@@ -153,6 +168,25 @@ abstract class ClusterRepositoryContract extends PortsContract {
         assertThat(clusters.find(group.get(0).id())).isEmpty();
         assertThat(ports.outbox().read(0, 100, null)).isEmpty();
         assertThat(clusters.countNotDeleted("acme")).isEqualTo(1);
+    }
+
+    @Test
+    void prepared_inserts_outside_writes_together_and_one_alone_store_what_insert_all_stores() {
+        List<Cluster> apart = List.of(full("acme", "one", T0), minimal("acme", "two", T0));
+        Cluster alone = full("globex", "alone", T0);
+
+        ports.transactions().inTransaction(() -> {
+            clusters.insertAllPrepared(apart.stream().map(clusters::prepareInsert).toList());
+            return null;
+        });
+        ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
+            clusters.insertAllPrepared(List.of(clusters.prepareInsert(alone)));
+            return null;
+        }));
+
+        apart.forEach(c -> assertThat(clusters.find(c.id())).contains(c));
+        assertThat(clusters.find(alone.id())).contains(alone);
+        assertThat(clusters.countNotDeleted(List.of("acme", "globex"))).isEqualTo(Map.of("acme", 2, "globex", 1));
     }
 
     @Test

@@ -61,6 +61,27 @@ abstract class EventOutboxContract extends PortsContract {
     }
 
     @Test
+    void prepared_events_append_in_order_as_append_all_does_held_together_or_not() {
+        DomainEvent a = event("kubernetes.cluster.created", "acme", 1);
+        DomainEvent b = event("kubernetes.cluster.created", "globex", 2);
+        DomainEvent c = event("kubernetes.cluster.created", "acme", 3);
+        DomainEvent d = event("kubernetes.cluster.created", "acme", 4);
+        DomainEvent e = event("kubernetes.cluster.created", "globex", 5);
+
+        ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
+            outbox.appendAllPrepared(List.of(outbox.prepare(a), outbox.prepare(b)));
+            return null;
+        }));
+        outbox.appendAllPrepared(List.of(outbox.prepare(c), outbox.prepare(d)));
+        outbox.appendAllPrepared(List.of(outbox.prepare(e)));
+        outbox.appendAllPrepared(List.of());
+
+        List<StoredEvent> all = outbox.read(0, 100, null);
+        assertThat(events(all)).containsExactly(a, b, c, d, e);
+        assertThat(all.get(1).sequence()).isGreaterThan(all.get(0).sequence());
+    }
+
+    @Test
     void after_and_limit_page_through_the_events() {
         for (int n = 1; n <= 5; n++) {
             outbox.append(event("e" + n, "acme", n));

@@ -105,11 +105,18 @@ public final class CreateCluster {
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         Cluster cluster = newCluster(caller, cmd, id, pool, location, subnet, now);
-        return new Insert(caller, cmd, cluster, now);
+        // its rows and its event made here, in the caller's thread: the group's writer only sends them
+        return new Insert(caller, cmd, clusters.prepareInsert(cluster),
+                outbox.prepare(new ClusterEvent.ClusterCreated(cluster, now).stored()));
     }
 
-    /** A checked create waiting for its transaction. */
-    private record Insert(Caller caller, CreateClusterCommand cmd, Cluster cluster, Instant now) {}
+    /** A checked create waiting for its transaction: the cluster and its event, prepared for their writes. */
+    private record Insert(Caller caller, CreateClusterCommand cmd, ClusterRepository.PreparedInsert rows,
+                          EventOutbox.PreparedEvent event) {
+        Cluster cluster() {
+            return rows.cluster();
+        }
+    }
 
     /**
      * The last checks (name, quota) and the writes, for the creates that share a transaction. The tenants'
@@ -173,13 +180,12 @@ public final class CreateCluster {
 
         @Override
         public List<Cluster> write(List<Insert> calls) {
-            List<Cluster> created = calls.stream().map(Insert::cluster).toList();
-            clusters.insertAll(created);
+            clusters.insertAllPrepared(calls.stream().map(Insert::rows).toList());
             Map<String, String> owners = new LinkedHashMap<>();
             calls.forEach(c -> owners.put(c.cluster().id(), c.caller().id()));
             access.addOwners(owners);
-            outbox.appendAll(calls.stream().map(c -> new ClusterEvent.ClusterCreated(c.cluster(), c.now()).stored()).toList());
-            return created;
+            outbox.appendAllPrepared(calls.stream().map(Insert::event).toList());
+            return calls.stream().map(Insert::cluster).toList();
         }
     }
 

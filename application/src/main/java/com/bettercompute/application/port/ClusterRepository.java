@@ -67,6 +67,25 @@ public interface ClusterRepository {
     CreateChecks lockAndCheck(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds);
 
     /**
+     * A cluster to insert, with what an adapter can make of it without the database made ahead
+     * ({@link #prepareInsert}): in the caller's thread, so that a group's writer, which writes one group at a time, only
+     * sends it.
+     */
+    interface PreparedInsert {
+        Cluster cluster();
+    }
+
+    /** The cluster ready for {@link #insertAllPrepared}; by default the cluster as it is. */
+    default PreparedInsert prepareInsert(Cluster cluster) {
+        return () -> cluster;
+    }
+
+    /** {@link #insertAll} of clusters this repository prepared ({@link #prepareInsert}). */
+    default void insertAllPrepared(List<? extends PreparedInsert> prepared) {
+        insertAll(prepared.stream().map(PreparedInsert::cluster).toList());
+    }
+
+    /**
      * Stores a new cluster and its node pools. A second cluster with the same id, or with the name of
      * one of the tenant's clusters that is not deleted, is {@code CONFLICT} — the database's own
      * constraint, the last guard of the rules the caller already checked under the tenant's lock.

@@ -19,6 +19,24 @@ public interface EventOutbox {
     }
 
     /**
+     * An event to append, with its stored form made ahead ({@link #prepare}): in the caller's thread, so that a group's
+     * writer, which writes one group at a time, only sends it.
+     */
+    interface PreparedEvent {
+        DomainEvent event();
+    }
+
+    /** The event ready for {@link #appendAllPrepared}; by default the event as it is. */
+    default PreparedEvent prepare(DomainEvent event) {
+        return () -> event;
+    }
+
+    /** {@link #appendAll} of events this outbox prepared ({@link #prepare}). */
+    default void appendAllPrepared(List<? extends PreparedEvent> events) {
+        appendAll(events.stream().map(PreparedEvent::event).toList());
+    }
+
+    /**
      * Events with a sequence above {@code after}, in order, at most {@code limit}; only the tenant's
      * when {@code tenantId} is not null.
      */
