@@ -32,7 +32,11 @@ public final class JdbiEventOutbox implements EventOutbox {
 
     @Override
     public void append(DomainEvent event) {
-        String data = Json.write(event.data());
+        append(event, Json.write(event.data()));
+    }
+
+    /** {@link #append} of an event whose data's JSON text is {@code data}. */
+    private void append(DomainEvent event, String data) {
         db.call("ordering event appends", h -> h.createQuery(LOCK).mapTo(Integer.class).one());
         db.call("appending an event", h -> h.createUpdate(
                         "INSERT INTO events (event_type, tenant_id, subject_id, occurred_at, data_json)"
@@ -48,10 +52,6 @@ public final class JdbiEventOutbox implements EventOutbox {
      */
     @Override
     public void appendAll(List<DomainEvent> events) {
-        if (events.size() <= 1) {
-            events.forEach(this::append);
-            return;
-        }
         appendAll(events, events.stream().map(e -> Json.write(e.data())).toList());
     }
 
@@ -73,7 +73,9 @@ public final class JdbiEventOutbox implements EventOutbox {
     /** {@link #appendAll} of the events whose data's JSON texts are {@code data}, in the same order. */
     private void appendAll(List<DomainEvent> events, List<String> data) {
         if (events.size() <= 1) {
-            events.forEach(this::append);
+            for (int i = 0; i < events.size(); i++) {
+                append(events.get(i), data.get(i));
+            }
             return;
         }
         Db.Together held = Db.together();
