@@ -14,12 +14,15 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.Map;
 
 import static com.bettercompute.bootstrap.e2e.MarketInTenantClusterEndToEndTest.await;
@@ -75,10 +78,10 @@ class ConsoleInBrowserEndToEndTest {
             assertThat(browser.getCurrentUrl()).contains("/console/sign-in");
             shot("sign-in");
             browser.findElement(By.id("token")).sendKeys("not-a-token");
-            browser.findElement(By.cssSelector("form button[type=submit]")).click();
+            submit(By.cssSelector("form button[type=submit]"));
             assertThat(browser.findElement(By.id("token-error")).getText()).isEqualTo("is not a valid API token");
             browser.findElement(By.id("token")).sendKeys(RunningServer.ALICE);
-            browser.findElement(By.cssSelector("main form button[type=submit]")).click();
+            submit(By.cssSelector("main form button[type=submit]"));
             assertThat(browser.getCurrentUrl()).endsWith("/console/clusters");
 
             // a broken form comes back with the API's message beside the field and what was typed
@@ -88,12 +91,12 @@ class ConsoleInBrowserEndToEndTest {
             type("np-name", "cpu");
             type("np-machine", "e2-standard-4");
             type("np-count", "1");
-            browser.findElement(By.cssSelector("form.grid-form button[type=submit]")).click();
+            submit(By.cssSelector("form.grid-form button[type=submit]"));
             assertThat(browser.findElement(By.id("name-error")).getText()).startsWith("must match");
             assertThat(browser.findElement(By.id("np-machine")).getAttribute("value")).isEqualTo("e2-standard-4");
             shot("clusters-form-error");
             type("name", "web");
-            browser.findElement(By.cssSelector("form.grid-form button[type=submit]")).click();
+            submit(By.cssSelector("form.grid-form button[type=submit]"));
             assertThat(browser.findElement(By.cssSelector(".flash")).getText()).isEqualTo("Cluster web is being created.");
             String clusterUrl = browser.getCurrentUrl().replaceAll("\\?.*", "");
 
@@ -122,11 +125,11 @@ class ConsoleInBrowserEndToEndTest {
 
                 browser.get(clusterUrl);
                 type("limit_price", "0.50");
-                browser.findElement(By.cssSelector("form[action$='/limit-price'] button")).click();
+                submit(By.cssSelector("form[action$='/limit-price'] button"));
                 assertThat(browser.findElement(By.id("limit-error")).getText()).contains("bid-too-low");
                 shot("cluster-bid-too-low");
                 type("limit_price", "2.40");
-                browser.findElement(By.cssSelector("form[action$='/limit-price'] button")).click();
+                submit(By.cssSelector("form[action$='/limit-price'] button"));
                 assertThat(browser.findElement(By.id("limit-now")).getText()).contains("$2.40");
                 shot("cluster");
 
@@ -171,6 +174,19 @@ class ConsoleInBrowserEndToEndTest {
     private String reason() {
         return browser.findElements(By.cssSelector("#workloads td.reason")).stream().map(WebElement::getText)
                 .findFirst().orElse("");
+    }
+
+    /**
+     * Clicks a form's button and waits until the browser has left the page and loaded the answer: a click
+     * returns as soon as the event is dispatched, before the POST's answer is in, so reading the next page
+     * at once could find the old one.
+     */
+    private void submit(By button) {
+        WebElement before = browser.findElement(By.tagName("html"));
+        browser.findElement(button).click();
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(30));
+        wait.until(ExpectedConditions.stalenessOf(before));
+        wait.until(d -> "complete".equals(((JavascriptExecutor) d).executeScript("return document.readyState")));
     }
 
     private void type(String id, String text) {
