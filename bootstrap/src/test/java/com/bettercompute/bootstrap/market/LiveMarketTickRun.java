@@ -167,11 +167,10 @@ public final class LiveMarketTickRun {
         System.out.printf("  %s: the first save (the whole book) %.1f s%n", name, (System.nanoTime() - start) / 1e9);
         RunMarketTick tick = new RunMarketTick(db.transactions(), markets, db.marketLedger(), db.marketFeed(),
                 db.outbox(), events -> { }, clock);
-        movingTicks = 0;
-        movingCharges = 0;
-        double moving = median(ticks, () -> movingTick(tick, clock));
+        MovingTicks movingTicks = new MovingTicks(tick, clock);
+        double moving = median(ticks, movingTicks::next);
         System.out.printf("  %s: %.1f ledger entries closed per moving tick on average (prices that moved)%n", name,
-                (double) movingCharges / movingTicks);
+                movingTicks.chargesPerTick());
         double still = median(ticks, () -> stillTick(tick));
         double load = median(ticks, () -> {
             long t = System.nanoTime();
@@ -206,20 +205,33 @@ public final class LiveMarketTickRun {
         return new Live(name, moving, still);
     }
 
-    /** One live tick with the clock moved 5 s (a method of its own: a flight recording's stacks name it). */
-    private static long movingTick(RunMarketTick tick, MutableClock clock) {
-        clock.set(clock.instant().plusSeconds(5));
-        long t = System.nanoTime();
-        TickOutcome o = tick.run();
-        long took = System.nanoTime() - t;
-        movingTicks++;
-        movingCharges += o.charges().size();
-        return took;
-    }
+    /** Live ticks with the clock moved 5 s each, counting the ledger entries they close for the average printed. */
+    private static final class MovingTicks {
+        private final RunMarketTick tick;
+        private final MutableClock clock;
+        private long ticks;
+        private long charges;
 
-    /** The moving ticks run and the ledger entries they closed, for the average printed. */
-    private static long movingTicks;
-    private static long movingCharges;
+        MovingTicks(RunMarketTick tick, MutableClock clock) {
+            this.tick = tick;
+            this.clock = clock;
+        }
+
+        /** One moving tick, its nanoseconds (a method of its own: a flight recording's stacks name it). */
+        long next() {
+            clock.set(clock.instant().plusSeconds(5));
+            long t = System.nanoTime();
+            TickOutcome o = tick.run();
+            long took = System.nanoTime() - t;
+            ticks++;
+            charges += o.charges().size();
+            return took;
+        }
+
+        double chargesPerTick() {
+            return ticks == 0 ? 0 : (double) charges / ticks;
+        }
+    }
 
     /** One live tick at the same instant again. */
     private static long stillTick(RunMarketTick tick) {
