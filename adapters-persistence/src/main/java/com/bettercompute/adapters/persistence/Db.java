@@ -8,6 +8,8 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 import org.jdbi.v3.core.statement.SqlStatement;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +51,7 @@ final class Db {
             return jdbi.withHandle(h -> {
                 // a statement sees the writes held before it: they go first
                 Together held = TOGETHER.get();
-                if (held != null && !held.statements.isEmpty()) {
+                if (held != null && !held.isEmpty()) {
                     held.send(h);
                 }
                 return work.withHandle(h);
@@ -63,23 +65,47 @@ final class Db {
     private static final ThreadLocal<Together> TOGETHER = new ThreadLocal<>();
 
     /**
-     * Writes held to be sent at once: their statements as one text, which PostgreSQL's driver sends in one round
-     * trip (one Sync), each reading its snapshot when it starts, in order. Positional parameters set on the JDBC
-     * statement itself: the text changes with the group's size, and Jdbi would parse each new text and look up an
-     * argument factory per value (most of a group's leader's time in a profile of the named version).
+     * Writes held to be sent at once, in the order held: statements held one after another go as one text, which
+     * PostgreSQL's driver sends in one round trip (one Sync), each reading its snapshot when it starts; rows held by
+     * {@link #addCopy} go by {@code COPY … FROM STDIN} between them. Positional parameters set on the JDBC statement
+     * itself: the text changes with the group's size, and Jdbi would parse each new text and look up an argument
+     * factory per value (most of a group's leader's time in a profile of the named version).
      */
     static final class Together {
-        private final List<String> statements = new ArrayList<>();
-        private final List<Object> values = new ArrayList<>();
+        /** What is held, in order: a {@link Statement} or a {@link Copy}. */
+        private final List<Object> parts = new ArrayList<>();
         private final List<Function<SQLException, DomainException>> conflicts = new ArrayList<>();
+
+        /** A statement and its values in the order of its {@code ?}. */
+        private record Statement(String sql, List<?> values) {}
+
+        /** Rows for {@code COPY table (columns) FROM STDIN}: lines as {@link #copyLine} makes them, in UTF-8. */
+        private record Copy(String sql, byte[] lines) {}
+
+        boolean isEmpty() {
+            return parts.isEmpty();
+        }
 
         /**
          * Holds a statement and its values in the order of its {@code ?}; {@code conflict}, when not null, is the
          * {@code CONFLICT} a unique violation of the text becomes (the first held statement that gave one decides).
          */
         void add(String sql, List<?> statementValues, Function<SQLException, DomainException> conflict) {
-            statements.add(sql);
-            values.addAll(statementValues);
+            parts.add(new Statement(sql, new ArrayList<>(statementValues)));
+            if (conflict != null) {
+                conflicts.add(conflict);
+            }
+        }
+
+        /**
+         * Holds rows to be copied into {@code table}: {@code lines} one {@link #copyLine} per row, its values in the
+         * order of {@code columns}, in UTF-8 (the driver's client encoding). PostgreSQL reads each value of a COPY by
+         * its column's type straight from the text, with none of a statement's parameters, arrays and casts: a group's
+         * widest rows (clusters, node pools) cost it less this way than an {@link #addRows} of them, even with the
+         * round trips a copy adds (docs/performance.md, eighth round). {@code conflict} as in {@link #add}.
+         */
+        void addCopy(String table, List<String> columns, byte[] lines, Function<SQLException, DomainException> conflict) {
+            parts.add(new Copy("COPY " + table + " (" + String.join(", ", columns) + ") FROM STDIN", lines));
             if (conflict != null) {
                 conflicts.add(conflict);
             }
@@ -108,29 +134,96 @@ final class Db {
             add(unnestInsertSql(table, typedColumns) + suffix, arrays, conflict);
         }
 
-        /** Sends the held statements; a unique violation becomes the CONFLICT a held statement named. */
+        /**
+         * Sends what is held, in order (the statements between two copies as one text); a unique violation becomes
+         * the CONFLICT a held write named.
+         */
         void send(Handle h) {
-            String text = String.join(";\n", statements);
-            int count = statements.size();
-            List<Object> sent = new ArrayList<>(values);
+            List<Object> sending = List.copyOf(parts);
             List<Function<SQLException, DomainException>> mapped = List.copyOf(conflicts);
-            statements.clear();
-            values.clear();
+            parts.clear();
             conflicts.clear();
-            try (PreparedStatement statement = h.getConnection().prepareStatement(text)) {
-                for (int i = 0; i < sent.size(); i++) {
-                    set(statement, i + 1, sent.get(i));
+            try {
+                List<Statement> run = new ArrayList<>();
+                for (Object part : sending) {
+                    if (part instanceof Copy copy) {
+                        execute(h, run);
+                        run.clear();
+                        copy(h, copy);
+                    } else {
+                        run.add((Statement) part);
+                    }
                 }
-                statement.execute();
+                execute(h, run);
             } catch (SQLException e) {
                 SQLException unique = uniqueViolation(e);
                 if (unique == null || mapped.isEmpty()) {
-                    throw new UnableToExecuteStatementException("sending " + count + " held writes", e, null);
+                    throw new UnableToExecuteStatementException("sending " + sending.size() + " held writes", e, null);
                 }
                 LOG.debug("unique constraint refused a write: {}", unique.getMessage());
                 throw mapped.get(0).apply(unique);
             }
         }
+
+        /** Rows copied: the lines written as they are, ended; a copy that fails is cancelled. */
+        private static void copy(Handle h, Copy copy) throws SQLException {
+            CopyIn in = h.getConnection().unwrap(PGConnection.class).getCopyAPI().copyIn(copy.sql());
+            try {
+                in.writeToCopy(copy.lines(), 0, copy.lines().length);
+                in.endCopy();
+            } finally {
+                if (in.isActive()) {
+                    in.cancelCopy();
+                }
+            }
+        }
+
+        /** Statements held one after another, as one text in one round trip. */
+        private static void execute(Handle h, List<Statement> run) throws SQLException {
+            if (run.isEmpty()) {
+                return;
+            }
+            String text = run.stream().map(Statement::sql).collect(Collectors.joining(";\n"));
+            try (PreparedStatement statement = h.getConnection().prepareStatement(text)) {
+                int position = 1;
+                for (Statement held : run) {
+                    for (Object value : held.values()) {
+                        set(statement, position++, value);
+                    }
+                }
+                statement.execute();
+            }
+        }
+    }
+
+    /**
+     * A row as a line of {@code COPY}'s text format: the values' text forms ({@link #text}) apart by tabs, a null as
+     * {@code \N}, and in a value the backslash, the tab, the newline and the carriage return escaped by a
+     * backslash (every other character, any quote or brace included, is itself).
+     */
+    static void copyLine(StringBuilder lines, List<?> values) {
+        for (int i = 0; i < values.size(); i++) {
+            if (i > 0) {
+                lines.append('\t');
+            }
+            Object value = values.get(i);
+            if (value == null) {
+                lines.append("\\N");
+                continue;
+            }
+            String text = text(value);
+            for (int k = 0; k < text.length(); k++) {
+                char c = text.charAt(k);
+                switch (c) {
+                    case '\\' -> lines.append("\\\\");
+                    case '\t' -> lines.append("\\t");
+                    case '\n' -> lines.append("\\n");
+                    case '\r' -> lines.append("\\r");
+                    default -> lines.append(c);
+                }
+            }
+        }
+        lines.append('\n');
     }
 
     /** A column's values as PostgreSQL's text forms, sent as one {@code varchar[]} parameter ({@link Together#addRows}). */
@@ -139,15 +232,6 @@ final class Db {
     /** A value's text form as PostgreSQL reads it for any column type (an instant in ISO 8601, UTC); null stays null. */
     private static String text(Object value) {
         return value == null ? null : value.toString();
-    }
-
-    /** A row's values as their text forms ({@link #text}), for {@link Together#addRows} (which keeps a text as it is). */
-    static List<String> texts(List<?> values) {
-        List<String> texts = new ArrayList<>(values.size());
-        for (Object value : values) {
-            texts.add(text(value));
-        }
-        return texts;
     }
 
     /** The names of columns written {@code "name type"}. */
@@ -213,7 +297,7 @@ final class Db {
         TOGETHER.set(held);
         try {
             T result = work.get();
-            if (!held.statements.isEmpty()) {
+            if (!held.isEmpty()) {
                 try {
                     jdbi.useHandle(held::send);
                 } catch (JdbiException e) {

@@ -22,6 +22,8 @@ import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -51,27 +53,21 @@ import java.util.stream.Collectors;
  * A read inside a transaction, or while the signal cannot be trusted, goes to the database.
  */
 public final class JdbiClusterRepository implements ClusterRepository {
-    /** The clusters table's columns, each with its PostgreSQL type (for the arrays of {@link Db.Together#addRows}). */
-    private static final List<String> CLUSTER_COLUMNS_TYPED = List.of(
-            "id varchar", "tenant_id varchar", "project_id varchar", "pool_id varchar", "provider_account_id varchar",
-            "name varchar", "active_name varchar", "description varchar", "mode varchar", "location varchar",
-            "region varchar", "location_type varchar", "release_channel varchar", "requested_version varchar",
-            "kubernetes_version varchar", "node_version varchar", "endpoint varchar", "authorized_networks_json varchar",
-            "private_nodes boolean", "network_id varchar", "subnet_name varchar", "state varchar", "message varchar",
-            "provider_name varchar", "owner_id varchar", "request_fingerprint varchar", "version bigint",
-            "created_at timestamptz", "updated_at timestamptz", "ready_at timestamptz", "deleted_at timestamptz",
+    /** The clusters table's columns, in the order of {@link #clusterValues}. */
+    private static final List<String> CLUSTER_COLUMNS = List.of(
+            "id", "tenant_id", "project_id", "pool_id", "provider_account_id", "name", "active_name", "description",
+            "mode", "location", "region", "location_type", "release_channel", "requested_version", "kubernetes_version",
+            "node_version", "endpoint", "authorized_networks_json", "private_nodes", "network_id", "subnet_name", "state",
+            "message", "provider_name", "owner_id", "request_fingerprint", "version", "created_at", "updated_at",
+            "ready_at", "deleted_at",
             // Cluster.Progress: failures in attempts, nextAttemptAt in next_reconcile_at (the due queue's key)
-            "delete_requested_at timestamptz", "provider_accepted_at timestamptz", "pending_action varchar",
-            "attempts integer", "next_reconcile_at timestamptz", "ca_certificate varchar", "pending_operation varchar");
-    private static final List<String> CLUSTER_COLUMNS = Db.names(CLUSTER_COLUMNS_TYPED);
-    /** The node_pools table's columns, each with its PostgreSQL type. */
-    private static final List<String> NODE_POOL_COLUMNS_TYPED = List.of(
-            "id varchar", "cluster_id varchar", "ordinal integer", "name varchar", "machine_type varchar",
-            "node_count integer", "autoscaling_min integer", "autoscaling_max integer", "disk_gib integer",
-            "disk_type varchar", "spot boolean", "accelerator_type varchar", "accelerator_count integer",
-            "zones_json varchar", "labels_json varchar", "taints_json varchar", "state varchar", "message varchar",
-            "version bigint", "created_at timestamptz", "updated_at timestamptz", "request_fingerprint varchar");
-    private static final List<String> NODE_POOL_COLUMNS = Db.names(NODE_POOL_COLUMNS_TYPED);
+            "delete_requested_at", "provider_accepted_at", "pending_action", "attempts", "next_reconcile_at",
+            "ca_certificate", "pending_operation");
+    /** The node_pools table's columns, in the order of {@link #nodePoolValues}. */
+    private static final List<String> NODE_POOL_COLUMNS = List.of(
+            "id", "cluster_id", "ordinal", "name", "machine_type", "node_count", "autoscaling_min", "autoscaling_max",
+            "disk_gib", "disk_type", "spot", "accelerator_type", "accelerator_count", "zones_json", "labels_json",
+            "taints_json", "state", "message", "version", "created_at", "updated_at", "request_fingerprint");
 
     private static final String SELECT_CLUSTERS = "SELECT " + String.join(", ", CLUSTER_COLUMNS) + " FROM clusters";
     private static final String INSERT_CLUSTER = Db.insertSql("clusters", CLUSTER_COLUMNS);
@@ -402,9 +398,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
     }
 
     /**
-     * One round trip for the clusters and one for their node pools (JDBC batches), whatever their number; none of
-     * their own when {@link JdbiTransactions#writesTogether} holds them (INSERTs of columns as arrays, sent with the
-     * others).
+     * One round trip for the clusters and one for their node pools (JDBC batches), whatever their number; when
+     * {@link JdbiTransactions#writesTogether} holds them, copies sent with the group's other writes.
      */
     @Override
     public void insertAll(List<Cluster> clusters) {
@@ -437,22 +432,25 @@ public final class JdbiClusterRepository implements ClusterRepository {
     }
 
     /**
-     * A cluster's row and its node pools' rows as the text forms held writes send ({@link Db.Together#addRows}), made
+     * A cluster's row and its node pools' rows as the lines held writes copy ({@link Db.Together#addCopy}), made
      * ahead by {@link #prepareInsert} on PostgreSQL.
      */
-    private record TextRows(Cluster cluster, List<String> row, List<String> pools) implements PreparedInsert {}
+    private record TextRows(Cluster cluster, byte[] row, byte[] pools) implements PreparedInsert {}
 
     private TextRows textRows(Cluster cluster) {
-        List<String> pools = new ArrayList<>();
+        StringBuilder pools = new StringBuilder();
         for (int i = 0; i < cluster.nodePools().size(); i++) {
-            pools.addAll(Db.texts(nodePoolValues(cluster.nodePools().get(i), i)));
+            Db.copyLine(pools, nodePoolValues(cluster.nodePools().get(i), i));
         }
-        return new TextRows(cluster, Db.texts(clusterValues(cluster)), pools);
+        StringBuilder row = new StringBuilder(512);
+        Db.copyLine(row, clusterValues(cluster));
+        return new TextRows(cluster, row.toString().getBytes(StandardCharsets.UTF_8),
+                pools.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /**
-     * On PostgreSQL the rows' text forms (the JSON columns, the instants, the enums' wire forms), made in the caller's
-     * thread: a group's leader, which writes one group at a time, then only gathers them into arrays and sends them.
+     * On PostgreSQL the rows as lines of COPY's text (the JSON columns, the instants, the enums' wire forms), made in
+     * the caller's thread: a group's leader, which writes one group at a time, then only joins them and sends them.
      */
     @Override
     public PreparedInsert prepareInsert(Cluster cluster) {
@@ -470,20 +468,23 @@ public final class JdbiClusterRepository implements ClusterRepository {
         hold(held, prepared.stream().map(p -> p instanceof TextRows rows ? rows : textRows(p.cluster())).toList());
     }
 
-    /** The clusters, their node pools and their tenants' counts as three statements held to be sent together (PostgreSQL). */
+    /**
+     * The clusters and their node pools as two copies and their tenants' counts as a statement, held to be sent
+     * together (PostgreSQL).
+     */
     private void hold(Db.Together held, List<TextRows> prepared) {
         db.onHandle(this::changed);
-        List<Object> rows = new ArrayList<>();
-        List<Object> pools = new ArrayList<>();
+        ByteArrayOutputStream rows = new ByteArrayOutputStream(prepared.size() * 1024);
+        ByteArrayOutputStream pools = new ByteArrayOutputStream(prepared.size() * 1024);
         for (TextRows cluster : prepared) {
-            rows.addAll(cluster.row());
-            pools.addAll(cluster.pools());
+            rows.writeBytes(cluster.row());
+            pools.writeBytes(cluster.pools());
         }
         List<Cluster> clusters = prepared.stream().map(TextRows::cluster).toList();
-        held.addRows("clusters", CLUSTER_COLUMNS_TYPED, rows, "",
+        held.addCopy("clusters", CLUSTER_COLUMNS, rows.toByteArray(),
                 unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists."));
-        if (!pools.isEmpty()) {
-            held.addRows("node_pools", NODE_POOL_COLUMNS_TYPED, pools, "", null);
+        if (pools.size() > 0) {
+            held.addCopy("node_pools", NODE_POOL_COLUMNS, pools.toByteArray(), null);
         }
         List<Object> counts = new ArrayList<>();
         new java.util.TreeMap<>(added(clusters)).forEach((tenant, delta) -> {

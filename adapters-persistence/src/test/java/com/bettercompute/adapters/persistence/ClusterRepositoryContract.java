@@ -136,10 +136,13 @@ abstract class ClusterRepositoryContract extends PortsContract {
     @ParameterizedTest
     @org.junit.jupiter.params.provider.EnumSource(Handing.class)
     void writes_together_keep_every_character_of_a_value_and_tell_an_empty_text_from_a_null_one(Handing handing) {
-        // PostgreSQL's held writes send each column as one array: its text form must survive quotes, backslashes,
-        // braces, commas, the word NULL, blanks and characters beyond Latin-1
-        String tricky = "say \"hi\", {not an array}, back\\slash, NULL, ' quote, tab\t, ünïcödé ☃";
-        Cluster odd = full("acme", "odd", T0).toBuilder().description(tricky).build();
+        // PostgreSQL's held writes copy a group's clusters and node pools as COPY's text (tab-separated, \N for null,
+        // backslash escapes) and send other columns as arrays: a value must survive quotes, backslashes, braces,
+        // commas, the word NULL, a literal \N, tabs, line breaks, blanks and characters beyond Latin-1
+        String tricky = "say \"hi\", {not an array}, back\\slash, NULL, \\N, ' quote, tab\t, line\nbreak\r\n, ünïcödé ☃";
+        Cluster full = full("acme", "odd", T0);
+        Cluster odd = full.toBuilder().description(tricky)
+                .nodePools(full.nodePools().stream().map(p -> p.withState(p.state(), tricky, T0)).toList()).build();
         Cluster blank = minimal("acme", "blank", T0).toBuilder().description("").build();
         Cluster none = minimal("acme", "none", T0);
 
