@@ -10,6 +10,8 @@
 # first, was measured while the JIT still compiled, at half its warmed rate: docs/performance.md, sixth round). Needs wrk (apt-get install -y wrk).
 # BENCH_JAR=path runs another build of the jar (implies SKIP_BUILD=1), for before/after runs of one script.
 # PHASES_FILE=f appends each measured window as name|start|end (UTC) to f, to cut a JFR recording by target.
+# The creates count against the bench tenants' bound (100,000 clusters each, ApiBench.MAX_CLUSTERS): with a --warmup of
+# ~40 s or more the one-tenant target can reach it, and its row then counts the quota's refusals as "not 2xx".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DB="embedded"; SECONDS_EACH=10; WARMUP=20; CONNECTIONS=32; THREADS=2
