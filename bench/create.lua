@@ -1,9 +1,11 @@
--- kubernetesClusters/create with a new name and idempotency key per request; TENANTS tenants round-robin.
+-- kubernetesClusters/create with a new name and idempotency key per request; TENANTS tenants round-robin, from
+-- load<TENANT_BASE> on (TENANT_BASE 0 unless set).
 -- SEED (a number, new for each wrk run) seeds the threads' prefixes: wrk's Lua starts from the same random state
 -- in every run, so without it a run repeats the names and keys of the run before (its warm-up), and those
 -- requests are replays, not creates.
 math.randomseed(tonumber(os.getenv("SEED") or "0"))
 local tenants = tonumber(os.getenv("TENANTS") or "1")
+local base = tonumber(os.getenv("TENANT_BASE") or "0")
 local pool = "pool_01hzx8k3v4w5y6z7a8b9c0d1e2"
 local counter = 0
 local threads = 0
@@ -20,7 +22,7 @@ wrk.headers["Authorization"] = "Bearer api-bench-token"
 function request()
   counter = counter + 1
   local name = "c-" .. (prefix or "t") .. "-" .. counter
-  local tenant = "load" .. (counter % tenants)
+  local tenant = "load" .. (base + counter % tenants)
   local body = '{"tenantId":"' .. tenant .. '","poolId":"' .. pool .. '","name":"' .. name ..
     '","mode":"standard","location":"us-central1-a","idempotencyKey":"' .. name ..
     '","nodePools":[{"name":"gpu","machineType":"a3-highgpu-8g","nodeCount":2,' ..

@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
 public final class ApiBench {
     static final String TOKEN = "api-bench-token";
     static final String POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e2";
-    static final int TENANTS = 7;
+    static final int TENANTS = 9;
     /** The catalog reader's bound on a tenant's maxClusters. */
     static final int MAX_CLUSTERS = 100_000;
     private static final Pattern ID = Pattern.compile("\"id\":\"(kcl_[0-9a-z]+)\"");
