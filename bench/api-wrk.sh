@@ -86,7 +86,7 @@ fi
   run get "http://127.0.0.1:$API/api/compute/kubernetesClusters/get" post.lua BODY="$GET_BODY"
   run create-7-tenants "http://127.0.0.1:$API/api/compute/kubernetesClusters/create" create.lua TENANTS=7
   # one tenant of its own, not the seven's, and (--warm first) another for its warm-up, so that no tenant nears the
-  # bench's bound of clusters (below)
+  # bench's bound of clusters (the header)
   run create-1-tenant "http://127.0.0.1:$API/api/compute/kubernetesClusters/create" create.lua TENANTS=1 TENANT_BASE=8
 } > "$OUT/results.txt"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
