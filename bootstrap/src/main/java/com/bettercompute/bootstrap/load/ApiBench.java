@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
 public final class ApiBench {
     static final String TOKEN = "api-bench-token";
     static final String POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e2";
+    /** load0…load6 for the seven-tenant creates, load7 and load8 for the one-tenant creates' warm-up and window. */
     static final int TENANTS = 9;
     /** The catalog reader's bound on a tenant's maxClusters. */
     static final int MAX_CLUSTERS = 100_000;
