@@ -79,8 +79,11 @@ final class Db {
         /** A statement and its values in the order of its {@code ?}. */
         private record Statement(String sql, List<?> values) {}
 
-        /** Rows for {@code COPY table (columns) FROM STDIN}: lines as {@link #copyLine} makes them, in UTF-8. */
-        private record Copy(String sql, byte[] lines) {}
+        /**
+         * Rows for {@code COPY table (columns) FROM STDIN}: lines as {@link #copyLine} makes them, in UTF-8, in pieces
+         * of whole lines (each written to the copy as it is, not joined first).
+         */
+        private record Copy(String sql, List<byte[]> lines) {}
 
         boolean isEmpty() {
             return parts.isEmpty();
@@ -98,13 +101,13 @@ final class Db {
         }
 
         /**
-         * Holds rows to be copied into {@code table}: {@code lines} one {@link #copyLine} per row, its values in the
-         * order of {@code columns}, in UTF-8 (the driver's client encoding). PostgreSQL reads each value of a COPY by
+         * Holds rows to be copied into {@code table}: {@code lines} pieces of whole lines, one {@link #copyLine} per
+         * row, its values in the order of {@code columns}, in UTF-8 (the driver's client encoding). PostgreSQL reads each value of a COPY by
          * its column's type straight from the text, with none of a statement's parameters, arrays and casts: a group's
          * widest rows (clusters, node pools) cost it less this way than an {@link #addRows} of them, even with the
          * round trips a copy adds (docs/performance.md, eighth round). {@code conflict} as in {@link #add}.
          */
-        void addCopy(String table, List<String> columns, byte[] lines, Function<SQLException, DomainException> conflict) {
+        void addCopy(String table, List<String> columns, List<byte[]> lines, Function<SQLException, DomainException> conflict) {
             parts.add(new Copy("COPY " + table + " (" + String.join(", ", columns) + ") FROM STDIN", lines));
             if (conflict != null) {
                 conflicts.add(conflict);
@@ -169,7 +172,9 @@ final class Db {
         private static void copy(Handle h, Copy copy) throws SQLException {
             CopyIn in = h.getConnection().unwrap(PGConnection.class).getCopyAPI().copyIn(copy.sql());
             try {
-                in.writeToCopy(copy.lines(), 0, copy.lines().length);
+                for (byte[] piece : copy.lines()) {
+                    in.writeToCopy(piece, 0, piece.length);
+                }
                 in.endCopy();
             } finally {
                 if (in.isActive()) {

@@ -22,7 +22,6 @@ import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.SqlStatement;
 import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -450,7 +449,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     /**
      * On PostgreSQL the rows as lines of COPY's text (the JSON columns, the instants, the enums' wire forms), made in
-     * the caller's thread: a group's leader, which writes one group at a time, then only joins them and sends them.
+     * the caller's thread: a group's leader, which writes one group at a time, then only writes them to its copies.
      */
     @Override
     public PreparedInsert prepareInsert(Cluster cluster) {
@@ -474,17 +473,14 @@ public final class JdbiClusterRepository implements ClusterRepository {
      */
     private void hold(Db.Together held, List<TextRows> prepared) {
         db.onHandle(this::changed);
-        ByteArrayOutputStream rows = new ByteArrayOutputStream(prepared.size() * 1024);
-        ByteArrayOutputStream pools = new ByteArrayOutputStream(prepared.size() * 1024);
-        for (TextRows cluster : prepared) {
-            rows.writeBytes(cluster.row());
-            pools.writeBytes(cluster.pools());
-        }
+        // each create's lines as it made them: the copies write them one after another, nothing joined here
+        List<byte[]> rows = prepared.stream().map(TextRows::row).toList();
+        List<byte[]> pools = prepared.stream().map(TextRows::pools).filter(p -> p.length > 0).toList();
         List<Cluster> clusters = prepared.stream().map(TextRows::cluster).toList();
-        held.addCopy("clusters", CLUSTER_COLUMNS, rows.toByteArray(),
+        held.addCopy("clusters", CLUSTER_COLUMNS, rows,
                 unique -> new DomainException(ErrorCode.CONFLICT, "A cluster with this id or name already exists."));
-        if (pools.size() > 0) {
-            held.addCopy("node_pools", NODE_POOL_COLUMNS, pools.toByteArray(), null);
+        if (!pools.isEmpty()) {
+            held.addCopy("node_pools", NODE_POOL_COLUMNS, pools, null);
         }
         List<Object> counts = new ArrayList<>();
         new java.util.TreeMap<>(added(clusters)).forEach((tenant, delta) -> {
