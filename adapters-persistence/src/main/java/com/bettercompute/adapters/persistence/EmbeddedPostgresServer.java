@@ -71,9 +71,19 @@ final class EmbeddedPostgresServer implements AutoCloseable {
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .setServerConfig("max_connections", "100")
                     .setPGStartupWait(Duration.ofSeconds(120))
+                    // the library's own connections (its readiness probe, createDatabase) wait for an answer at
+                    // most this long: a port that something else answers on cannot hold the start for ever
+                    .setConnectConfig("connectTimeout", "10")
+                    .setConnectConfig("loginTimeout", "30")
+                    .setConnectConfig("socketTimeout", "120")
                     .start();
             EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres, dir);
-            server.createDatabase();
+            try {
+                server.createDatabase();
+            } catch (SQLException | IOException | RuntimeException e) {
+                server.close();
+                throw e;
+            }
             LOG.info("embedded PostgreSQL on {} (port {})", dir, postgres.getPort());
             return server;
         } catch (Database.CannotOpen e) {
@@ -90,14 +100,28 @@ final class EmbeddedPostgresServer implements AutoCloseable {
         return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/" + DATABASE + "?user=postgres";
     }
 
-    private void createDatabase() throws SQLException {
+    private void createDatabase() throws SQLException, IOException {
         try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            // the server on the port is the one this process started on this directory, not another one that took the
+            // port between the library choosing it and PostgreSQL binding it
+            try (ResultSet rs = s.executeQuery("SHOW data_directory")) {
+                rs.next();
+                requireServes(Path.of(rs.getString(1)), directory, postgres.getPort());
+            }
             try (ResultSet rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
                 if (rs.next()) {
                     return;
                 }
             }
             s.execute("CREATE DATABASE " + DATABASE);
+        }
+    }
+
+    /** Fails unless the PostgreSQL on {@code port} serves {@code directory} (the same directory, by any path). */
+    static void requireServes(Path served, Path directory, int port) throws IOException {
+        if (!Files.exists(served) || !Files.isSameFile(served, directory)) {
+            throw new Database.CannotOpen("the PostgreSQL answering on port " + port + " serves " + served + ", not "
+                    + directory + " (another server took the port as this one started); start again");
         }
     }
 

@@ -48,4 +48,21 @@ class EmbeddedPostgresDefaultTest {
                 .hasMessageContaining("move it away");
         assertThat(dir.resolve("postgres")).doesNotExist();
     }
+
+    @Test
+    void a_postgres_serving_another_directory_on_the_port_is_refused(@TempDir Path dir) throws Exception {
+        Path ours = Files.createDirectories(dir.resolve("ours"));
+        Path other = Files.createDirectories(dir.resolve("other"));
+        Files.createSymbolicLink(dir.resolve("link"), ours);
+
+        // the same directory by another path is ours
+        EmbeddedPostgresServer.requireServes(dir.resolve("link"), ours, 5432);
+        EmbeddedPostgresServer.requireServes(ours, ours, 5432);
+        for (Path served : new Path[] {other, dir.resolve("missing")}) {
+            assertThatThrownBy(() -> EmbeddedPostgresServer.requireServes(served, ours, 5432))
+                    .isInstanceOf(Database.CannotOpen.class)
+                    .hasMessageContaining("port 5432 serves " + served)
+                    .hasMessageContaining("not " + ours);
+        }
+    }
 }

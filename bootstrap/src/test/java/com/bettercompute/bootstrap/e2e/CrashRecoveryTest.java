@@ -52,7 +52,7 @@ class CrashRecoveryTest {
         }
     }
 
-    void startServer(Path catalog, String database) throws IOException {
+    void startServer(Path catalog, String database) throws IOException, InterruptedException {
         server = ServerProcess.start(Path.of("."), LOG, List.of("--port", "0", "--db", database, "--catalog", catalog.toString(),
                 "--gke-endpoint", simulator.grpcTarget(), "--reconcile-converging-seconds", "1",
                 "--reconcile-settled-seconds", "2", "--replica-id", "crash-test"));

@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,11 +23,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Does the server keep every write it acknowledged when it is killed with SIGKILL? The real server in a
@@ -86,6 +89,9 @@ final class SigkillLoop {
     private final AtomicInteger creates = new AtomicInteger();
     private final AtomicInteger updates = new AtomicInteger();
     private final AtomicInteger deletes = new AtomicInteger();
+    /** The first call a live server left unanswered for {@link #CALL_TIMEOUT}, with its threads then. */
+    private final AtomicReference<String> stall = new AtomicReference<>();
+    static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
     private final String nonce;
 
     SigkillLoop(Settings settings, Path workDir, PrintStream out) throws IOException {
@@ -123,7 +129,7 @@ final class SigkillLoop {
                     int thread = t;
                     int thisCycle = cycle;
                     long seed = random.nextLong();
-                    running.add(clients.submit(() -> load(loaded.baseUrl(), thread, thisCycle, owned.get(thread), new Random(seed), stop, firstAck)));
+                    running.add(clients.submit(() -> load(loaded, thread, thisCycle, owned.get(thread), new Random(seed), stop, firstAck)));
                 }
                 // a freshly started server answers its first calls slowly: the random moment counts from
                 // the first acknowledged write, so every cycle kills a server in the middle of its writes
@@ -137,11 +143,19 @@ final class SigkillLoop {
                 }
                 stop.set(true);
                 for (Future<?> f : running) {
-                    f.get();
+                    try {
+                        // each call it makes gives up after 30 s, and the server is gone: they end at once
+                        f.get(2, TimeUnit.MINUTES);
+                    } catch (TimeoutException e) {
+                        throw new AssertionError("cycle " + cycle + ": a client thread still runs 2 minutes after the server was killed");
+                    }
+                }
+                if (stall.get() != null) {
+                    throw new AssertionError("cycle " + cycle + ": " + stall.get());
                 }
                 server = ServerProcess.start(workDir, log, serverArgs());
                 int checked = cycle;
-                List<Loss> lost = check(server.baseUrl(), checked, killedAt);
+                List<Loss> lost = check(server, checked, killedAt);
                 losses.addAll(lost);
                 out.println(JSON.writeValueAsString(Map.of("cycle", cycle, "killedPostgresToo", withPostgres,
                         "seconds", (System.nanoTime() - cycleStarted) / 1_000_000_000.0,
@@ -170,8 +184,9 @@ final class SigkillLoop {
     }
 
     /** One client thread: writes on its own clusters until the server is gone. */
-    private void load(String base, int thread, int cycle, List<String> mine, Random random, AtomicBoolean stop,
+    private void load(ServerProcess server, int thread, int cycle, List<String> mine, Random random, AtomicBoolean stop,
                       CountDownLatch firstAck) {
+        String base = server.baseUrl();
         int n = 0;
         while (!stop.get()) {
             try {
@@ -211,6 +226,13 @@ final class SigkillLoop {
                         firstAck.countDown();
                     }
                 }
+            } catch (HttpTimeoutException e) {
+                if (!stop.get()) {
+                    // the server is alive (not killed yet) and did not answer: a stall, not a crash
+                    stall.compareAndSet(null, "a write was left unanswered for " + CALL_TIMEOUT.toSeconds()
+                            + " s by the live server; its threads then:\n" + server.threads());
+                }
+                return;
             } catch (IOException e) {
                 return; // the server is gone: nothing more is acknowledged in this cycle
             } catch (InterruptedException e) {
@@ -231,7 +253,7 @@ final class SigkillLoop {
     /** The body of a 200, else null (the write was not acknowledged). */
     private JsonNode send(String base, String method, Map<String, Object> body) throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/compute/kubernetesClusters/" + method))
-                .timeout(Duration.ofSeconds(30))
+                .timeout(CALL_TIMEOUT)
                 .header("Authorization", "Bearer " + RunningServer.ALICE).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build();
         HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -243,16 +265,23 @@ final class SigkillLoop {
     }
 
     /** Every write acknowledged in {@code cycle}, against what the restarted server shows. */
-    private List<Loss> check(String base, int cycle, long killedAt) throws Exception {
+    private List<Loss> check(ServerProcess server, int cycle, long killedAt) throws Exception {
+        String base = server.baseUrl();
         List<Loss> lost = new ArrayList<>();
         Set<Acked> touched = ConcurrentHashMap.newKeySet();
         ledger.values().stream().filter(a -> a.cycle == cycle).forEach(touched::add);
         for (Acked a : touched) {
             HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/compute/kubernetesClusters/get"))
-                    .timeout(Duration.ofSeconds(30))
+                    .timeout(CALL_TIMEOUT)
                     .header("Authorization", "Bearer " + RunningServer.ALICE).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(Map.of("tenantId", TENANT, "clusterId", a.id)))).build();
-            HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r;
+            try {
+                r = http.send(request, HttpResponse.BodyHandlers.ofString());
+            } catch (HttpTimeoutException e) {
+                throw new AssertionError("cycle " + cycle + ": the restarted server left a get unanswered for "
+                        + CALL_TIMEOUT.toSeconds() + " s; its threads then:\n" + server.threads());
+            }
             long ms = (killedAt - a.ackedAtNanos) / 1_000_000L;
             if (r.statusCode() != 200) {
                 lost.add(new Loss(cycle, a.id, a.lastKind, "exists", "HTTP " + r.statusCode(), ms));
