@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.net.URI;
@@ -38,6 +39,9 @@ class CrashRecoveryTest {
     /** The killed servers' logs, kept for a person to read after a failure. */
     static final Path LOG = Path.of("target", "crash-recovery-server.log");
 
+    /** The servers' working directory (their ./data), the test's own. */
+    @TempDir
+    Path work;
     GkeSimulator simulator;
     ServerProcess server;
     String base;
@@ -53,7 +57,7 @@ class CrashRecoveryTest {
     }
 
     void startServer(Path catalog, String database) throws IOException, InterruptedException {
-        server = ServerProcess.start(Path.of("."), LOG, List.of("--port", "0", "--db", database, "--catalog", catalog.toString(),
+        server = ServerProcess.start(work, LOG, List.of("--port", "0", "--db", database, "--catalog", catalog.toString(),
                 "--gke-endpoint", simulator.grpcTarget(), "--reconcile-converging-seconds", "1",
                 "--reconcile-settled-seconds", "2", "--replica-id", "crash-test"));
         base = server.baseUrl();

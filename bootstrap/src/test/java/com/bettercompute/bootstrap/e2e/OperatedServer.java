@@ -13,8 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The server's {@code main} in a JVM of its own, as an operator runs it: its standard output and error go to a
- * file, and {@link #terminate()} sends it SIGTERM as an orchestrator does.
+ * The server's {@code main} in a JVM of its own, as an operator runs it, in the directory of its output file (so its
+ * {@code ./data} is the test's): its standard output and error go to that file, and {@link #terminate()} sends it SIGTERM as an orchestrator does.
  */
 final class OperatedServer implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)");
@@ -35,7 +35,10 @@ final class OperatedServer implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", classpath, "com.bettercompute.bootstrap.Main"));
         command.addAll(List.of(options));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        // in the directory of its output (the test's own): the embedded default's ./data is the test's, never another
+        // test's running at the same time in the other test JVM
+        Process process = new ProcessBuilder(command).directory(output.toAbsolutePath().getParent().toFile())
+                .redirectErrorStream(true).redirectOutput(output.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
         while (System.nanoTime() < deadline && process.isAlive()) {
             Matcher m = LISTENING.matcher(Files.readString(output, StandardCharsets.UTF_8));
