@@ -70,6 +70,14 @@ class ConsoleInBrowserEndToEndTest {
 
     @Test
     void a_person_signs_in_creates_a_cluster_sets_a_limit_price_and_watches_the_market_grant_the_job() throws Exception {
+        try {
+            signInCreateBidAndWatch();
+        } catch (Throwable t) {
+            throw withThePage(t);
+        }
+    }
+
+    private void signInCreateBidAndWatch() throws Exception {
         try (RunningServer s = RunningServer.start(ServerConfig.defaults().withPort(0).withDb(RunningServer.h2())
                 .withCatalog(MarketJobEndToEndTest.catalog()).withProvider("simulator", null, 1, 1, 2).withMarketTickSeconds(1))) {
             String base = s.baseUrl();
@@ -169,6 +177,26 @@ class ConsoleInBrowserEndToEndTest {
             browser.get(base + "/console/clusters");
             shot("clusters");
         }
+    }
+
+    /**
+     * A failure with what the browser showed when it happened: its address and the page's text in the message, the
+     * page as a PNG in {@code target/} (a step that fails after a full build is otherwise hard to read afterwards).
+     */
+    private AssertionError withThePage(Throwable t) {
+        String where;
+        try {
+            String text = browser.findElement(By.tagName("body")).getText();
+            File png = browser.getScreenshotAs(OutputType.FILE);
+            Path saved = Path.of("target", "console-e2e-failure.png");
+            Files.createDirectories(saved.getParent());
+            Files.copy(png.toPath(), saved, StandardCopyOption.REPLACE_EXISTING);
+            where = "the browser at " + browser.getCurrentUrl() + " (screenshot " + saved.toAbsolutePath() + ") showed:\n"
+                    + (text.length() > 3000 ? text.substring(0, 3000) + " …" : text);
+        } catch (RuntimeException | IOException e) {
+            where = "the browser's page could not be read: " + e;
+        }
+        return new AssertionError(t.getMessage() + "\n" + where, t);
     }
 
     private String reason() {
