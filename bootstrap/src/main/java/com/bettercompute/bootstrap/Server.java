@@ -269,11 +269,11 @@ public final class Server implements AutoCloseable {
             if (reconciler != null) {
                 reconciler.close();
             }
-            if (provider != null) {
-                provider.close();
-            }
             if (tenantClusters != null) {
                 tenantClusters.close();
+            }
+            if (provider != null) {
+                provider.close();
             }
             metrics.close();
             readiness.close();
@@ -449,8 +449,8 @@ public final class Server implements AutoCloseable {
     /**
      * Stops in the order that loses nothing: readiness turns 503; the API refuses new connections and
      * finishes the requests under way; the reconciler takes no new pass and finishes those under way, each
-     * giving its lease back; the market tick under way finishes and its lock is given back; then the provider,
-     * and the database last. A second call waits for the first.
+     * giving its lease back; the market tick under way finishes and its lock is given back; then the clients of the
+     * tenant clusters, the provider, and the database last. A second call waits for the first.
      */
     @Override
     public synchronized void close() {
@@ -472,8 +472,10 @@ public final class Server implements AutoCloseable {
         start = step(took, "market", start);
         metrics.stopSampling();
         readiness.close();
-        provider.close();
+        // the clients of the tenant clusters' APIs before the provider whose simulated clusters serve them: a
+        // server closed under a client's open connections makes Vert.x log an ERROR as its event loops end
         tenantClusters.close();
+        provider.close();
         start = step(took, "provider", start);
         if (changes != null) {
             changes.close();

@@ -19,6 +19,8 @@ import java.util.function.Supplier;
  * which never holds a token.
  */
 final class ClusterApis implements AutoCloseable {
+    /** How long {@link #close()} waits for the Vert.x to end. */
+    static final long CLOSE_WAIT_SECONDS = 10;
     private final Vertx vertx;
     private final HttpClient.Factory httpClients;
     private final int timeoutMillis;
@@ -97,6 +99,13 @@ final class ClusterApis implements AutoCloseable {
 
     @Override
     public void close() {
-        vertx.close();
+        // waited for, so the server's next steps (the provider, the database) come after this Vert.x has ended
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // closed as far as it could be: nothing of ours is left on it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

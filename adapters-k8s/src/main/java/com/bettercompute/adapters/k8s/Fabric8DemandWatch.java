@@ -26,6 +26,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * One market-managed cluster's demand, read through three informers on one long-lived client: the
@@ -39,11 +44,15 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
             .withGroup(Fabric8MarketClusterClient.AUTOSCALING).withVersion("v1").withKind("ProvisioningRequest")
             .withPlural("provisioningrequests").withNamespaced(true).build();
     static final String GPU = PlatformObjectManifests.GPU;
+    /** How long {@link #close()} lets the informers' first lists finish. */
+    static final long START_WAIT_MILLIS = 5_000;
 
     private final KubernetesClient client;
     private final SharedIndexInformer<GenericKubernetesResource> requests;
     private final SharedIndexInformer<PodTemplate> templates;
     private final SharedIndexInformer<Job> batchJobs;
+    /** The informers' first lists and watches: done (or failed) before the client may close under them. */
+    private final CompletableFuture<Void> started;
 
     Fabric8DemandWatch(KubernetesClient client, Runnable onChange, long resyncMillis) {
         this.client = client;
@@ -69,9 +78,8 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         requests.addEventHandler(handler);
         templates.addEventHandler(handler);
         batchJobs.addEventHandler(handler);
-        requests.start();
-        templates.start();
-        batchJobs.start();
+        started = CompletableFuture.allOf(requests.start().toCompletableFuture(),
+                templates.start().toCompletableFuture(), batchJobs.start().toCompletableFuture());
     }
 
     @Override
@@ -300,8 +308,22 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         return o instanceof List<?> l ? new ArrayList<>(l) : List.of();
     }
 
+    /**
+     * Stops the informers and closes the client once their first lists and watches are in (at most
+     * {@value #START_WAIT_MILLIS} ms): a list still under way when the client closes fails, and fabric8 logs that
+     * as an ERROR ("will stop") although nothing is wrong — the server stopping just as the market starts watching
+     * a cluster would log it. The wait comes first because stopping an informer ends its start at once, not its
+     * list.
+     */
     @Override
     public void close() {
+        try {
+            started.get(START_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException | CancellationException e) {
+            // failed or still waiting for a cluster that does not answer: its informers say so themselves
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         requests.close();
         templates.close();
         batchJobs.close();

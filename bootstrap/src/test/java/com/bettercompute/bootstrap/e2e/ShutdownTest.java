@@ -3,6 +3,7 @@ package com.bettercompute.bootstrap.e2e;
 import com.bettercompute.adapters.persistence.Database;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.URI;
@@ -27,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * SIGTERM to the server's process while clients call it and the reconciler works ten clusters every second,
  * on the embedded default's H2 file and on PostgreSQL: it exits 0 within 30 s, logs no ERROR (the database is
- * closed last, after the passes under way), and leaves no reconcile lease behind.
+ * closed last, after the passes under way), and leaves no reconcile lease behind. And SIGTERM just as the market
+ * starts watching a cluster ends as cleanly.
  */
 class ShutdownTest {
     static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -86,9 +88,50 @@ class ShutdownTest {
         }
     }
 
+    /**
+     * SIGTERM just as the market starts watching a new cluster, while its informers' first lists are still under
+     * way (on the embedded default with the demo catalog, whose pool is a market's): the stop waits for them
+     * rather than closing their client under them, so it exits 0 with no ERROR as any other stop.
+     */
+    @Test
+    void sigterm_as_the_market_starts_watching_a_cluster_exits_0_with_no_error(@TempDir Path dir) throws Exception {
+        try (OperatedServer server = OperatedServer.start(dir.resolve("server.log"), "--port", "0", "--sim-operation-seconds", "1",
+                "--reconcile-converging-seconds", "1", "--reconcile-settled-seconds", "1", "--replica-id", "shutdown-watch-test")) {
+            String token = server.lines().stream().filter(l -> l.startsWith("demo API token (user:demo@"))
+                    .map(l -> l.substring(l.lastIndexOf(' ') + 1)).findFirst().orElseThrow();
+            Map<String, Object> cluster = Map.of("tenantId", "demo", "poolId", "pool_00000000000000000000000001",
+                    "name", "watched", "mode", "standard", "location", "us-central1-a", "idempotencyKey", "watched-1",
+                    "nodePools", List.of(Map.of("name", "gpu", "machineType", "a3-highgpu-8g", "nodeCount", 2,
+                            "accelerators", Map.of("type", "nvidia-h100-80gb", "count", 8))));
+            assertThat(call(server, token, "create", cluster)).isEqualTo(200);
+            awaitLine(server, "its demand watch started");
+
+            Integer exit = server.terminate(30);
+
+            assertThat(exit).as("the exit code within 30 s (null: still running)").isEqualTo(0);
+            assertThat(server.lines()).as("the server's output").noneMatch(l -> l.contains("ERROR"))
+                    .anyMatch(l -> l.contains("stopped: api"));
+        }
+    }
+
+    private static void awaitLine(OperatedServer server, String text) throws Exception {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            if (server.lines().stream().anyMatch(l -> l.contains(text))) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no line \"" + text + "\" in 120 s");
+    }
+
     private static int call(OperatedServer server, String method, Map<String, Object> body) throws Exception {
+        return call(server, RunningServer.ALICE, method, body);
+    }
+
+    private static int call(OperatedServer server, String token, String method, Map<String, Object> body) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(server.baseUrl + "/api/compute/kubernetesClusters/" + method))
-                .header("Authorization", "Bearer " + RunningServer.ALICE)
+                .header("Authorization", "Bearer " + token)
                 .POST(HttpRequest.BodyPublishers.ofString(RunningServer.JSON.writeValueAsString(body))).build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
     }
