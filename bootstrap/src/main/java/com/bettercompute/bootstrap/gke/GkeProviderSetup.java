@@ -159,7 +159,8 @@ public final class GkeProviderSetup implements AutoCloseable {
         }
         List<SimulatedKubernetesApis.Taint> taints = config.getTaintsList().stream()
                 .map(t -> new SimulatedKubernetesApis.Taint(t.getKey(), t.getValue(), effect(t.getEffect()))).toList();
-        return new SimulatedKubernetesApis.NodePool(nodes.nodes(), labels, taints, gpus, config.getMachineType());
+        return new SimulatedKubernetesApis.NodePool(nodes.nodes(), labels, taints, gpus, config.getMachineType(),
+                nodes.pool().getVersion());
     }
 
     private static String effect(NodeTaint.Effect effect) {

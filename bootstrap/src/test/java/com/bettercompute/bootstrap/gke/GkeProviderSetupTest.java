@@ -63,10 +63,10 @@ class GkeProviderSetupTest {
     }
 
     static Stream<Arguments> nodePools() {
-        var plain = NodePool.newBuilder().setName("cpu")
+        var plain = NodePool.newBuilder().setName("cpu").setVersion("1.32.9-gke.1108000")
                 .setConfig(NodeConfig.newBuilder().setMachineType("e2-standard-4").putLabels("node-role.kubernetes.io/cpu", ""))
                 .build();
-        var gpu = NodePool.newBuilder().setName("market-r1")
+        var gpu = NodePool.newBuilder().setName("market-r1").setVersion("1.33.5-gke.1080000")
                 .setConfig(NodeConfig.newBuilder().setMachineType("a3-highgpu-8g")
                         .putLabels("nationalcompute.com/request", "r1")
                         .addTaints(NodeTaint.newBuilder().setKey("nationalcompute.com/gpu-worker").setValue("true")
@@ -78,13 +78,13 @@ class GkeProviderSetupTest {
         return Stream.of(
                 Arguments.of("a CPU pool: its labels, no GPUs", plain,
                         new SimulatedKubernetesApis.NodePool(2, Map.of("node-role.kubernetes.io/cpu", ""),
-                                List.of(), 0, "e2-standard-4")),
+                                List.of(), 0, "e2-standard-4", "1.32.9-gke.1108000")),
                 Arguments.of("a GPU pool: accelerator label and count, taints with Kubernetes' effects", gpu,
                         new SimulatedKubernetesApis.NodePool(2, Map.of("nationalcompute.com/request", "r1",
                                 "cloud.google.com/gke-accelerator", "nvidia-h100-80gb"),
                                 List.of(new SimulatedKubernetesApis.Taint("nationalcompute.com/gpu-worker", "true", "NoSchedule"),
                                         new SimulatedKubernetesApis.Taint("soft", "x", "PreferNoSchedule")),
-                                8, "a3-highgpu-8g")));
+                                8, "a3-highgpu-8g", "1.33.5-gke.1080000")));
     }
 
     @Test

@@ -102,17 +102,44 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
 
     /**
      * A node pool as its nodes show it: how many, the labels and taints GKE copies from the pool's node
-     * config to each node, and the GPUs each node has (its {@code nvidia.com/gpu} capacity).
+     * config to each node, the GPUs each node has (its {@code nvidia.com/gpu} capacity), and the pool's GKE
+     * version, which its nodes' kubelets report ({@code v} before it); null when not known.
      */
-    public record NodePool(int nodes, Map<String, String> labels, List<Taint> taints, int gpusPerNode, String machineType) {
+    public record NodePool(int nodes, Map<String, String> labels, List<Taint> taints, int gpusPerNode, String machineType,
+                           String version) {
+        /** The kubelet version of a pool whose GKE version is not known: the simulated API server's own. */
+        static final String DEFAULT_KUBELET_VERSION = "v1.32.0";
+
         public NodePool {
             labels = Map.copyOf(labels);
             taints = List.copyOf(taints);
         }
 
+        public NodePool(int nodes, Map<String, String> labels, List<Taint> taints, int gpusPerNode, String machineType) {
+            this(nodes, labels, taints, gpusPerNode, machineType, null);
+        }
+
         public static NodePool plain(int nodes) {
             return new NodePool(nodes, Map.of(), List.of(), 0, "e2-standard-4");
         }
+
+        /** What {@code kubectl get nodes} shows as VERSION: {@code v1.33.5-gke.1080000} for GKE's 1.33.5-gke.1080000. */
+        String kubeletVersion() {
+            return version == null || version.isBlank() ? DEFAULT_KUBELET_VERSION : "v" + version;
+        }
+    }
+
+    /**
+     * The well-known topology labels of a node in a cluster of this location: its region, and for a zonal
+     * cluster its zone ({@code us-central1-a} is in {@code us-central1}); a regional cluster's nodes are
+     * spread over zones the simulator does not track, so they carry the region only.
+     */
+    static Map<String, String> topology(String location) {
+        if (com.bettercompute.domain.catalog.Locations.isZone(location)) {
+            return Map.of("topology.kubernetes.io/region", com.bettercompute.domain.catalog.Locations.regionOfZone(location),
+                    "topology.kubernetes.io/zone", location);
+        }
+        return Map.of("topology.kubernetes.io/region", location);
     }
 
     /** A node taint as Kubernetes writes it: effect {@code NoSchedule}, {@code PreferNoSchedule} or {@code NoExecute}. */
@@ -1116,7 +1143,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                                 .addToLabels(NODE_POOL_LABEL, pool).addToLabels("kubernetes.io/hostname", node)
                                 .addToLabels("kubernetes.io/os", "linux")
                                 .addToLabels("node.kubernetes.io/instance-type", shape.machineType())
-                                .addToLabels("topology.kubernetes.io/region", location)
+                                .addToLabels(topology(location))
                                 .addToAnnotations(SimulatedKueue.CREATED_AT, clock.instant().toString())
                                 .endMetadata()
                                 .withNewSpec().withTaints(shape.taints().stream().map(t -> new io.fabric8.kubernetes.api.model.TaintBuilder()
@@ -1127,7 +1154,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                                 .withReason(ready ? "KubeletReady" : "KubeletNotReady")
                                 .withMessage(ready ? "kubelet is posting ready status" : "container runtime status check may not have completed yet")
                                 .withLastTransitionTime(clock.instant().toString()).endCondition()
-                                .withNewNodeInfo().withKubeletVersion("v1.32.0").withOsImage("Container-Optimized OS").endNodeInfo()
+                                .withNewNodeInfo().withKubeletVersion(shape.kubeletVersion()).withOsImage("Container-Optimized OS").endNodeInfo()
                                 .endStatus();
                         create("/api/v1/nodes", json.asJson(built.build()));
                     }
