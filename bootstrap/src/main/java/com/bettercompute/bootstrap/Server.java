@@ -472,8 +472,7 @@ public final class Server implements AutoCloseable {
         start = step(took, "market", start);
         metrics.stopSampling();
         readiness.close();
-        // the clients of the tenant clusters' APIs before the provider whose simulated clusters serve them: a
-        // server closed under a client's open connections makes Vert.x log an ERROR as its event loops end
+        // the clients of the tenant clusters' APIs before the provider whose simulated clusters serve them
         tenantClusters.close();
         provider.close();
         start = step(took, "provider", start);

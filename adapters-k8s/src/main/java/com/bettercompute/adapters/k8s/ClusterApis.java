@@ -11,6 +11,9 @@ import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.vertx.core.Vertx;
 
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -101,8 +104,8 @@ final class ClusterApis implements AutoCloseable {
     public void close() {
         // waited for, so the server's next steps (the provider, the database) come after this Vert.x has ended
         try {
-            vertx.close().toCompletionStage().toCompletableFuture().get(CLOSE_WAIT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            vertx.close().toCompletionStage().toCompletableFuture().get(CLOSE_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
             // closed as far as it could be: nothing of ours is left on it
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

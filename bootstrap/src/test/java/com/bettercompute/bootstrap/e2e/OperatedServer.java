@@ -58,6 +58,21 @@ final class OperatedServer implements AutoCloseable {
         return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : null;
     }
 
+    /**
+     * Waits (up to {@code seconds}) until a line of its output holds {@code text}, looking every 20 ms: a test that
+     * acts on the moment a line is written (a stop just as something starts) gets there soon after it.
+     */
+    void awaitLine(String text, int seconds) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (System.nanoTime() < deadline) {
+            if (lines().stream().anyMatch(l -> l.contains(text))) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no line \"" + text + "\" in " + seconds + " s");
+    }
+
     List<String> lines() throws IOException {
         try (BufferedReader r = new BufferedReader(new InputStreamReader(Files.newInputStream(output), StandardCharsets.UTF_8))) {
             return r.lines().toList();

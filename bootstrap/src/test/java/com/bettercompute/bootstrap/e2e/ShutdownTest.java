@@ -104,7 +104,7 @@ class ShutdownTest {
                     "nodePools", List.of(Map.of("name", "gpu", "machineType", "a3-highgpu-8g", "nodeCount", 2,
                             "accelerators", Map.of("type", "nvidia-h100-80gb", "count", 8))));
             assertThat(call(server, token, "create", cluster)).isEqualTo(200);
-            awaitLine(server, "its demand watch started");
+            server.awaitLine("its demand watch started", 120);
 
             Integer exit = server.terminate(30);
 
@@ -112,17 +112,6 @@ class ShutdownTest {
             assertThat(server.lines()).as("the server's output").noneMatch(l -> l.contains("ERROR"))
                     .anyMatch(l -> l.contains("stopped: api"));
         }
-    }
-
-    private static void awaitLine(OperatedServer server, String text) throws Exception {
-        long deadline = System.nanoTime() + 120_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (server.lines().stream().anyMatch(l -> l.contains(text))) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("no line \"" + text + "\" in 120 s");
     }
 
     private static int call(OperatedServer server, String method, Map<String, Object> body) throws Exception {

@@ -16,9 +16,13 @@ import java.util.TreeMap;
 final class Discovery {
     private Discovery() {}
 
+    /** The Kubernetes version the simulated API server reports (its kubelets too, where a pool's version is not known). */
+    static final String KUBERNETES_VERSION = "v1.32.0";
+
     static final String VERSION = """
-            {"major":"1","minor":"32","gitVersion":"v1.32.0-bettercompute-sim","gitCommit":"0000000000000000000000000000000000000000",\
-            "gitTreeState":"clean","buildDate":"2026-01-01T00:00:00Z","goVersion":"go1.23","compiler":"gc","platform":"linux/amd64"}""";
+            {"major":"1","minor":"32","gitVersion":"%s-bettercompute-sim","gitCommit":"0000000000000000000000000000000000000000",\
+            "gitTreeState":"clean","buildDate":"2026-01-01T00:00:00Z","goVersion":"go1.23","compiler":"gc","platform":"linux/amd64"}"""
+            .formatted(KUBERNETES_VERSION);
 
     static final String API = """
             {"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0","serverAddress":"127.0.0.1"}]}""";
@@ -167,7 +171,7 @@ final class Discovery {
             String path = prefix + (r.namespaced() ? "/namespaces/{namespace}/" : "/") + r.name() + "/{name}";
             paths.put(path, Map.of("patch", patch));
         }
-        return Map.of("openapi", "3.0.0", "info", Map.of("title", "Kubernetes", "version", "v1.32.0"), "paths", paths,
+        return Map.of("openapi", "3.0.0", "info", Map.of("title", "Kubernetes", "version", KUBERNETES_VERSION), "paths", paths,
                 "components", Map.of("schemas", Map.of()));
     }
 

@@ -1,5 +1,6 @@
 package com.bettercompute.adapters.k8s.simulator;
 
+import com.bettercompute.domain.catalog.Locations;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -107,9 +108,6 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
      */
     public record NodePool(int nodes, Map<String, String> labels, List<Taint> taints, int gpusPerNode, String machineType,
                            String version) {
-        /** The kubelet version of a pool whose GKE version is not known: the simulated API server's own. */
-        static final String DEFAULT_KUBELET_VERSION = "v1.32.0";
-
         public NodePool {
             labels = Map.copyOf(labels);
             taints = List.copyOf(taints);
@@ -125,7 +123,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
 
         /** What {@code kubectl get nodes} shows as VERSION: {@code v1.33.5-gke.1080000} for GKE's 1.33.5-gke.1080000. */
         String kubeletVersion() {
-            return version == null || version.isBlank() ? DEFAULT_KUBELET_VERSION : "v" + version;
+            // a pool of no known version: the simulated API server's own
+            return version == null || version.isBlank() ? Discovery.KUBERNETES_VERSION : "v" + version;
         }
     }
 
@@ -135,8 +134,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
      * spread over zones the simulator does not track, so they carry the region only.
      */
     static Map<String, String> topology(String location) {
-        if (com.bettercompute.domain.catalog.Locations.isZone(location)) {
-            return Map.of("topology.kubernetes.io/region", com.bettercompute.domain.catalog.Locations.regionOfZone(location),
+        if (Locations.isZone(location)) {
+            return Map.of("topology.kubernetes.io/region", Locations.regionOfZone(location),
                     "topology.kubernetes.io/zone", location);
         }
         return Map.of("topology.kubernetes.io/region", location);

@@ -32,7 +32,7 @@ class SimulatedNodesTest {
 
             assertThat(gpu.getStatus().getNodeInfo().getKubeletVersion()).isEqualTo("v1.33.5-gke.1080000");
             assertThat(cpu.getStatus().getNodeInfo().getKubeletVersion()).as("a pool of no known version")
-                    .isEqualTo(SimulatedKubernetesApis.NodePool.DEFAULT_KUBELET_VERSION);
+                    .isEqualTo(Discovery.KUBERNETES_VERSION);
             assertThat(gpu.getMetadata().getLabels()).containsEntry("topology.kubernetes.io/region", "us-central1")
                     .containsEntry("topology.kubernetes.io/zone", SimulatedCluster.LOCATION);
         }
