@@ -1,10 +1,29 @@
 package com.bettercompute.adapters.http;
 
+import org.bouncycastle.asn1.DEROctetString;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.X500NameBuilder;
+import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.CertIOException;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
 import javax.crypto.KeyGenerator;
 import javax.crypto.SecretKey;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,19 +42,16 @@ import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
-import java.security.Signature;
 import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Date;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -46,8 +62,8 @@ import java.util.Set;
  * clusters' path tokens are derived from. Made once and kept in one PKCS#12 file, {@value #FILE}, readable by
  * its owner only (the file's mode is the protection; its store password is not a secret), so the CA and the
  * tokens written into the clusters stay valid across restarts. The serving certificate is issued again, by
- * the same CA, when it does not name a host the clusters call or nears its end. Built with the JDK alone
- * (EC P-256 keys, DER-encoded X.509 v3). Nothing here is ever logged.
+ * the same CA, when it does not name a host the clusters call or nears its end. EC P-256 keys from the
+ * JDK; the X.509 v3 certificates built by Bouncy Castle and signed by the JDK. Nothing here is ever logged.
  */
 public final class AdmissionKeys {
     public static final String FILE = "admission-keys.p12";
@@ -56,12 +72,6 @@ public final class AdmissionKeys {
     private static final Duration SERVING_VALIDITY = Duration.ofDays(825);
     private static final Duration RENEW_BEFORE = Duration.ofDays(30);
     private static final int[] ECDSA_WITH_SHA256 = {1, 2, 840, 10045, 4, 3, 2};
-    private static final int[] COMMON_NAME = {2, 5, 4, 3};
-    private static final int[] BASIC_CONSTRAINTS = {2, 5, 29, 19};
-    private static final int[] KEY_USAGE = {2, 5, 29, 15};
-    private static final int[] EXTENDED_KEY_USAGE = {2, 5, 29, 37};
-    private static final int[] SERVER_AUTH = {1, 3, 6, 1, 5, 5, 7, 3, 1};
-    private static final int[] SUBJECT_ALT_NAME = {2, 5, 29, 17};
 
     private final KeyStore store;
     private final X509Certificate ca;
@@ -135,6 +145,15 @@ public final class AdmissionKeys {
         }
     }
 
+    /** The CA and the serving certificate it signed, for tests to read. */
+    X509Certificate[] servingChain() {
+        try {
+            return Arrays.stream(store.getCertificateChain("serving")).map(X509Certificate.class::cast).toArray(X509Certificate[]::new);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The key the clusters' path tokens are derived from (HMAC-SHA256). */
     public SecretKey pathTokenKey() {
         try {
@@ -173,35 +192,48 @@ public final class AdmissionKeys {
 
     private static void newCa(KeyStore store, Clock clock) throws GeneralSecurityException {
         KeyPair keys = keyPair();
-        byte[] name = name("better-compute admission CA");
+        X500Name name = commonName("better-compute admission CA");
         Instant now = clock.instant();
-        byte[] extensions = seq(
-                extension(BASIC_CONSTRAINTS, true, seq(new byte[] {0x01, 0x01, (byte) 0xff})),
-                // keyCertSign and cRLSign
-                extension(KEY_USAGE, true, new byte[] {0x03, 0x02, 0x01, 0x06}));
-        X509Certificate cert = sign(keys.getPrivate(), name, name, keys, now, now.plus(CA_VALIDITY), extensions);
-        store.setKeyEntry("ca", keys.getPrivate(), STORE_PASSWORD, new Certificate[] {cert});
+        try {
+            JcaX509ExtensionUtils ids = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, serial(), notBefore(now),
+                    Date.from(now.plus(CA_VALIDITY)), name, keys.getPublic())
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
+                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
+                    .addExtension(Extension.subjectKeyIdentifier, false, ids.createSubjectKeyIdentifier(keys.getPublic()));
+            X509Certificate cert = sign(builder, keys.getPrivate());
+            store.setKeyEntry("ca", keys.getPrivate(), STORE_PASSWORD, new Certificate[] {cert});
+        } catch (CertIOException e) {
+            throw new GeneralSecurityException(e.getMessage(), e);
+        }
     }
 
     private static void issueServing(KeyStore store, List<String> hosts, Clock clock) throws GeneralSecurityException {
         X509Certificate ca = (X509Certificate) store.getCertificate("ca");
         PrivateKey caKey = (PrivateKey) store.getKey("ca", STORE_PASSWORD);
         KeyPair keys = keyPair();
-        ByteArrayOutputStream names = new ByteArrayOutputStream();
-        for (String host : hosts) {
-            byte[] ip = ipAddress(host);
-            names.writeBytes(ip != null ? tlv(0x87, ip) : tlv(0x82, host.getBytes(StandardCharsets.US_ASCII)));
+        GeneralName[] names = new GeneralName[hosts.size()];
+        for (int i = 0; i < names.length; i++) {
+            byte[] ip = ipAddress(hosts.get(i));
+            names[i] = ip != null ? new GeneralName(GeneralName.iPAddress, new DEROctetString(ip))
+                    : new GeneralName(GeneralName.dNSName, hosts.get(i));
         }
-        byte[] extensions = seq(
-                extension(BASIC_CONSTRAINTS, true, seq()),
-                // digitalSignature
-                extension(KEY_USAGE, true, new byte[] {0x03, 0x02, 0x07, (byte) 0x80}),
-                extension(EXTENDED_KEY_USAGE, false, seq(oid(SERVER_AUTH))),
-                extension(SUBJECT_ALT_NAME, false, tlv(0x30, names.toByteArray())));
         Instant now = clock.instant();
-        X509Certificate cert = sign(caKey, ca.getSubjectX500Principal().getEncoded(), name("better-compute admission webhooks"),
-                keys, now, now.plus(SERVING_VALIDITY), extensions);
-        store.setKeyEntry("serving", keys.getPrivate(), STORE_PASSWORD, new Certificate[] {cert, ca});
+        try {
+            JcaX509ExtensionUtils ids = new JcaX509ExtensionUtils();
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(ca, serial(), notBefore(now),
+                    Date.from(now.plus(SERVING_VALIDITY)), commonName("better-compute admission webhooks"), keys.getPublic())
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+                    .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
+                    .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
+                    .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names))
+                    .addExtension(Extension.authorityKeyIdentifier, false, ids.createAuthorityKeyIdentifier(ca))
+                    .addExtension(Extension.subjectKeyIdentifier, false, ids.createSubjectKeyIdentifier(keys.getPublic()));
+            X509Certificate cert = sign(builder, caKey);
+            store.setKeyEntry("serving", keys.getPrivate(), STORE_PASSWORD, new Certificate[] {cert, ca});
+        } catch (CertIOException e) {
+            throw new GeneralSecurityException(e.getMessage(), e);
+        }
     }
 
     private static boolean covers(X509Certificate cert, List<String> hosts) throws CertificateParsingException {
@@ -249,89 +281,27 @@ public final class AdmissionKeys {
         return generator.generateKeyPair();
     }
 
-    private static X509Certificate sign(PrivateKey issuerKey, byte[] issuer, byte[] subject, KeyPair keys, Instant from,
-                                        Instant to, byte[] extensions) throws GeneralSecurityException {
-        byte[] algorithm = seq(oid(ECDSA_WITH_SHA256));
-        byte[] tbs = seq(
-                tlv(0xa0, tlv(0x02, BigInteger.TWO.toByteArray())),
-                tlv(0x02, new BigInteger(63, new SecureRandom()).add(BigInteger.ONE).toByteArray()),
-                algorithm,
-                issuer,
-                seq(time(from.minus(Duration.ofHours(1))), time(to)),
-                subject,
-                keys.getPublic().getEncoded(),
-                tlv(0xa3, extensions));
-        Signature signature = Signature.getInstance("SHA256withECDSA");
-        signature.initSign(issuerKey);
-        signature.update(tbs);
-        byte[] signed = signature.sign();
-        byte[] bits = new byte[signed.length + 1];
-        System.arraycopy(signed, 0, bits, 1, signed.length);
-        byte[] der = seq(tbs, algorithm, tlv(0x03, bits));
-        return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new java.io.ByteArrayInputStream(der));
+    /** A random positive serial of 63 bits (RFC 5280: at most 20 octets). */
+    private static BigInteger serial() {
+        return new BigInteger(63, new SecureRandom()).add(BigInteger.ONE);
     }
 
-    private static byte[] name(String commonName) {
-        return seq(tlv(0x31, seq(oid(COMMON_NAME), tlv(0x0c, commonName.getBytes(StandardCharsets.UTF_8)))));
+    /** An hour before now: a clock of the API server a little behind ours still finds the certificate valid. */
+    private static Date notBefore(Instant now) {
+        return Date.from(now.minus(Duration.ofHours(1)));
     }
 
-    private static byte[] extension(int[] id, boolean critical, byte[] value) {
-        List<byte[]> parts = new ArrayList<>();
-        parts.add(oid(id));
-        if (critical) {
-            parts.add(new byte[] {0x01, 0x01, (byte) 0xff});
+    private static X500Name commonName(String name) {
+        return new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, name).build();
+    }
+
+    private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey issuerKey) throws GeneralSecurityException {
+        try {
+            // the JDK's own providers sign and read it back: Bouncy Castle builds the DER only, no provider is installed
+            ContentSigner signer = new JcaContentSignerBuilder("SHA256withECDSA").build(issuerKey);
+            return new JcaX509CertificateConverter().getCertificate(builder.build(signer));
+        } catch (OperatorCreationException e) {
+            throw new GeneralSecurityException(e.getMessage(), e);
         }
-        parts.add(tlv(0x04, value));
-        return seq(parts.toArray(byte[][]::new));
-    }
-
-    /** UTCTime until 2049, GeneralizedTime from 2050 on (RFC 5280). */
-    private static byte[] time(Instant instant) {
-        var at = instant.atOffset(ZoneOffset.UTC);
-        return at.getYear() < 2050
-                ? tlv(0x17, DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'").format(at).getBytes(StandardCharsets.US_ASCII))
-                : tlv(0x18, DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'").format(at).getBytes(StandardCharsets.US_ASCII));
-    }
-
-    private static byte[] oid(int[] arcs) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(arcs[0] * 40 + arcs[1]);
-        for (int i = 2; i < arcs.length; i++) {
-            int arc = arcs[i];
-            int shift = 28;
-            while (shift > 0 && (arc >>> shift) == 0) {
-                shift -= 7;
-            }
-            for (; shift > 0; shift -= 7) {
-                out.write(0x80 | ((arc >>> shift) & 0x7f));
-            }
-            out.write(arc & 0x7f);
-        }
-        return tlv(0x06, out.toByteArray());
-    }
-
-    private static byte[] seq(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] part : parts) {
-            out.writeBytes(part);
-        }
-        return tlv(0x30, out.toByteArray());
-    }
-
-    private static byte[] tlv(int tag, byte[] content) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(content.length + 6);
-        out.write(tag);
-        int length = content.length;
-        if (length < 0x80) {
-            out.write(length);
-        } else {
-            int bytes = length > 0xffff ? 3 : length > 0xff ? 2 : 1;
-            out.write(0x80 | bytes);
-            for (int i = bytes - 1; i >= 0; i--) {
-                out.write(length >>> (8 * i));
-            }
-        }
-        out.writeBytes(content);
-        return out.toByteArray();
     }
 }

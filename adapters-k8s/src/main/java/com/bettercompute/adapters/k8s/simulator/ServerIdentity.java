@@ -5,8 +5,21 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.KeyUse;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.X500NameBuilder;
+import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
-import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -15,33 +28,27 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
-import java.security.Signature;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.Base64;
+import java.util.Date;
 
 /**
  * What makes the simulated Kubernetes API server the same server across restarts: its TLS key and
  * self-signed certificate (the CA every simulated cluster reports, so kubeconfigs handed out keep
  * verifying it), its port (part of every cluster's endpoint) and the key its tokens are signed with
- * (so tokens handed out stay valid until they expire): an RSA key, as ServiceAccount tokens are RS256 JWTs. The certificate is built here with the JDK
- * alone — an RSA key, a DER-encoded X.509 v3 certificate for {@code localhost} and {@code 127.0.0.1},
+ * (so tokens handed out stay valid until they expire): an RSA key, as ServiceAccount tokens are RS256 JWTs. The certificate is made here — an RSA key
+ * from the JDK, an X.509 v3 certificate built by Bouncy Castle for {@code localhost} and {@code 127.0.0.1},
  * valid for ten years — since fabric8's mock server makes a new one of its own at every start.
  *
  * <p>The private key and the signing key are secrets: {@link #toString()} hides them.
  */
 record ServerIdentity(int port, PrivateKey tlsKey, X509Certificate certificate, String certificatePem, RSAKey serviceAccountKey) {
     private static final Duration VALIDITY = Duration.ofDays(3650);
-    private static final int[] SHA256_WITH_RSA = {1, 2, 840, 113549, 1, 1, 11};
-    private static final int[] COMMON_NAME = {2, 5, 4, 3};
-    private static final int[] SUBJECT_ALT_NAME = {2, 5, 29, 17};
-    private static final int[] BASIC_CONSTRAINTS = {2, 5, 29, 19};
 
     /** A new identity: a fresh key pair and certificate, a fresh ServiceAccount signing key, any port. */
     static ServerIdentity generate(Clock clock) {
@@ -90,91 +97,24 @@ record ServerIdentity(int port, PrivateKey tlsKey, X509Certificate certificate, 
         return "ServerIdentity[port=" + port + ", certificate=" + certificate.getSubjectX500Principal() + ", keys=<redacted>]";
     }
 
-    // ---------------------------------------------------------------- the certificate, in DER
+    // ---------------------------------------------------------------- the certificate
 
     private static byte[] certificate(KeyPair keys, BigInteger serial, Instant notBefore, Instant notAfter) throws GeneralSecurityException {
-        byte[] algorithm = seq(oid(SHA256_WITH_RSA), new byte[] {0x05, 0x00});
-        byte[] name = seq(set(seq(oid(COMMON_NAME), tlv(0x0c, "better-compute simulated Kubernetes API".getBytes(StandardCharsets.UTF_8)))));
-        byte[] alternativeNames = seq(tlv(0x82, "localhost".getBytes(StandardCharsets.US_ASCII)), tlv(0x87, new byte[] {127, 0, 0, 1}));
-        byte[] caTrue = seq(new byte[] {0x01, 0x01, (byte) 0xff});
-        byte[] extensions = seq(
-                seq(oid(SUBJECT_ALT_NAME), tlv(0x04, alternativeNames)),
-                seq(oid(BASIC_CONSTRAINTS), new byte[] {0x01, 0x01, (byte) 0xff}, tlv(0x04, caTrue)));
-        byte[] tbs = seq(
-                tlv(0xa0, tlv(0x02, BigInteger.TWO.toByteArray())),
-                tlv(0x02, serial.toByteArray()),
-                algorithm,
-                name,
-                seq(time(notBefore), time(notAfter)),
-                name,
-                keys.getPublic().getEncoded(),
-                tlv(0xa3, extensions));
-        Signature signature = Signature.getInstance("SHA256withRSA");
-        signature.initSign(keys.getPrivate());
-        signature.update(tbs);
-        byte[] signed = signature.sign();
-        byte[] bits = new byte[signed.length + 1];
-        System.arraycopy(signed, 0, bits, 1, signed.length);
-        return seq(tbs, algorithm, tlv(0x03, bits));
-    }
-
-    /** UTCTime until 2049, GeneralizedTime from 2050 on, as RFC 5280 says. */
-    private static byte[] time(Instant instant) {
-        var at = instant.atOffset(ZoneOffset.UTC);
-        if (at.getYear() < 2050) {
-            return tlv(0x17, DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'").format(at).getBytes(StandardCharsets.US_ASCII));
+        X500Name name = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, "better-compute simulated Kubernetes API").build();
+        try {
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, serial, Date.from(notBefore), Date.from(notAfter),
+                    name, keys.getPublic())
+                    .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
+                            new GeneralName(GeneralName.dNSName, "localhost"), new GeneralName(GeneralName.iPAddress, "127.0.0.1")}))
+                    // its own CA: what kubeconfigs name as certificate-authority-data
+                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
+                    .addExtension(Extension.subjectKeyIdentifier, false, new JcaX509ExtensionUtils().createSubjectKeyIdentifier(keys.getPublic()));
+            // the JDK's own provider signs: Bouncy Castle builds the DER only, no provider is installed
+            ContentSigner signer = new JcaContentSignerBuilder("SHA256withRSA").build(keys.getPrivate());
+            return builder.build(signer).getEncoded();
+        } catch (OperatorCreationException | IOException e) {
+            throw new GeneralSecurityException(e.getMessage(), e);
         }
-        return tlv(0x18, DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'").format(at).getBytes(StandardCharsets.US_ASCII));
-    }
-
-    private static byte[] oid(int[] arcs) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(arcs[0] * 40 + arcs[1]);
-        for (int i = 2; i < arcs.length; i++) {
-            int arc = arcs[i];
-            int shift = 28;
-            while (shift > 0 && (arc >>> shift) == 0) {
-                shift -= 7;
-            }
-            for (; shift > 0; shift -= 7) {
-                out.write(0x80 | ((arc >>> shift) & 0x7f));
-            }
-            out.write(arc & 0x7f);
-        }
-        return tlv(0x06, out.toByteArray());
-    }
-
-    private static byte[] seq(byte[]... parts) {
-        return tlv(0x30, concat(parts));
-    }
-
-    private static byte[] set(byte[]... parts) {
-        return tlv(0x31, concat(parts));
-    }
-
-    private static byte[] tlv(int tag, byte[] content) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(content.length + 6);
-        out.write(tag);
-        int length = content.length;
-        if (length < 0x80) {
-            out.write(length);
-        } else {
-            int bytes = length > 0xffffff ? 4 : length > 0xffff ? 3 : length > 0xff ? 2 : 1;
-            out.write(0x80 | bytes);
-            for (int i = bytes - 1; i >= 0; i--) {
-                out.write(length >>> (8 * i));
-            }
-        }
-        out.writeBytes(content);
-        return out.toByteArray();
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] part : parts) {
-            out.writeBytes(part);
-        }
-        return out.toByteArray();
     }
 
     private static X509Certificate parse(byte[] der) throws GeneralSecurityException {
