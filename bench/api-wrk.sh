@@ -4,7 +4,8 @@
 # Builds the jar (SKIP_BUILD=1 to reuse it), starts ApiBench (the bare endpoint and the server, reconciler off, on a
 # fresh database in a temporary directory: --db embedded, the default, is the server's own default, an embedded
 # PostgreSQL; --db h2 an H2 file as --db jdbc:h2:file:… runs it; or the JDBC URL of a PostgreSQL of your own), runs wrk on: the bare endpoint, get, create over 7 tenants, create in one
-# tenant; prints req/s, p99 and the ratio of each to the bare endpoint, and the CPU per request of the server's JVM and
+# tenant, and the creates' floor (create-writes-7: a create's durable writes alone, over 7 tenants, with nothing of the
+# server around them; bootstrap/.../load/CreateWritesFloor.java); prints req/s, p99 and the ratio of each to the bare endpoint, and the CPU per request of the server's JVM and
 # (embedded PostgreSQL only) of its database server. Each target gets --warmup seconds of its own load, not measured:
 # with --warm first (the default) all four are warmed, one after the other, before any is measured, so every target,
 # the floor too, is measured with the JIT done with its path; --warm each warms a target just before its own window
@@ -37,8 +38,12 @@ API=$(ready_value api)
 CLUSTER=$(ready_value cluster)
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); db: $DB"
 # the embedded PostgreSQL's server (ApiBench's newest temporary directory), whose processes' CPU is counted too
-PG_MAIN=""
-if [ "$DB" = "embedded" ]; then PG_MAIN=$(pgrep -n -f -- "-D ${TMPDIR:-/tmp}/api-bench[0-9]*/postgres" || true); fi
+PG_MAIN=""; PG_FLOOR=""
+if [ "$DB" = "embedded" ]; then
+  PG_MAIN=$(pgrep -n -f -- "-D ${TMPDIR:-/tmp}/api-bench[0-9]*/postgres" || true)
+  # the create-writes floor's own embedded PostgreSQL, beside the server's
+  PG_FLOOR=$(pgrep -n -f -- "-D ${TMPDIR:-/tmp}/api-bench[0-9]*/floor-postgres" || true)
+fi
 
 warm() { # name url lua [env...]: WARMUP seconds of the target's load, not measured
   local name=$1 url=$2 lua=$3; shift 3
@@ -80,6 +85,7 @@ if [ "$WARM_ORDER" = first ]; then
   warm get "http://127.0.0.1:$API/api/compute/kubernetesClusters/get" post.lua BODY="$GET_BODY"
   warm create-7-tenants "http://127.0.0.1:$API/api/compute/kubernetesClusters/create" create.lua TENANTS=7
   warm create-1-tenant "http://127.0.0.1:$API/api/compute/kubernetesClusters/create" create.lua TENANTS=1 TENANT_BASE=7
+  warm create-writes-7 "http://127.0.0.1:$BARE/create-writes" create.lua TENANTS=7
 fi
 {
   run bare "http://127.0.0.1:$BARE/bare" post.lua BODY="$BARE_BODY"
@@ -88,6 +94,8 @@ fi
   # one tenant of its own, not the seven's, and (--warm first) another for its warm-up, so that no tenant nears the
   # bench's bound of clusters (the header)
   run create-1-tenant "http://127.0.0.1:$API/api/compute/kubernetesClusters/create" create.lua TENANTS=1 TENANT_BASE=8
+  # the floor of the creates: their durable writes alone, on a database of their own (ApiBench, CreateWritesFloor)
+  PG_MAIN=$PG_FLOOR run create-writes-7 "http://127.0.0.1:$BARE/create-writes" create.lua TENANTS=7
 } > "$OUT/results.txt"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 awk 'NR==1 {floor=$2; cpu=$5}

@@ -2,6 +2,7 @@ package com.bettercompute.bootstrap.load;
 
 import com.bettercompute.bootstrap.Server;
 import com.bettercompute.adapters.http.RequestLimits;
+import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.bootstrap.ServerConfig;
 import io.javalin.Javalin;
 
@@ -18,8 +19,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The two targets {@code bench/api-wrk.sh} drives with {@code wrk}, in one process: a bare Javalin endpoint
- * ({@code POST /bare}: reads the body, answers {@code {"ok":true}}) — the floor — and the real server as
+ * The targets {@code bench/api-wrk.sh} drives with {@code wrk}, in one process: a bare Javalin endpoint
+ * ({@code POST /bare}: reads the body, answers {@code {"ok":true}}) — the floor; beside it, on the same Javalin,
+ * {@code POST /create-writes}: the durable writes of a create and nothing else ({@link CreateWritesFloor}, the
+ * tenant read from the body's {@code tenantId}) — the floor of the creates; and the real server as
  * {@code java -jar} wires it, reconciler off, on a fresh embedded PostgreSQL in a temporary directory (the
  * server's default; {@code --db embedded}), on an H2 file in that directory ({@code --db h2}) or on the database of
  * {@code --db <JDBC URL>}, with a catalog of {@value #TENANTS} tenants ({@code load0}…) each allowed
@@ -34,6 +37,7 @@ public final class ApiBench {
     static final int TENANTS = 9;
     /** The catalog reader's bound on a tenant's maxClusters. */
     static final int MAX_CLUSTERS = 100_000;
+    private static final String TENANT_FIELD = "\"tenantId\":\"";
     private static final Pattern ID = Pattern.compile("\"id\":\"(kcl_[0-9a-z]+)\"");
 
     private ApiBench() {}
@@ -43,10 +47,17 @@ public final class ApiBench {
         Path catalog = dir.resolve("catalog.yaml");
         Files.writeString(catalog, catalog(), StandardCharsets.UTF_8);
         String db = database(args, dir);
+        CreateWritesFloor floor = new CreateWritesFloor(Database.open(floorDatabase(db, dir)), TENANTS);
         Javalin bare = Javalin.create(c -> {
             c.startup.showJavalinBanner = false;
             c.routes.post("/bare", ctx -> {
                 ctx.bodyAsBytes();
+                ctx.contentType("application/json").result("{\"ok\":true}");
+            });
+            c.routes.post("/create-writes", ctx -> {
+                String body = ctx.body();
+                int at = body.indexOf(TENANT_FIELD) + TENANT_FIELD.length();
+                floor.create(body.substring(at, body.indexOf('"', at)), body);
                 ctx.contentType("application/json").result("{\"ok\":true}");
             });
         }).start("127.0.0.1", 0);
@@ -68,6 +79,7 @@ public final class ApiBench {
             }
         } finally {
             bare.stop();
+            floor.close();
             deleteTree(dir);
         }
     }
@@ -100,9 +112,21 @@ public final class ApiBench {
             }
         }
         if (db == null || db.equals("embedded")) {
-            return com.bettercompute.adapters.persistence.Database.EMBEDDED_POSTGRES + dir.resolve("postgres").toAbsolutePath();
+            return Database.EMBEDDED_POSTGRES + dir.resolve("postgres").toAbsolutePath();
         }
         return db.equals("h2") ? "jdbc:h2:file:" + dir.resolve("better-compute").toAbsolutePath() : db;
+    }
+
+    /**
+     * Where {@link CreateWritesFloor} writes: for the embedded default a second embedded PostgreSQL beside the
+     * server's (its configuration, its own directory), for an H2 file a second file, for a JDBC URL the same
+     * database (its tables are named {@code floor_*}).
+     */
+    static String floorDatabase(String db, Path dir) {
+        if (db.startsWith(Database.EMBEDDED_POSTGRES)) {
+            return Database.EMBEDDED_POSTGRES + dir.resolve("floor-postgres").toAbsolutePath();
+        }
+        return db.startsWith("jdbc:h2:file:") ? "jdbc:h2:file:" + dir.resolve("floor").toAbsolutePath() : db;
     }
 
     static void deleteTree(Path dir) throws IOException {
