@@ -134,17 +134,25 @@ public final class GkeProviderSetup implements AutoCloseable {
     /**
      * The simulator's node pools as nodes, as GKE makes them: the node config's labels and taints on every
      * node, the accelerator type as {@code cloud.google.com/gke-accelerator} and its count as the node's
-     * {@code nvidia.com/gpu} capacity.
+     * {@code nvidia.com/gpu} capacity; and the cluster's control plane version, what its API's {@code /version} says.
      */
     static SimulatedKubernetesApis.NodeSource nodesOf(GkeSimulator simulator) {
-        return (project, location, cluster) -> {
-            Map<String, GkeSimulator.PoolNodes> pools = simulator.nodePools(project, location, cluster);
-            if (pools == null) {
-                return null;
+        return new SimulatedKubernetesApis.NodeSource() {
+            @Override
+            public Map<String, SimulatedKubernetesApis.NodePool> nodePools(String project, String location, String cluster) {
+                Map<String, GkeSimulator.PoolNodes> pools = simulator.nodePools(project, location, cluster);
+                if (pools == null) {
+                    return null;
+                }
+                Map<String, SimulatedKubernetesApis.NodePool> out = new java.util.LinkedHashMap<>();
+                pools.forEach((name, pool) -> out.put(name, nodePool(pool)));
+                return out;
             }
-            Map<String, SimulatedKubernetesApis.NodePool> out = new java.util.LinkedHashMap<>();
-            pools.forEach((name, pool) -> out.put(name, nodePool(pool)));
-            return out;
+
+            @Override
+            public String masterVersion(String project, String location, String cluster) {
+                return simulator.masterVersion(project, location, cluster);
+            }
         };
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.application.provider.ClusterLocator;
 import com.bettercompute.application.provider.ClusterSpec;
+import com.bettercompute.application.provider.ClusterChange;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.application.provider.ProviderNames;
 import com.bettercompute.domain.cluster.ReleaseChannel;
@@ -123,6 +124,32 @@ class GkeProviderSetupTest {
             assertThat(setup.simulator().orElseThrow().clusters()).isEmpty();
         }
         assertThat(objects).isEmptyDirectory();
+    }
+
+    /**
+     * {@code kubectl version} beside {@code gcloud}: a simulated cluster's API server reports its control plane's GKE
+     * version ({@code v1.33.5-gke.1080000}), and the new one after an upgrade.
+     */
+    @Test
+    void aSimulatedClustersApiServerReportsItsControlPlanesVersionBeforeAndAfterAnUpgrade() throws Exception {
+        try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ofSeconds(20), clock)) {
+            setup.provider().createCluster(new ClusterSpec(AT, ID, ClusterMode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
+            clock.advance(Duration.ofSeconds(20));
+            ClusterObservation created = setup.provider().observe(AT);
+            Config admin = new ConfigBuilder(Config.empty()).withMasterUrl("https://" + created.endpoint()).withCaCertData(created.caCertificate())
+                    .withOauthToken(setup.kubernetesApis().orElseThrow().adminToken()).build();
+            try (KubernetesClient platform = new KubernetesClientBuilder().withConfig(admin).build()) {
+                assertThat(created.masterVersion()).startsWith("1.33.");
+                assertThat(platform.getKubernetesVersion().getGitVersion()).isEqualTo("v" + created.masterVersion());
+                assertThat(platform.getKubernetesVersion().getMinor()).isEqualTo("33");
+
+                setup.provider().updateCluster(AT, new ClusterChange.MasterVersion("1.33.5-gke.1162000"));
+                clock.advance(Duration.ofSeconds(20));
+                ClusterObservation upgraded = setup.provider().observe(AT);
+                assertThat(upgraded.masterVersion()).isEqualTo("1.33.5-gke.1162000").isNotEqualTo(created.masterVersion());
+                assertThat(platform.getKubernetesVersion().getGitVersion()).isEqualTo("v1.33.5-gke.1162000");
+            }
+        }
     }
 
     /**

@@ -150,6 +150,14 @@ public final class GkeSimulator implements AutoCloseable {
         return out;
     }
 
+    /**
+     * A running cluster's control plane version ({@code 1.33.5-gke.1080000}; it moves with an upgrade), or null when
+     * no such cluster runs: what its simulated Kubernetes API reports at {@code /version}.
+     */
+    public String masterVersion(String project, String location, String cluster) {
+        return core.masterVersion(project, location, cluster);
+    }
+
     /** A node pool with how many nodes it has over all its zones. */
     public record PoolNodes(int nodes, com.google.container.v1.NodePool pool) {}
 

@@ -555,6 +555,14 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
     }
 
     /** The node pools whose nodes exist (as {@link #nodeCounts}), as the API reports them; null as there. */
+    /** A running cluster's control plane version (GKE's form: {@code 1.33.5-gke.1080000}), or null when no such cluster runs. */
+    synchronized String masterVersion(String project, String location, String clusterName) {
+        settle();
+        save();
+        SimCluster cluster = clusters.get(new Ref(project, location, clusterName, null, null).clusterPath());
+        return cluster == null || !hasApi(cluster) ? null : cluster.cluster.getCurrentMasterVersion();
+    }
+
     synchronized Map<String, NodePool> nodePools(String project, String location, String clusterName) {
         settle();
         save();

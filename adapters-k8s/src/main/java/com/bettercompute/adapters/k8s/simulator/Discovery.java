@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The discovery documents and {@code /version} the CRUD mock does not serve and {@code kubectl} insists
@@ -19,10 +21,26 @@ final class Discovery {
     /** The Kubernetes version the simulated API server reports (its kubelets too, where a pool's version is not known). */
     static final String KUBERNETES_VERSION = "v1.32.0";
 
-    static final String VERSION = """
-            {"major":"1","minor":"32","gitVersion":"%s-bettercompute-sim","gitCommit":"0000000000000000000000000000000000000000",\
-            "gitTreeState":"clean","buildDate":"2026-01-01T00:00:00Z","goVersion":"go1.23","compiler":"gc","platform":"linux/amd64"}"""
-            .formatted(KUBERNETES_VERSION);
+    private static final Pattern MAJOR_MINOR = Pattern.compile("v?([0-9]+)\\.([0-9]+)\\.[0-9A-Za-z.+-]+");
+
+    /**
+     * What {@code /version} answers for a cluster whose control plane runs {@code providerVersion} (GKE's form,
+     * {@code 1.33.5-gke.1080000}: {@code gitVersion} {@code v1.33.5-gke.1080000}, as GKE's API servers say), or, when
+     * that is null or not a version, the simulated server's own ({@value #KUBERNETES_VERSION}{@code -bettercompute-sim}).
+     */
+    static String version(String providerVersion) {
+        String git = providerVersion != null && MAJOR_MINOR.matcher(providerVersion).matches()
+                ? (providerVersion.startsWith("v") ? providerVersion : "v" + providerVersion)
+                : KUBERNETES_VERSION + "-bettercompute-sim";
+        Matcher m = MAJOR_MINOR.matcher(git);
+        if (!m.matches()) {
+            throw new IllegalStateException("not a Kubernetes version: " + git);
+        }
+        return """
+                {"major":"%s","minor":"%s","gitVersion":"%s","gitCommit":"0000000000000000000000000000000000000000",\
+                "gitTreeState":"clean","buildDate":"2026-01-01T00:00:00Z","goVersion":"go1.23","compiler":"gc","platform":"linux/amd64"}"""
+                .formatted(m.group(1), m.group(2), git);
+    }
 
     static final String API = """
             {"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0","serverAddress":"127.0.0.1"}]}""";

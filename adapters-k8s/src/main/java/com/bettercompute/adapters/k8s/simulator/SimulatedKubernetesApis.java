@@ -81,6 +81,14 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     public interface NodeSource {
         Map<String, NodePool> nodePools(String project, String location, String cluster);
 
+        /**
+         * The cluster's control plane version as its provider names it ({@code 1.33.5-gke.1080000}), what
+         * {@code /version} reports; null when not known (the simulated server's own, {@code v1.32.0}).
+         */
+        default String masterVersion(String project, String location, String cluster) {
+            return null;
+        }
+
         /** Pools known by their node counts only: plain nodes, no labels, taints or GPUs. */
         static NodeSource ofCounts(Counts counts) {
             return (project, location, cluster) -> {
@@ -631,7 +639,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             }
             if ("GET".equals(method)) {
                 switch (path) {
-                    case "/version", "/version/": return ok(Discovery.VERSION);
+                    case "/version", "/version/": return ok(Discovery.version(nodeSource.masterVersion(project, location, name)));
                     case "/api", "/api/": return ok(Discovery.API);
                     case "/apis", "/apis/": return ok(json.asJson(Discovery.groups(store.list(CRDS))));
                     case "/api/v1", "/api/v1/": return ok(json.asJson(Discovery.resources("v1", List.of())));
