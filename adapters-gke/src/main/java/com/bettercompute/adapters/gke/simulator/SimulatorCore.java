@@ -554,20 +554,16 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         return counts;
     }
 
-    /** The node pools whose nodes exist (as {@link #nodeCounts}), as the API reports them; null as there. */
     /** A running cluster's control plane version (GKE's form: {@code 1.33.5-gke.1080000}), or null when no such cluster runs. */
     synchronized String masterVersion(String project, String location, String clusterName) {
-        settle();
-        save();
-        SimCluster cluster = clusters.get(new Ref(project, location, clusterName, null, null).clusterPath());
-        return cluster == null || !hasApi(cluster) ? null : cluster.cluster.getCurrentMasterVersion();
+        SimCluster cluster = withApi(project, location, clusterName);
+        return cluster == null ? null : cluster.cluster.getCurrentMasterVersion();
     }
 
+    /** The node pools whose nodes exist (as {@link #nodeCounts}), as the API reports them; null as there. */
     synchronized Map<String, NodePool> nodePools(String project, String location, String clusterName) {
-        settle();
-        save();
-        SimCluster cluster = clusters.get(new Ref(project, location, clusterName, null, null).clusterPath());
-        if (cluster == null || !hasApi(cluster)) {
+        SimCluster cluster = withApi(project, location, clusterName);
+        if (cluster == null) {
             return null;
         }
         Map<String, NodePool> pools = new LinkedHashMap<>();
@@ -577,6 +573,14 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
             }
         });
         return pools;
+    }
+
+    /** The cluster, once its operations due by now have ended, if it runs with a Kubernetes API; else null. */
+    private SimCluster withApi(String project, String location, String clusterName) {
+        settle();
+        save();
+        SimCluster cluster = clusters.get(new Ref(project, location, clusterName, null, null).clusterPath());
+        return cluster == null || !hasApi(cluster) ? null : cluster;
     }
 
     /** A pool's nodes over all its zones. */
