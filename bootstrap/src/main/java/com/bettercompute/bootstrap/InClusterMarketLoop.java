@@ -6,7 +6,7 @@ import com.bettercompute.application.incluster.KeepPlatformObjects;
 import com.bettercompute.application.incluster.PublishRequestStatus;
 import com.bettercompute.application.incluster.ReconcileMarketNodes;
 import com.bettercompute.application.incluster.SyncClusterDemand;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.DemandWatch;

@@ -1,13 +1,13 @@
 package com.bettercompute.bootstrap;
 
-import com.bettercompute.application.provider.ClusterChange;
-import com.bettercompute.application.provider.ClusterLocator;
-import com.bettercompute.application.provider.ClusterObservation;
-import com.bettercompute.application.provider.ClusterProvider;
-import com.bettercompute.application.provider.ClusterSpec;
-import com.bettercompute.application.provider.OperationStatus;
-import com.bettercompute.application.provider.ProviderException;
-import com.bettercompute.application.provider.ServerConfig;
+import com.bettercompute.application.port.ClusterChange;
+import com.bettercompute.application.port.ClusterLocator;
+import com.bettercompute.application.port.ClusterObservation;
+import com.bettercompute.application.port.ClusterProvider;
+import com.bettercompute.application.port.ClusterSpec;
+import com.bettercompute.application.port.OperationStatus;
+import com.bettercompute.application.port.ProviderException;
+import com.bettercompute.application.port.ServerConfig;
 import com.bettercompute.domain.cluster.Autoscaling;
 import com.bettercompute.domain.cluster.NodePoolSpec;
 import com.bettercompute.domain.cluster.Taint;

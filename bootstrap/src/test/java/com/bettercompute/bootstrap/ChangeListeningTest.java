@@ -3,7 +3,7 @@ package com.bettercompute.bootstrap;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.adapters.persistence.PostgresChangeListener;
 import com.bettercompute.adapters.persistence.testing.TestPostgres;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;

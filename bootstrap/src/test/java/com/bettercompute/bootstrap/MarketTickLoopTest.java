@@ -3,7 +3,7 @@ package com.bettercompute.bootstrap;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.adapters.persistence.testing.TestPostgres;
 import com.bettercompute.application.fakes.MutableClock;
-import com.bettercompute.application.market.MarketFeed;
+import com.bettercompute.application.port.MarketFeed;
 import com.bettercompute.application.market.RunMarketTick;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.bootstrap.market.MarketBook;

@@ -2,9 +2,9 @@ package com.bettercompute.bootstrap;
 
 import com.bettercompute.application.catalog.LoadCatalog;
 import com.bettercompute.application.fakes.InMemoryPorts;
-import com.bettercompute.application.provider.ClusterLocator;
-import com.bettercompute.application.provider.ClusterObservation;
-import com.bettercompute.application.provider.InMemoryClusterProvider;
+import com.bettercompute.application.port.ClusterLocator;
+import com.bettercompute.application.port.ClusterObservation;
+import com.bettercompute.application.port.InMemoryClusterProvider;
 import com.bettercompute.application.reconcile.Cadence;
 import com.bettercompute.application.reconcile.ReconcileCluster;
 import com.bettercompute.application.reconcile.ReconcileCluster.Pass;
@@ -74,7 +74,7 @@ class ReconcileWorkerTest {
     }
 
     ReconcileCluster reconcile(Cadence cadence, boolean blockFirstObserve) {
-        var provider = new com.bettercompute.application.provider.ClusterProvider() {
+        var provider = new com.bettercompute.application.port.ClusterProvider() {
             @Override
             public ClusterObservation observe(ClusterLocator at) {
                 if (blockFirstObserve) {
@@ -89,15 +89,15 @@ class ReconcileWorkerTest {
             }
 
             // everything else straight to the fake
-            public com.bettercompute.application.provider.OperationStatus operation(ClusterLocator at, String name) {
+            public com.bettercompute.application.port.OperationStatus operation(ClusterLocator at, String name) {
                 return fake.operation(at, name);
             }
 
-            public String createCluster(com.bettercompute.application.provider.ClusterSpec spec) {
+            public String createCluster(com.bettercompute.application.port.ClusterSpec spec) {
                 return fake.createCluster(spec);
             }
 
-            public String updateCluster(ClusterLocator at, com.bettercompute.application.provider.ClusterChange change) {
+            public String updateCluster(ClusterLocator at, com.bettercompute.application.port.ClusterChange change) {
                 return fake.updateCluster(at, change);
             }
 
@@ -126,7 +126,7 @@ class ReconcileWorkerTest {
                 return fake.deleteNodePool(at, pool);
             }
 
-            public com.bettercompute.application.provider.ServerConfig serverConfig(String project, String location) {
+            public com.bettercompute.application.port.ServerConfig serverConfig(String project, String location) {
                 return fake.serverConfig(project, location);
             }
         };

@@ -1,9 +1,9 @@
 package com.bettercompute.adapters.gke;
 
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
-import com.bettercompute.application.provider.ClusterLocator;
-import com.bettercompute.application.provider.ClusterProvider;
-import com.bettercompute.application.provider.ClusterProviderContract;
+import com.bettercompute.application.port.ClusterLocator;
+import com.bettercompute.application.port.ClusterProvider;
+import com.bettercompute.application.port.ClusterProviderContract;
 import com.bettercompute.application.fakes.MutableClock;
 import java.io.IOException;
 import java.net.URI;

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.bettercompute.adapters.gke.simulator.ClusterEndpoints;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
-import com.bettercompute.application.provider.ClusterLocator;
-import com.bettercompute.application.provider.ClusterObservation;
-import com.bettercompute.application.provider.ClusterProvider;
-import com.bettercompute.application.provider.ClusterSpec;
+import com.bettercompute.application.port.ClusterLocator;
+import com.bettercompute.application.port.ClusterObservation;
+import com.bettercompute.application.port.ClusterProvider;
+import com.bettercompute.application.port.ClusterSpec;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.NodePoolSpec;
-import com.bettercompute.application.provider.ProviderNames;
+import com.bettercompute.application.port.ProviderNames;
 import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.application.fakes.MutableClock;
 import java.time.Duration;
@@ -76,8 +76,8 @@ class SimulatorClusterEndpointsTest {
     void without_a_token_source_or_google_credentials_there_is_no_platform_token() {
         try (GkeClusterProvider plain = GkeClusterProviders.grpc(simulator.grpcTarget())) {
             org.assertj.core.api.Assertions.assertThatThrownBy(plain::platformAccessToken)
-                    .isInstanceOfSatisfying(com.bettercompute.application.provider.ProviderException.class,
-                            e -> assertThat(e.kind()).isEqualTo(com.bettercompute.application.provider.ProviderException.Kind.PERMISSION_DENIED));
+                    .isInstanceOfSatisfying(com.bettercompute.application.port.ProviderException.class,
+                            e -> assertThat(e.kind()).isEqualTo(com.bettercompute.application.port.ProviderException.Kind.PERMISSION_DENIED));
         }
     }
 }

@@ -2,7 +2,7 @@ package com.bettercompute.adapters.http;
 
 import com.bettercompute.adapters.http.MarketViews.MarketFeedItem;
 import com.bettercompute.application.access.Caller;
-import com.bettercompute.application.market.MarketFeed;
+import com.bettercompute.application.port.MarketFeed;
 import com.bettercompute.application.market.ReadMarketFeed;
 import com.bettercompute.domain.input.Input;
 import io.javalin.http.Context;

@@ -2,7 +2,7 @@ package com.bettercompute.adapters.http;
 
 import com.bettercompute.application.cluster.IssueCredentials;
 import com.bettercompute.domain.cluster.ReleaseChannel;
-import com.bettercompute.application.provider.ServerConfig;
+import com.bettercompute.application.port.ServerConfig;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.cluster.NodePoolSpec;

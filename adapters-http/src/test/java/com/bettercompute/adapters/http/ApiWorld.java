@@ -12,7 +12,7 @@ import com.bettercompute.application.nodepool.DeleteNodePool;
 import com.bettercompute.application.nodepool.GetNodePool;
 import com.bettercompute.application.nodepool.ListNodePools;
 import com.bettercompute.application.nodepool.UpdateNodePool;
-import com.bettercompute.application.provider.InMemoryClusterProvider;
+import com.bettercompute.application.port.InMemoryClusterProvider;
 import com.bettercompute.application.usage.ReadUsage;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

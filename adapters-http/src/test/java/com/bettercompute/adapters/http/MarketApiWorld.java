@@ -14,7 +14,7 @@ import com.bettercompute.application.fakes.InMemoryTenantClusterClient;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.application.market.ReportNodeBack;
 import com.bettercompute.application.market.ReportNodeOutOfService;
-import com.bettercompute.application.provider.InMemoryClusterProvider;
+import com.bettercompute.application.port.InMemoryClusterProvider;
 import com.bettercompute.application.usage.ReadUsage;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,7 +1,7 @@
 package com.bettercompute.adapters.k8s;
 
 import com.bettercompute.application.port.ClusterConnection;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ProviderException;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

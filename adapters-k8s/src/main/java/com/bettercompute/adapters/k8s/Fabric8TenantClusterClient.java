@@ -3,7 +3,7 @@ package com.bettercompute.adapters.k8s;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.ServiceAccountToken;
 import com.bettercompute.application.port.TenantClusterClient;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ProviderException;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;

@@ -5,7 +5,7 @@ import com.bettercompute.application.fakes.MutableClock;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.ServiceAccountToken;
 import com.bettercompute.application.port.TenantClusterClient;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ProviderException;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;

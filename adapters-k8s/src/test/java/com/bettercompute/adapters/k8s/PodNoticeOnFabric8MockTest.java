@@ -3,7 +3,7 @@ package com.bettercompute.adapters.k8s;
 import com.bettercompute.application.port.MarketClusterClient.ObjectRef;
 import com.bettercompute.application.port.MarketClusterClient.PodOnNode;
 import com.bettercompute.application.port.MarketClusterClient.PostedEvent;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ProviderException;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.mockwebserver.http.RecordedRequest;

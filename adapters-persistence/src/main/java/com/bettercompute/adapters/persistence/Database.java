@@ -1,8 +1,8 @@
 package com.bettercompute.adapters.persistence;
 
-import com.bettercompute.application.market.MarketFeed;
-import com.bettercompute.application.market.MarketLedger;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketFeed;
+import com.bettercompute.application.port.MarketLedger;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.AccessRepository;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;

@@ -1,6 +1,6 @@
 package com.bettercompute.adapters.persistence;
 
-import com.bettercompute.application.market.MarketFeed;
+import com.bettercompute.application.port.MarketFeed;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolId;
 import com.bettercompute.domain.market.PoolTick;

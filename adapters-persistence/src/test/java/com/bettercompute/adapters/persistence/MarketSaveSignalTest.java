@@ -1,6 +1,6 @@
 package com.bettercompute.adapters.persistence;
 
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.domain.market.Market;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package com.bettercompute.adapters.persistence;
 
-import com.bettercompute.application.market.MarketFeed;
-import com.bettercompute.application.market.MarketLedger;
-import com.bettercompute.application.market.MarketRepository;
-import com.bettercompute.application.market.MarketRepository.Episode;
+import com.bettercompute.application.port.MarketFeed;
+import com.bettercompute.application.port.MarketLedger;
+import com.bettercompute.application.port.MarketRepository;
+import com.bettercompute.application.port.MarketRepository.Episode;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.market.Charge;

@@ -1,9 +1,9 @@
 package com.bettercompute.adapters.persistence;
 
 import com.bettercompute.application.fakes.MutableClock;
-import com.bettercompute.application.market.MarketFeed;
-import com.bettercompute.application.market.MarketLedger;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketFeed;
+import com.bettercompute.application.port.MarketLedger;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.AccessRepository;
 import java.util.function.Supplier;
 import com.bettercompute.application.port.CatalogRepository;

@@ -1,6 +1,6 @@
 package com.bettercompute.application.admission;
 
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.domain.DomainException;

@@ -1,6 +1,6 @@
 package com.bettercompute.application.admission;
 
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.market.Market;

@@ -3,9 +3,9 @@ package com.bettercompute.application.cluster;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.port.CatalogRepository;
-import com.bettercompute.application.provider.ProviderException;
-import com.bettercompute.application.provider.ServerConfig;
-import com.bettercompute.application.reconcile.ClusterProviders;
+import com.bettercompute.application.port.ProviderException;
+import com.bettercompute.application.port.ServerConfig;
+import com.bettercompute.application.port.ClusterProviders;
 import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.access.Resource;
 

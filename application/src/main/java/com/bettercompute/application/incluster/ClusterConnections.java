@@ -3,7 +3,7 @@ package com.bettercompute.application.incluster;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.ClusterRepository;
-import com.bettercompute.application.reconcile.ClusterProviders;
+import com.bettercompute.application.port.ClusterProviders;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
 

@@ -1,6 +1,6 @@
 package com.bettercompute.application.incluster;
 
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.AdmissionEndpoints;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.MarketClusterClient;
@@ -42,7 +42,7 @@ public final class KeepPlatformObjects {
 
     /**
      * @return false when there was nothing to do: the cluster is not enrolled or not reachable yet
-     * @throws com.bettercompute.application.provider.ProviderException when the cluster's API failed
+     * @throws com.bettercompute.application.port.ProviderException when the cluster's API failed
      */
     public boolean keep(String clusterId) {
         Market market = markets.load();

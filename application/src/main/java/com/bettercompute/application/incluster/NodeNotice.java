@@ -8,7 +8,7 @@ import com.bettercompute.application.port.MarketClusterClient.NodeTaint;
 import com.bettercompute.application.port.MarketClusterClient.ObjectRef;
 import com.bettercompute.application.port.MarketClusterClient.PodOnNode;
 import com.bettercompute.application.port.MarketClusterClient.PostedEvent;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ProviderException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

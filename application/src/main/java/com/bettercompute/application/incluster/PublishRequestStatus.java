@@ -1,6 +1,6 @@
 package com.bettercompute.application.incluster;
 
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.Condition;
@@ -8,7 +8,7 @@ import com.bettercompute.application.port.MarketClusterClient.ObservedJob;
 import com.bettercompute.application.port.MarketClusterClient.ObservedRequest;
 import com.bettercompute.application.port.MarketClusterClient.PostedEvent;
 import com.bettercompute.application.port.MarketClusterClient.RequestStatus;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.MarketRequest;
 import com.bettercompute.domain.market.Reason;

@@ -1,7 +1,7 @@
 package com.bettercompute.application.incluster;
 
 import com.bettercompute.application.market.MarketOutboxEvents;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.MarketClusterClient.ObservedJob;
 import com.bettercompute.application.port.Transactions;

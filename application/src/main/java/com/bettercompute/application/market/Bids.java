@@ -1,5 +1,7 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.DomainException;

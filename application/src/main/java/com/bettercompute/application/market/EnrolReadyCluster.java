@@ -1,5 +1,7 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.application.port.ClusterReadiness;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.Transactions;

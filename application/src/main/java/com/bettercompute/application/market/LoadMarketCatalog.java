@@ -1,5 +1,8 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketLedger;
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.application.port.ClusterFilter;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.Transactions;

@@ -1,5 +1,7 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketEffects;
+
 import com.bettercompute.domain.event.DomainEvent;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.MarketRequest;

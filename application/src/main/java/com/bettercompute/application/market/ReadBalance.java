@@ -1,5 +1,8 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketLedger;
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.domain.access.Action;

@@ -1,5 +1,7 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketLedger;
+
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.cluster.ReadableClusters;
 import java.util.List;

@@ -1,5 +1,7 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.domain.market.LimitPriceWritePolicy;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Money;

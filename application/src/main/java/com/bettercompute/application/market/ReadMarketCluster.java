@@ -1,5 +1,7 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.cluster.Cluster;

@@ -1,5 +1,8 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketFeed;
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.input.Input;

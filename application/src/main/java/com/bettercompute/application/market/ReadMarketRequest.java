@@ -1,5 +1,7 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.domain.market.Market;
 
 /** Reads a job's open request: its phase, reason and granted nodes. */

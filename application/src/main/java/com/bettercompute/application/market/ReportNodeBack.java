@@ -1,5 +1,7 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
 import java.time.Clock;

@@ -1,5 +1,10 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketEffects;
+import com.bettercompute.application.port.MarketFeed;
+import com.bettercompute.application.port.MarketLedger;
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.market.Market;

@@ -1,5 +1,8 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketLedger;
+import com.bettercompute.application.port.MarketRepository;
+
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.DomainException;

@@ -8,7 +8,7 @@ import java.util.Map;
  * The market's side of a market-managed tenant cluster, over the standard objects of Kueue and of the
  * cluster autoscaler's ProvisioningRequest API: it must not know whether the cluster is real or simulated.
  *
- * <p>Failures are {@link com.bettercompute.application.provider.ProviderException}s, as for
+ * <p>Failures are {@link com.bettercompute.application.port.ProviderException}s, as for
  * {@link TenantClusterClient}; no library type and no token travels with them.
  */
 public interface MarketClusterClient {
@@ -77,7 +77,7 @@ public interface MarketClusterClient {
     /**
      * Evicts a pod through the Eviction API with {@code graceSeconds} as its termination grace. A pod that is
      * gone is a success; an eviction a PodDisruptionBudget refuses for now (429) is a
-     * {@link com.bettercompute.application.provider.ProviderException.Kind#UNAVAILABLE} to try again.
+     * {@link com.bettercompute.application.port.ProviderException.Kind#UNAVAILABLE} to try again.
      */
     void evictPod(ClusterConnection cluster, ObjectRef pod, long graceSeconds);
 

@@ -4,7 +4,7 @@ package com.bettercompute.application.port;
  * Operations inside a tenant's Kubernetes cluster, made as the platform (see
  * {@link ClusterConnection#platformBearerToken()}).
  *
- * <p>Failures are {@link com.bettercompute.application.provider.ProviderException}s:
+ * <p>Failures are {@link com.bettercompute.application.port.ProviderException}s:
  * {@code UNAVAILABLE} when the API cannot be reached or answers with a transient error,
  * {@code PERMISSION_DENIED} when it refuses the platform's credential, {@code NOT_FOUND} when what
  * is named is missing, {@code INTERNAL} otherwise. No library type travels with them, and no message

@@ -1,15 +1,15 @@
 package com.bettercompute.application.reconcile;
 
 import com.bettercompute.application.nodepool.NodePoolEvents;
-import com.bettercompute.application.provider.ClusterChange;
-import com.bettercompute.application.provider.ClusterLocator;
-import com.bettercompute.application.provider.ClusterObservation;
-import com.bettercompute.application.provider.ClusterProvider;
-import com.bettercompute.application.provider.ClusterStatus;
-import com.bettercompute.application.provider.NodePoolObservation;
-import com.bettercompute.application.provider.NodePoolStatus;
-import com.bettercompute.application.provider.OperationStatus;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ClusterChange;
+import com.bettercompute.application.port.ClusterLocator;
+import com.bettercompute.application.port.ClusterObservation;
+import com.bettercompute.application.port.ClusterProvider;
+import com.bettercompute.application.port.ClusterStatus;
+import com.bettercompute.application.port.NodePoolObservation;
+import com.bettercompute.application.port.NodePoolStatus;
+import com.bettercompute.application.port.OperationStatus;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.application.reconcile.ClusterPlan.AskOperation;
 import com.bettercompute.application.reconcile.ClusterPlan.Call;
 import com.bettercompute.application.reconcile.ClusterPlan.Write;

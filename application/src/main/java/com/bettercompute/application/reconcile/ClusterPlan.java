@@ -1,7 +1,7 @@
 package com.bettercompute.application.reconcile;
 
-import com.bettercompute.application.provider.OperationStatus;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.OperationStatus;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.event.KubernetesEvent;
 
@@ -49,7 +49,7 @@ public sealed interface ClusterPlan {
 
     /**
      * The difference the last call was to remove is still there: before calling that a failure, ask how its
-     * operation ended ({@code operation} null: its name was lost, see {@link com.bettercompute.application.provider.ClusterProvider#operation}).
+     * operation ended ({@code operation} null: its name was lost, see {@link com.bettercompute.application.port.ClusterProvider#operation}).
      * Still running: save {@code whileRunning}; done: {@code whenDone} says what next.
      */
     record AskOperation(String operation, Write whileRunning, Function<OperationStatus, ClusterPlan> whenDone) implements ClusterPlan {

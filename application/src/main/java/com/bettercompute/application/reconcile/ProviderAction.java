@@ -1,9 +1,9 @@
 package com.bettercompute.application.reconcile;
 
-import com.bettercompute.application.provider.ClusterChange;
-import com.bettercompute.application.provider.ClusterLocator;
-import com.bettercompute.application.provider.ClusterProvider;
-import com.bettercompute.application.provider.ClusterSpec;
+import com.bettercompute.application.port.ClusterChange;
+import com.bettercompute.application.port.ClusterLocator;
+import com.bettercompute.application.port.ClusterProvider;
+import com.bettercompute.application.port.ClusterSpec;
 import com.bettercompute.domain.cluster.Autoscaling;
 import com.bettercompute.domain.cluster.Ids;
 import com.bettercompute.domain.cluster.NodePoolSpec;

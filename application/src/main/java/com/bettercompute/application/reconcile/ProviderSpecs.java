@@ -1,7 +1,7 @@
 package com.bettercompute.application.reconcile;
 
-import com.bettercompute.application.provider.ClusterLocator;
-import com.bettercompute.application.provider.ClusterSpec;
+import com.bettercompute.application.port.ClusterLocator;
+import com.bettercompute.application.port.ClusterSpec;
 import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterMode;

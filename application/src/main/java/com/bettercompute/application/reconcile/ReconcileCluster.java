@@ -1,5 +1,7 @@
 package com.bettercompute.application.reconcile;
 
+import com.bettercompute.application.port.ClusterProviders;
+
 import com.bettercompute.application.port.AccessRepository;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterReadiness;
@@ -7,10 +9,10 @@ import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.application.port.UsageLedger;
-import com.bettercompute.application.provider.ClusterLocator;
-import com.bettercompute.application.provider.ClusterObservation;
-import com.bettercompute.application.provider.ClusterProvider;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ClusterLocator;
+import com.bettercompute.application.port.ClusterObservation;
+import com.bettercompute.application.port.ClusterProvider;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.application.reconcile.ClusterPlan.AskOperation;
 import com.bettercompute.application.reconcile.ClusterPlan.Call;
 import com.bettercompute.application.reconcile.ClusterPlan.Write;

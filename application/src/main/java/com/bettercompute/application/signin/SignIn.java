@@ -13,7 +13,7 @@ import com.bettercompute.application.port.SignInRepository.DeviceGrant;
 import com.bettercompute.application.port.SignInRepository.RefreshGrant;
 import com.bettercompute.application.port.TenantClusterClient;
 import com.bettercompute.application.port.Transactions;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Action;

@@ -4,7 +4,7 @@ import com.bettercompute.application.admission.Workload.Kind;
 import com.bettercompute.application.admission.Workload.Operation;
 import com.bettercompute.application.admission.Workload.PodTemplate;
 import com.bettercompute.application.market.EnrolCluster;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.domain.market.Market;
 import org.junit.jupiter.api.BeforeEach;

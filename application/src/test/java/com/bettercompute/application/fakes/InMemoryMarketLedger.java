@@ -1,6 +1,6 @@
 package com.bettercompute.application.fakes;
 
-import com.bettercompute.application.market.MarketLedger;
+import com.bettercompute.application.port.MarketLedger;
 import com.bettercompute.domain.market.Charge;
 import com.bettercompute.domain.market.Money;
 import java.time.Instant;

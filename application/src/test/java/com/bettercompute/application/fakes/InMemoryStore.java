@@ -1,8 +1,8 @@
 package com.bettercompute.application.fakes;
 
-import com.bettercompute.application.market.MarketFeed;
-import com.bettercompute.application.market.MarketLedger;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketFeed;
+import com.bettercompute.application.port.MarketLedger;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.domain.access.Principal;
 import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.catalog.Budget;

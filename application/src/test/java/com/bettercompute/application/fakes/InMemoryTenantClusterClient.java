@@ -3,7 +3,7 @@ package com.bettercompute.application.fakes;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.ServiceAccountToken;
 import com.bettercompute.application.port.TenantClusterClient;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ProviderException;
 
 import java.time.Clock;
 import java.time.Duration;

@@ -8,7 +8,7 @@ import com.bettercompute.application.fakes.InMemoryMarketRepository;
 import com.bettercompute.application.fakes.InMemoryStore;
 import com.bettercompute.application.fakes.InMemoryTransactions;
 import com.bettercompute.application.fakes.MutableClock;
-import com.bettercompute.application.market.MarketEffects;
+import com.bettercompute.application.port.MarketEffects;
 import com.bettercompute.application.market.ReportNodeReady;
 import com.bettercompute.application.market.RunMarketTick;
 import com.bettercompute.application.market.SetLimitPrice;

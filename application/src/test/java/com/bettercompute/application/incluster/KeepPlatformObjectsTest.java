@@ -4,7 +4,7 @@ import com.bettercompute.application.fakes.InMemoryMarketClusterClient;
 import com.bettercompute.application.market.EnrolCluster;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.application.port.MarketClusterClient.NodeClass;
-import com.bettercompute.application.provider.InMemoryClusterProvider;
+import com.bettercompute.application.port.InMemoryClusterProvider;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolId;

@@ -4,7 +4,7 @@ import com.bettercompute.application.fakes.InMemoryMarketClusterClient.Job;
 import com.bettercompute.application.fakes.InMemoryMarketClusterClient.Request;
 import com.bettercompute.application.market.ReportNodeLeft;
 import com.bettercompute.application.port.MarketClusterClient.Condition;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.domain.market.JobDemand;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.PriorityClass;

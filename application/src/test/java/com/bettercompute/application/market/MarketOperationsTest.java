@@ -1,5 +1,7 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketLedger;
+
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.cluster.Cluster;

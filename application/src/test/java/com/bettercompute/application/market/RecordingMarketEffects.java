@@ -1,5 +1,7 @@
 package com.bettercompute.application.market;
 
+import com.bettercompute.application.port.MarketEffects;
+
 import com.bettercompute.domain.market.MarketEvent;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,14 +1,14 @@
 package com.bettercompute.application.reconcile;
 
-import com.bettercompute.application.provider.ClusterChange;
-import com.bettercompute.application.provider.ClusterLocator;
-import com.bettercompute.application.provider.ClusterObservation;
-import com.bettercompute.application.provider.ClusterProvider;
-import com.bettercompute.application.provider.ClusterStatus;
-import com.bettercompute.application.provider.NodePoolObservation;
-import com.bettercompute.application.provider.NodePoolStatus;
-import com.bettercompute.application.provider.OperationStatus;
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ClusterChange;
+import com.bettercompute.application.port.ClusterLocator;
+import com.bettercompute.application.port.ClusterObservation;
+import com.bettercompute.application.port.ClusterProvider;
+import com.bettercompute.application.port.ClusterStatus;
+import com.bettercompute.application.port.NodePoolObservation;
+import com.bettercompute.application.port.NodePoolStatus;
+import com.bettercompute.application.port.OperationStatus;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterMode;
@@ -35,7 +35,7 @@ class ClusterDeciderTest {
     static final Cadence CADENCE = Cadence.DEFAULT;
     static final ClusterDecider DECIDER = new ClusterDecider(CADENCE);
 
-    static Decided decide(Cluster c, com.bettercompute.application.provider.ClusterObservation obs, ClusterLocator at, Instant now) {
+    static Decided decide(Cluster c, com.bettercompute.application.port.ClusterObservation obs, ClusterLocator at, Instant now) {
         return new Decided(DECIDER.decide(c, obs, at, now));
     }
     static final String ID = Ids.clusterId("acme", "user:a", "k");

@@ -1,6 +1,6 @@
 package com.bettercompute.application.reconcile;
 
-import com.bettercompute.application.provider.ProviderException;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.event.ClusterEvent;
 
@@ -60,7 +60,7 @@ record Decided(ClusterPlan plan) {
     }
 
     /** The plan once the provider said how the asked-for operation stands. */
-    Decided then(com.bettercompute.application.provider.OperationStatus status) {
+    Decided then(com.bettercompute.application.port.OperationStatus status) {
         return new Decided(((ClusterPlan.AskOperation) plan).then(status));
     }
 }

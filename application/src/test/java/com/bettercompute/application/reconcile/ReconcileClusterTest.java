@@ -2,16 +2,18 @@ package com.bettercompute.application.reconcile;
 
 import com.bettercompute.application.catalog.LoadCatalog;
 import com.bettercompute.application.fakes.InMemoryPorts;
-import com.bettercompute.application.provider.ClusterChange;
-import com.bettercompute.application.provider.ClusterLocator;
-import com.bettercompute.application.provider.ClusterObservation;
-import com.bettercompute.application.provider.ClusterProvider;
-import com.bettercompute.application.provider.ClusterSpec;
-import com.bettercompute.application.provider.InMemoryClusterProvider;
-import com.bettercompute.application.provider.OperationStatus;
-import com.bettercompute.application.provider.ProviderException;
-import com.bettercompute.application.provider.ProviderException.Kind;
-import com.bettercompute.application.provider.ServerConfig;
+import com.bettercompute.application.port.NodePoolObservation;
+import com.bettercompute.application.port.NodePoolStatus;
+import com.bettercompute.application.port.ClusterChange;
+import com.bettercompute.application.port.ClusterLocator;
+import com.bettercompute.application.port.ClusterObservation;
+import com.bettercompute.application.port.ClusterProvider;
+import com.bettercompute.application.port.ClusterSpec;
+import com.bettercompute.application.port.InMemoryClusterProvider;
+import com.bettercompute.application.port.OperationStatus;
+import com.bettercompute.application.port.ProviderException;
+import com.bettercompute.application.port.ProviderException.Kind;
+import com.bettercompute.application.port.ServerConfig;
 import com.bettercompute.application.reconcile.ReconcileCluster.Outcome;
 import com.bettercompute.application.reconcile.ReconcileCluster.Pass;
 import com.bettercompute.domain.catalog.BillingMode;
@@ -536,10 +538,9 @@ class ReconcileClusterTest {
             if (!hideWork || !o.exists()) {
                 return o;
             }
-            return new ClusterObservation(true, o.clusterId(), com.bettercompute.application.provider.ClusterStatus.RUNNING,
+            return new ClusterObservation(true, o.clusterId(), com.bettercompute.application.port.ClusterStatus.RUNNING,
                     o.statusMessage(), o.mode(), o.endpoint(), o.caCertificate(), o.masterVersion(), o.nodeVersion(), o.releaseChannel(),
-                    o.authorizedNetworks(), o.privateNodes(), o.nodePools().stream().map(p -> new com.bettercompute.application.provider
-                    .NodePoolObservation(p.name(), com.bettercompute.application.provider.NodePoolStatus.RUNNING, p.version(), p.nodeCount(),
+                    o.authorizedNetworks(), o.privateNodes(), o.nodePools().stream().map(p -> new NodePoolObservation(p.name(), NodePoolStatus.RUNNING, p.version(), p.nodeCount(),
                     p.autoscaling(), p.machineType(), p.diskGiB(), p.diskType(), p.spot(), p.accelerator(), p.zones(), p.labels(),
                     p.taints(), p.statusMessage())).toList());
         }

@@ -10,7 +10,7 @@ import com.bettercompute.application.incluster.ReachableClusters;
 import com.bettercompute.application.market.MarketCallers;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.application.port.IdTokenSigner;
-import com.bettercompute.application.provider.InMemoryClusterProvider;
+import com.bettercompute.application.port.InMemoryClusterProvider;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Principal;

@@ -5,7 +5,7 @@ import com.bettercompute.adapters.gke.GkeClusterProviders;
 import com.bettercompute.adapters.gke.simulator.ClusterEndpoints;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
-import com.bettercompute.application.provider.ClusterProvider;
+import com.bettercompute.application.port.ClusterProvider;
 import com.bettercompute.domain.catalog.ProviderAccount;
 import com.google.container.v1.AcceleratorConfig;
 import com.google.container.v1.NodeConfig;

@@ -14,7 +14,7 @@ import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.NodePoolSpec;
 import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.application.port.ClusterFilter;
-import com.bettercompute.application.provider.ClusterLocator;
+import com.bettercompute.application.port.ClusterLocator;
 import com.bettercompute.application.reconcile.Cadence;
 import com.bettercompute.application.reconcile.ReconcileCluster;
 import com.bettercompute.bootstrap.ReconcileWorker;

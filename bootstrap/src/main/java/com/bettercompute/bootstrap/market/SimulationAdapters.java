@@ -1,9 +1,9 @@
 package com.bettercompute.bootstrap.market;
 
-import com.bettercompute.application.market.MarketEffects;
-import com.bettercompute.application.market.MarketFeed;
-import com.bettercompute.application.market.MarketLedger;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketEffects;
+import com.bettercompute.application.port.MarketFeed;
+import com.bettercompute.application.port.MarketLedger;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.event.DomainEvent;

@@ -2,7 +2,7 @@ package com.bettercompute.bootstrap.e2e;
 
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.adapters.persistence.testing.TestPostgres;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.bootstrap.market.MarketBook;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

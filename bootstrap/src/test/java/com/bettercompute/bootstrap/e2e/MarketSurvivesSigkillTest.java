@@ -2,8 +2,8 @@ package com.bettercompute.bootstrap.e2e;
 
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.adapters.persistence.testing.TestPostgres;
-import com.bettercompute.application.market.MarketFeed;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketFeed;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.bootstrap.market.MarketBook;
 import com.bettercompute.domain.event.StoredEvent;
 import com.bettercompute.domain.market.MarketSnapshot;

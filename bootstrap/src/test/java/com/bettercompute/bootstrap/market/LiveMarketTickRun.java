@@ -3,7 +3,7 @@ package com.bettercompute.bootstrap.market;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.adapters.persistence.testing.TestPostgres;
 import com.bettercompute.application.fakes.MutableClock;
-import com.bettercompute.application.market.MarketRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.market.RunMarketTick;
 import com.bettercompute.domain.market.JobDemand;
 import com.bettercompute.domain.market.Market;

@@ -2,7 +2,7 @@ package com.bettercompute.adapters.http.console;
 
 import com.bettercompute.application.cluster.ListClustersQuery;
 import com.bettercompute.application.market.ListClusterRequests;
-import com.bettercompute.application.market.MarketLedger;
+import com.bettercompute.application.port.MarketLedger;
 import com.bettercompute.application.market.ReadBalance;
 import com.bettercompute.application.market.ReadMarketCluster;
 import com.bettercompute.domain.DomainException;

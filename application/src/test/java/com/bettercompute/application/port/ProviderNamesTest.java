@@ -1,4 +1,4 @@
-package com.bettercompute.application.provider;
+package com.bettercompute.application.port;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package com.bettercompute.application.provider;
+package com.bettercompute.application.port;
 
 /** How better-compute names and marks what it creates at the provider. */
 public final class ProviderNames {

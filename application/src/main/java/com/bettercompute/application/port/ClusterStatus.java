@@ -1,4 +1,4 @@
-package com.bettercompute.application.provider;
+package com.bettercompute.application.port;
 
 /** The provider's view of a cluster, as GKE reports it. */
 public enum ClusterStatus {

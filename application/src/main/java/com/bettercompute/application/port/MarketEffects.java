@@ -1,4 +1,4 @@
-package com.bettercompute.application.market;
+package com.bettercompute.application.port;
 
 import com.bettercompute.domain.market.MarketEvent;
 import java.util.List;

@@ -1,6 +1,6 @@
-package com.bettercompute.application.reconcile;
+package com.bettercompute.application.port;
 
-import com.bettercompute.application.provider.ClusterProvider;
+import com.bettercompute.application.port.ClusterProvider;
 import com.bettercompute.domain.catalog.ProviderAccount;
 
 /**

@@ -1,4 +1,4 @@
-package com.bettercompute.application.provider;
+package com.bettercompute.application.port;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package com.bettercompute.application.provider;
+package com.bettercompute.application.port;
 
 /**
  * How a provider operation stands: still running, or done (with its error if it failed).

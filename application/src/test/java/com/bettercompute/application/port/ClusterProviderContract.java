@@ -1,10 +1,10 @@
-package com.bettercompute.application.provider;
+package com.bettercompute.application.port;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.bettercompute.application.provider.ProviderException.Kind;
+import com.bettercompute.application.port.ProviderException.Kind;
 import com.bettercompute.domain.cluster.Accelerators;
 import com.bettercompute.domain.cluster.Autoscaling;
 import com.bettercompute.domain.cluster.ClusterMode;

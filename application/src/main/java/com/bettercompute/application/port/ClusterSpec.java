@@ -1,4 +1,4 @@
-package com.bettercompute.application.provider;
+package com.bettercompute.application.port;
 
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.ReleaseChannel;

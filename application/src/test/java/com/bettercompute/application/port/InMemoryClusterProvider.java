@@ -1,6 +1,6 @@
-package com.bettercompute.application.provider;
+package com.bettercompute.application.port;
 
-import com.bettercompute.application.provider.ProviderException.Kind;
+import com.bettercompute.application.port.ProviderException.Kind;
 import com.bettercompute.domain.cluster.Autoscaling;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.NodePoolSpec;
