@@ -231,7 +231,7 @@ public final class Server implements AutoCloseable {
                     authorizer, providers, tenantClusters, config.credentialTtlSeconds(), clock);
             ApiUseCases useCases = new ApiUseCases(
                     new Authenticate(cache.access()),
-                    new CreateCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(), db.outbox(), authorizer, clock),
+                    new CreateCluster(db.clusters(), cache.catalog(), authorizer, clock),
                     new ListClusters(db.clusters(), authorizer),
                     new GetCluster(db.clusters(), authorizer),
                     new UpdateCluster(db.transactions(), db.clusters(), authorizer, clock),

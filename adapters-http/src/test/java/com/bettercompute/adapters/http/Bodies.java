@@ -10,8 +10,8 @@ import com.bettercompute.application.nodepool.UpdateNodePoolCommand;
 
 /**
  * A body written as JDK values (maps, lists, strings, numbers) turned into its method's command the way the
- * API does it ({@link ApiBodies} for the methods the console's forms use too). For the use-case tests that
- * speak the API's bodies.
+ * API does it ({@link ApiBodies} for the methods the console's forms use too). For the tests of what the API
+ * makes of a body.
  */
 public final class Bodies {
     private Bodies() {}

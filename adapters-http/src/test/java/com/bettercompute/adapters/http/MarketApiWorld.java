@@ -61,7 +61,7 @@ public final class MarketApiWorld implements AutoCloseable {
         var a = w.authorizer;
         InMemoryClusterProvider provider = new InMemoryClusterProvider(p.clock(), Duration.ZERO);
         return new ApiUseCases(w.authenticate,
-                new CreateCluster(p.transactions(), p.clusters(), p.catalog(), p.access(), p.outbox(), a, p.clock()),
+                new CreateCluster(p.clusters(), p.catalog(), a, p.clock()),
                 new ListClusters(p.clusters(), a), new GetCluster(p.clusters(), a),
                 new UpdateCluster(p.transactions(), p.clusters(), a, p.clock()),
                 new DeleteCluster(p.transactions(), p.clusters(), p.outbox(), a, p.clock()),

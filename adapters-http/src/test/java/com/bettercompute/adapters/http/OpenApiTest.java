@@ -99,7 +99,7 @@ class OpenApiTest {
 
     @Test
     void an_answer_written_by_the_server_has_exactly_the_fields_its_schema_names() {
-        ApiWorld.Reply created = api.call("create", ApiWorld.ALICE, com.bettercompute.application.cluster.ClusterWorld.standard("openapi"));
+        ApiWorld.Reply created = api.call("create", ApiWorld.ALICE, ClusterBodies.standard("openapi"));
         assertThat(created.status()).as(created.body()).isEqualTo(200);
         List<String> written = new ArrayList<>();
         created.json().fieldNames().forEachRemaining(written::add);

@@ -37,7 +37,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * Database db = Database.open(Database.DEFAULT_URL);            // or open(url, user, password)
- * new CreateCluster(db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(), clock, ...);
+ * new CreateCluster(db.clusters(), db.catalog(), authorizer, clock);
  * }</pre>
  *
  * An H2 URL gets the flags that make H2 behave as the migrations and queries expect (see
@@ -106,10 +106,10 @@ public final class Database implements AutoCloseable {
                 .setSqlParser(new ColonPrefixSqlParser(new SqlCache()));
         this.transactions = new JdbiTransactions(jdbi, postgres);
         this.clustersChanged = new ChangeSignal(!postgres);
-        this.clusters = new JdbiClusterRepository(jdbi, clustersChanged, postgres);
         this.catalog = new JdbiCatalogRepository(jdbi);
         this.access = new JdbiAccessRepository(jdbi);
         this.outbox = new JdbiEventOutbox(jdbi);
+        this.clusters = new JdbiClusterRepository(jdbi, clustersChanged, postgres, transactions, access, outbox);
         this.usage = new JdbiUsageLedger(jdbi);
         this.marketLedger = new JdbiMarketLedger(jdbi);
         this.marketFeed = new JdbiMarketFeed(jdbi);

@@ -117,10 +117,31 @@ public final class JdbiClusterRepository implements ClusterRepository {
 
     private record Kept(long epoch, Cluster cluster) {}
 
-    JdbiClusterRepository(Jdbi jdbi, ChangeSignal changes, boolean postgres) {
+    /** The inserts of new clusters, committed in groups. */
+    private final ClusterInserts inserts;
+
+    /**
+     * What a group of creates checks under its tenants' locks ({@link #lockAndCheck}): the tenants that exist (and are
+     * locked), the names in use among those asked (by tenant id), those tenants' counts of clusters not deleted, and
+     * the clusters of the asked ids that exist.
+     */
+    record CreateChecks(Set<String> tenants, Map<String, Set<String>> namesInUse, Map<String, Integer> counts,
+                        List<Cluster> existing) {}
+
+    /**
+     * A cluster to insert, with what can be made of it without the database made ahead ({@link #prepareInsert}): in the
+     * caller's thread, so that a group's writer, which writes one group at a time, only sends it.
+     */
+    interface PreparedInsert {
+        Cluster cluster();
+    }
+
+    JdbiClusterRepository(Jdbi jdbi, ChangeSignal changes, boolean postgres, JdbiTransactions tx, JdbiAccessRepository access,
+                          JdbiEventOutbox outbox) {
         this.db = new Db(jdbi);
         this.changes = changes;
         this.postgres = postgres;
+        this.inserts = new ClusterInserts(tx, this, access, outbox);
     }
 
     @Override
@@ -175,8 +196,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 }));
     }
 
-    @Override
-    public List<Cluster> findAll(Collection<String> clusterIds) {
+    /** The clusters of these ids that exist, with their node pools, in one round trip each. */
+    List<Cluster> findAll(Collection<String> clusterIds) {
         if (clusterIds.isEmpty()) {
             return List.of();
         }
@@ -226,6 +247,12 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 .mapTo(Long.class).one() > 0);
     }
 
+    /** Grouped with the inserts of concurrent calls ({@link ClusterInserts}): see there. */
+    @Override
+    public Insertion insert(NewCluster cluster) {
+        return inserts.insert(cluster);
+    }
+
     /** The asked (tenant, name) pairs, each once. */
     private static List<Map.Entry<String, String>> pairs(Map<String, ? extends Collection<String>> namesByTenant) {
         return namesByTenant.entrySet().stream()
@@ -265,8 +292,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
      * H2, in the process, they are two statements. Then the clusters of the ids found, if any (a replay), with
      * their pools.
      */
-    @Override
-    public CreateChecks lockAndCheck(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
+    CreateChecks lockAndCheck(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
         List<String> tenants = namesByTenant.keySet().stream().sorted().toList();
         List<Map.Entry<String, String>> pairs = pairs(namesByTenant);
         List<String> ids = clusterIds.stream().distinct().toList();
@@ -400,10 +426,9 @@ public final class JdbiClusterRepository implements ClusterRepository {
      * One round trip for the clusters and one for their node pools (JDBC batches), whatever their number; when
      * {@link JdbiTransactions#writesTogether} holds them, copies sent with the group's other writes.
      */
-    @Override
-    public void insertAll(List<Cluster> clusters) {
+    void insertAll(List<Cluster> clusters) {
         if (clusters.size() <= 1) {
-            clusters.forEach(this::insert);
+            clusters.forEach(this::insertOne);
             return;
         }
         Db.Together held = Db.together();
@@ -451,14 +476,12 @@ public final class JdbiClusterRepository implements ClusterRepository {
      * On PostgreSQL the rows as lines of COPY's text (the JSON columns, the instants, the enums' wire forms), made in
      * the caller's thread: a group's leader, which writes one group at a time, then only writes them to its copies.
      */
-    @Override
-    public PreparedInsert prepareInsert(Cluster cluster) {
-        return postgres ? textRows(cluster) : ClusterRepository.super.prepareInsert(cluster);
+    PreparedInsert prepareInsert(Cluster cluster) {
+        return postgres ? textRows(cluster) : () -> cluster;
     }
 
     /** Held ({@link JdbiTransactions#writesTogether}): the prepared rows as they are; else {@link #insertAll}. */
-    @Override
-    public void insertAllPrepared(List<? extends PreparedInsert> prepared) {
+    void insertAllPrepared(List<? extends PreparedInsert> prepared) {
         Db.Together held = Db.together();
         if (held == null || prepared.size() <= 1) {
             insertAll(prepared.stream().map(PreparedInsert::cluster).toList());
@@ -492,8 +515,12 @@ public final class JdbiClusterRepository implements ClusterRepository {
         }
     }
 
-    @Override
-    public void insert(Cluster cluster) {
+    /**
+     * Stores a new cluster and its node pools, and counts it. A second cluster with the same id, or with the name of
+     * one of the tenant's clusters that is not deleted, is {@code CONFLICT}: the database's own constraint, the last
+     * guard of the checks {@link ClusterInserts} made under the tenant's lock.
+     */
+    void insertOne(Cluster cluster) {
         db.inTransactionRun("inserting a cluster", h -> Db.guardUnique(h, "cluster_insert", g -> {
             changed(g);
             bindCluster(g.createUpdate(INSERT_CLUSTER), cluster).execute();

@@ -116,8 +116,8 @@ abstract class AccessRepositoryContract extends PortsContract {
         Instant at = Instant.parse("2026-01-01T00:00:00Z");
         Cluster acme = Samples.minimal("acme", "a", at);
         Cluster globex = Samples.minimal("globex", "g", at);
-        ports.clusters().insert(acme);
-        ports.clusters().insert(globex);
+        Samples.insert(ports.clusters(), acme);
+        Samples.insert(ports.clusters(), globex);
         access.addOwner(acme.id(), ALICE);
         access.addOwner(globex.id(), ALICE);
 
@@ -134,8 +134,8 @@ abstract class AccessRepositoryContract extends PortsContract {
         Instant at = Instant.parse("2026-01-01T00:00:00Z");
         Cluster a = Samples.minimal("acme", "a", at);
         Cluster b = Samples.minimal("acme", "b", at);
-        ports.clusters().insert(a);
-        ports.clusters().insert(b);
+        Samples.insert(ports.clusters(), a);
+        Samples.insert(ports.clusters(), b);
         access.addOwner(a.id(), BOB);
 
         access.addOwners(java.util.Map.of(a.id(), ALICE, b.id(), ALICE));

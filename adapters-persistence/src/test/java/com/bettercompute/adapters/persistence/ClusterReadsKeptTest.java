@@ -32,7 +32,7 @@ class ClusterReadsKeptTest {
         Database db = replicas.h2(dir);
         ClusterRepository clusters = db.clusters();
         Cluster train = minimal("acme", "train", T0);
-        clusters.insert(train);
+        Samples.insert(clusters, train);
         assertThat(description(clusters, train)).isNull();
 
         behindTheBack(db, train, "changed behind the back");
@@ -54,7 +54,7 @@ class ClusterReadsKeptTest {
         assertThat(description(clusters, train)).as("a rolled back write changes nothing").isEqualTo("through the repository");
 
         Cluster other = minimal("acme", "serve", T0);
-        clusters.insert(other);
+        Samples.insert(clusters, other);
         behindTheBack(db, train, "seen after any write");
         assertThat(description(clusters, train)).as("any write to clusters ends what was kept")
                 .isEqualTo("seen after any write");
@@ -65,7 +65,7 @@ class ClusterReadsKeptTest {
         Database first = replicas.postgres();
         Database second = replicas.postgres();
         Cluster train = minimal("acme", "train", T0);
-        first.clusters().insert(train);
+        Samples.insert(first.clusters(), train);
 
         behindTheBack(first, train, "not listening");
         assertThat(description(second.clusters(), train)).as("not listening: every read goes to the database")

@@ -2,6 +2,7 @@ package com.bettercompute.adapters.persistence;
 
 import com.bettercompute.application.port.ClusterFilter;
 import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.application.port.ClusterRepository.Insertion;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.catalog.Catalog;
@@ -35,6 +36,7 @@ import static com.bettercompute.adapters.persistence.Samples.full;
 import static com.bettercompute.adapters.persistence.Samples.minimal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** What every {@link ClusterRepository} must do; run against the fake, H2 and PostgreSQL. */
 abstract class ClusterRepositoryContract extends PortsContract {
@@ -53,8 +55,8 @@ abstract class ClusterRepositoryContract extends PortsContract {
     void insert_then_find_gives_back_every_field_and_the_node_pools_in_order() {
         Cluster full = full("acme", "train", T0);
         Cluster minimal = minimal("acme", "serve", T0);
-        clusters.insert(full);
-        clusters.insert(minimal);
+        Samples.insert(clusters, full);
+        Samples.insert(clusters, minimal);
 
         assertThat(clusters.find(full.id())).contains(full);
         assertThat(clusters.find(minimal.id())).contains(minimal);
@@ -63,133 +65,104 @@ abstract class ClusterRepositoryContract extends PortsContract {
     }
 
     @Test
-    void insert_all_stores_what_insert_stores_and_find_all_and_names_in_use_read_them_at_once() {
-        Cluster full = full("acme", "train", T0);
-        Cluster minimal = minimal("acme", "serve", T0);
-        Cluster other = minimal("globex", "train", T0);
-        clusters.insertAll(List.of(full, minimal, other));
-
-        assertThat(clusters.find(full.id())).contains(full);
-        assertThat(clusters.find(minimal.id())).contains(minimal);
-        assertThat(clusters.findAll(List.of(full.id(), "kcl_nothing", minimal.id()))).containsExactlyInAnyOrder(full, minimal);
-        assertThat(clusters.findAll(List.of())).isEmpty();
-        assertThat(clusters.namesInUse(Map.of("acme", List.of("train", "serve", "free"), "globex", List.of("serve"))))
-                .isEqualTo(Map.of("acme", java.util.Set.of("train", "serve")));
-        clusters.insertAll(List.of());
-        assertThat(clusters.countNotDeleted(List.of("acme", "globex", "initech"))).isEqualTo(Map.of("acme", 2, "globex", 1, "initech", 0));
-    }
-
-    @Test
     void insert_all_of_a_taken_name_is_a_conflict_and_its_transaction_stores_none_of_them() {
-        clusters.insert(minimal("acme", "train", T0));
+        Samples.insert(clusters, minimal("acme", "train", T0));
         Cluster fresh = minimal("acme", "fresh", T0);
 
         assertThatThrownBy(() -> ports.transactions().inTransaction(() -> {
-            clusters.insertAll(List.of(fresh, minimal("acme", "train", T0, "another-key")));
+            Samples.insertAll(clusters, List.of(fresh, minimal("acme", "train", T0, "another-key")));
             return null;
         }))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
         assertThat(clusters.find(fresh.id())).isEmpty();
     }
 
-    /** How a create group's clusters and events are handed over: as they are, or prepared first (as creates do). */
-    enum Handing { AS_THEY_ARE, PREPARED }
+    // --- a new cluster's insert: what a create writes, checked under the tenant's lock ---
 
-    /** A create group's writes: the clusters, their owners and their events. */
-    private void groupWrites(List<Cluster> group, Handing handing) {
-        List<DomainEvent> events = group.stream().map(c -> new DomainEvent("kubernetes.cluster.created", c.tenantId(), c.id(),
-                c.createdAt(), Map.of("name", c.name()))).toList();
-        if (handing == Handing.PREPARED) {
-            clusters.insertAllPrepared(group.stream().map(clusters::prepareInsert).toList());
-        } else {
-            clusters.insertAll(group);
+    @Test
+    void a_new_cluster_is_inserted_with_its_node_pools_owner_event_and_count_as_one_unit() {
+        ports.catalog().save(Samples.tenants(10, "acme", "globex"));
+        // a name no other test stores: a replica keeps what it read, and the wipe between tests is no write of its own
+        Cluster c = full("acme", "created", T0);
+
+        assertThat(clusters.insert(Samples.asNew(c, 10))).isEqualTo(new Insertion.Inserted(c));
+
+        assertThat(clusters.find(c.id())).contains(c);
+        assertThat(ports.access().owner(c.id())).contains(c.ownerId());
+        assertThat(ports.outbox().read(0, 100, null)).extracting(e -> e.event().type(), e -> e.event().subjectId(), e -> e.event().data())
+                .containsExactly(tuple("kubernetes.cluster.created", c.id(), Map.of("name", "created")));
+        assertThat(clusters.countNotDeleted("acme")).isEqualTo(1);
+        assertThat(clusters.nameInUse("acme", "created")).isTrue();
+    }
+
+    /** An insert that writes nothing: what is stored before it, what it asks, what it answers. */
+    static Stream<Arguments> insertsThatWriteNothing() {
+        Cluster train = minimal("acme", "train", T0);
+        Cluster deleting = minimal("acme", "deleting", T0);
+        return Stream.of(
+                Arguments.of("the id stored already (a retry), whatever else it asks", List.of(train),
+                        train.toBuilder().description("another request").build(), 10, new Insertion.AlreadyStored(train)),
+                Arguments.of("a tenant the catalog does not name", List.of(), minimal("initech", "train", T0), 10,
+                        new Insertion.NoTenant()),
+                Arguments.of("a name another cluster of the tenant has", List.of(train), minimal("acme", "train", T0, "another-key"),
+                        10, new Insertion.NameInUse()),
+                Arguments.of("a tenant at its limit, a cluster being deleted counting", List.of(train, deleting),
+                        minimal("acme", "third", T0), 2, new Insertion.OverQuota(2)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("insertsThatWriteNothing")
+    void an_insert_refused_by_its_checks_writes_nothing_and_says_why(String what, List<Cluster> stored, Cluster asked, int limit,
+                                                                     Insertion answer) {
+        ports.catalog().save(Samples.tenants(10, "acme", "globex"));
+        stored.forEach(c -> assertThat(clusters.insert(Samples.asNew(c, 10))).isInstanceOf(Insertion.Inserted.class));
+        stored.stream().filter(c -> c.name().equals("deleting")).forEach(c ->
+                assertThat(clusters.update(c.toBuilder().state(ClusterState.DELETING).version(2).build(), 1)).isTrue());
+        int events = ports.outbox().read(0, 100, null).size();
+
+        assertThat(clusters.insert(new ClusterRepository.NewCluster(asked, "user:someone-else", Samples.created(asked), limit)))
+                .isEqualTo(answer);
+
+        assertThat(ports.outbox().read(0, 100, null)).hasSize(events);
+        assertThat(clusters.countNotDeleted(asked.tenantId())).isEqualTo(stored.size());
+        assertThat(ports.access().clustersOwnedBy("user:someone-else")).isEmpty();
+        if (!(answer instanceof Insertion.AlreadyStored)) {
+            assertThat(clusters.find(asked.id())).isEmpty();
         }
-        Map<String, String> owners = new java.util.LinkedHashMap<>();
-        group.forEach(c -> owners.put(c.id(), "user:" + c.name()));
-        ports.access().addOwners(owners);
-        if (handing == Handing.PREPARED) {
-            ports.outbox().appendAllPrepared(events.stream().map(ports.outbox()::prepare).toList());
-        } else {
-            ports.outbox().appendAll(events);
-        }
     }
 
-    @ParameterizedTest
-    @org.junit.jupiter.params.provider.EnumSource(Handing.class)
-    void writes_together_store_what_the_writes_store_one_by_one_and_a_read_meanwhile_sees_them(Handing handing) {
-        clusters.insert(minimal("acme", "before", T0));
-        List<Cluster> group = List.of(full("acme", "train", T0), minimal("globex", "train", T0), full("acme", "serve", T0));
+    @Test
+    void a_deleted_clusters_name_is_free_for_a_new_cluster_and_it_no_longer_counts() {
+        ports.catalog().save(Samples.tenants(1, "acme"));
+        Cluster first = minimal("acme", "train", T0);
+        assertThat(clusters.insert(Samples.asNew(first, 1))).isInstanceOf(Insertion.Inserted.class);
+        assertThat(clusters.update(deleted(first, T0.plusSeconds(1)), 1)).isTrue();
+        Cluster second = full("acme", "train", T0.plusSeconds(2));
 
-        List<Cluster> seen = ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
-            groupWrites(group, handing);
-            return clusters.findAll(group.stream().map(Cluster::id).toList());
-        }));
-
-        assertThat(seen).containsExactlyInAnyOrderElementsOf(group);
-        group.forEach(c -> assertThat(clusters.find(c.id())).contains(c));
-        group.forEach(c -> assertThat(ports.access().owner(c.id())).contains("user:" + c.name()));
-        assertThat(ports.outbox().read(0, 100, null)).extracting(e -> e.event().subjectId())
-                .containsExactlyElementsOf(group.stream().map(Cluster::id).toList());
-        assertThat(clusters.countNotDeleted(List.of("acme", "globex"))).isEqualTo(Map.of("acme", 3, "globex", 1));
-    }
-
-    @ParameterizedTest
-    @org.junit.jupiter.params.provider.EnumSource(Handing.class)
-    void writes_together_keep_every_character_of_a_value_and_tell_an_empty_text_from_a_null_one(Handing handing) {
-        // PostgreSQL's held writes copy a group's clusters and node pools as COPY's text (tab-separated, \N for null,
-        // backslash escapes) and send other columns as arrays: a value must survive quotes, backslashes, braces,
-        // commas, the word NULL, a literal \N, tabs, line breaks, blanks and characters beyond Latin-1
-        String tricky = "say \"hi\", {not an array}, back\\slash, NULL, \\N, ' quote, tab\t, line\nbreak\r\n, ünïcödé ☃";
-        Cluster full = full("acme", "odd", T0);
-        Cluster odd = full.toBuilder().description(tricky)
-                .nodePools(full.nodePools().stream().map(p -> p.withState(p.state(), tricky, T0)).toList()).build();
-        Cluster blank = minimal("acme", "blank", T0).toBuilder().description("").build();
-        Cluster none = minimal("acme", "none", T0);
-
-        ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
-            groupWrites(List.of(odd, blank, none), handing);
-            return null;
-        }));
-
-        assertThat(clusters.find(odd.id())).contains(odd);
-        assertThat(clusters.find(blank.id()).orElseThrow().description()).isEmpty();
-        assertThat(clusters.find(none.id()).orElseThrow().description()).isNull();
-    }
-
-    @ParameterizedTest
-    @org.junit.jupiter.params.provider.EnumSource(Handing.class)
-    void a_taken_name_among_writes_together_is_a_conflict_and_their_transaction_stores_none_of_them(Handing handing) {
-        clusters.insert(minimal("acme", "train", T0));
-        List<Cluster> group = List.of(minimal("acme", "fresh", T0), minimal("acme", "train", T0, "another-key"));
-
-        assertThatThrownBy(() -> ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
-            groupWrites(group, handing);
-            return null;
-        }))).isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
-
-        group.forEach(c -> assertThat(ports.access().owner(c.id())).isEmpty());
-        assertThat(clusters.find(group.get(0).id())).isEmpty();
-        assertThat(ports.outbox().read(0, 100, null)).isEmpty();
+        assertThat(clusters.insert(Samples.asNew(second, 1))).isEqualTo(new Insertion.Inserted(second));
         assertThat(clusters.countNotDeleted("acme")).isEqualTo(1);
     }
 
     @Test
-    void prepared_inserts_outside_writes_together_and_one_alone_store_what_insert_all_stores() {
-        List<Cluster> apart = List.of(full("acme", "one", T0), minimal("acme", "two", T0));
-        Cluster alone = full("globex", "alone", T0);
+    void in_a_callers_transaction_the_insert_takes_part_in_it_and_rolls_back_with_it() {
+        ports.catalog().save(Samples.tenants(10, "acme"));
+        Cluster c = full("acme", "rolled-back", T0);
+        IllegalStateException refused = new IllegalStateException("refused");
 
-        ports.transactions().inTransaction(() -> {
-            clusters.insertAllPrepared(apart.stream().map(clusters::prepareInsert).toList());
-            return null;
-        });
-        ports.transactions().inTransaction(() -> ports.transactions().writesTogether(() -> {
-            clusters.insertAllPrepared(List.of(clusters.prepareInsert(alone)));
-            return null;
-        }));
+        assertThatThrownBy(() -> ports.transactions().inTransaction(() -> {
+            assertThat(clusters.insert(Samples.asNew(c, 10))).isEqualTo(new Insertion.Inserted(c));
+            assertThat(clusters.find(c.id())).contains(c);
+            throw refused;
+        })).isSameAs(refused);
+        assertThat(clusters.find(c.id())).isEmpty();
+        assertThat(ports.access().owner(c.id())).isEmpty();
+        assertThat(ports.outbox().read(0, 100, null)).isEmpty();
+        assertThat(clusters.countNotDeleted("acme")).isZero();
 
-        apart.forEach(c -> assertThat(clusters.find(c.id())).contains(c));
-        assertThat(clusters.find(alone.id())).contains(alone);
-        assertThat(clusters.countNotDeleted(List.of("acme", "globex"))).isEqualTo(Map.of("acme", 2, "globex", 1));
+        Cluster other = minimal("acme", "other", T0);
+        ports.transactions().inTransaction(() -> clusters.insert(Samples.asNew(other, 10)));
+        assertThat(clusters.find(other.id())).contains(other);
+        assertThat(ports.access().owner(other.id())).contains(other.ownerId());
     }
 
     @Test
@@ -204,7 +177,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         NodePool newer = c.nodePools().get(0);
         newer = new NodePool(newer.id(), newer.clusterId(), newer.spec(), newer.state(), newer.message(),
                 newer.version(), T0.plusSeconds(60), T0.plusSeconds(60));
-        clusters.insert(c.toBuilder().nodePools(List.of(newer, older)).build());
+        Samples.insert(clusters, c.toBuilder().nodePools(List.of(newer, older)).build());
 
         assertThat(clusters.find(c.id()).orElseThrow().nodePools()).containsExactly(older, newer);
     }
@@ -216,7 +189,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster b = minimal("acme", "b", T0);
         Cluster early = full("acme", "early", T0.minusSeconds(10));
         for (Cluster c : List.of(late, a, b, early)) {
-            clusters.insert(c);
+            Samples.insert(clusters, c);
         }
         List<Cluster> sameInstant = a.id().compareTo(b.id()) < 0 ? List.of(a, b) : List.of(b, a);
 
@@ -231,7 +204,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster acmeThird = minimal("acme", "three", T0.plusSeconds(2));
         Cluster other = full("globex", "one", T0.plusSeconds(3));
         for (Cluster c : List.of(acmeFull, acmeMinimal, acmeThird, other)) {
-            clusters.insert(c);
+            Samples.insert(clusters, c);
         }
 
         assertThat(clusters.list(tenant("acme"), 500)).containsExactly(acmeFull, acmeMinimal, acmeThird);
@@ -251,8 +224,8 @@ abstract class ClusterRepositoryContract extends PortsContract {
     void list_leaves_out_deleted_clusters_unless_asked() {
         Cluster gone = minimal("acme", "gone", T0);
         Cluster kept = minimal("acme", "kept", T0.plusSeconds(1));
-        clusters.insert(gone);
-        clusters.insert(kept);
+        Samples.insert(clusters, gone);
+        Samples.insert(clusters, kept);
         Cluster goneDeleted = deleted(gone, T0.plusSeconds(5));
         assertThat(clusters.update(goneDeleted, gone.version())).isTrue();
 
@@ -265,10 +238,10 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster deleting = minimal("acme", "deleting", T0);
         Cluster gone = minimal("acme", "gone", T0);
         Cluster ready = full("acme", "ready", T0);
-        clusters.insert(deleting);
-        clusters.insert(gone);
-        clusters.insert(ready);
-        clusters.insert(full("globex", "ready", T0));
+        Samples.insert(clusters, deleting);
+        Samples.insert(clusters, gone);
+        Samples.insert(clusters, ready);
+        Samples.insert(clusters, full("globex", "ready", T0));
         clusters.update(deleting.toBuilder().state(ClusterState.DELETING).version(2).build(), 1);
         clusters.update(deleted(gone, T0), 1);
 
@@ -280,7 +253,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
     @Test
     void name_in_use_looks_at_the_tenants_clusters_that_are_not_deleted() {
         Cluster c = minimal("acme", "train", T0);
-        clusters.insert(c);
+        Samples.insert(clusters, c);
 
         assertThat(clusters.nameInUse("acme", "train")).isTrue();
         assertThat(clusters.nameInUse("acme", "other")).isFalse();
@@ -290,64 +263,12 @@ abstract class ClusterRepositoryContract extends PortsContract {
         assertThat(clusters.nameInUse("acme", "train")).isFalse();
     }
 
-    @Test
-    void names_in_use_asks_each_tenant_only_for_its_own_names_and_not_for_deleted_clusters() {
-        Cluster train = minimal("acme", "train", T0);
-        clusters.insertAll(List.of(train, minimal("acme", "serve", T0), minimal("globex", "infer", T0)));
-        clusters.update(deleted(train, T0), 1);
-
-        assertThat(clusters.namesInUse(Map.of("acme", List.of("train", "serve", "infer", "serve"), "globex", List.of("serve", "infer"),
-                "initech", List.of())))
-                .isEqualTo(Map.of("acme", java.util.Set.of("serve"), "globex", java.util.Set.of("infer")));
-        assertThat(clusters.namesInUse(Map.of("initech", List.of()))).isEmpty();
-    }
-
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("groupsOfCreates")
-    void lock_and_check_locks_the_tenants_that_exist_and_reads_what_names_in_use_count_not_deleted_and_find_all_read(String what,
-            Map<String, List<String>> namesByTenant, List<String> ids) {
-        ports.catalog().save(new Catalog(List.of(), List.of(), List.of(), List.of(),
-                List.of(new Tenant("acme", 10), new Tenant("globex", 10)), List.of(), List.of(), List.of(), List.of()));
-        Cluster train = minimal("acme", "train", T0);
-        Cluster serve = full("acme", "serve", T0);
-        clusters.insertAll(List.of(train, serve, minimal("acme", "gone", T0), minimal("globex", "infer", T0)));
-        clusters.update(deleted(clusters.find(minimal("acme", "gone", T0).id()).orElseThrow(), T0), 1);
-
-        ClusterRepository.CreateChecks read = ports.transactions().inTransaction(() -> clusters.lockAndCheck(namesByTenant,
-                ids.stream().map(id -> id.equals("train") ? train.id() : id.equals("serve") ? serve.id() : id).toList()));
-
-        assertThat(read.tenants()).isEqualTo(namesByTenant.keySet().stream().filter(t -> !t.equals("initech"))
-                .collect(java.util.stream.Collectors.toSet()));
-        assertThat(read.namesInUse()).isEqualTo(clusters.namesInUse(namesByTenant));
-        assertThat(read.counts()).isEqualTo(clusters.countNotDeleted(namesByTenant.keySet()));
-        assertThat(read.existing()).containsExactlyInAnyOrderElementsOf(clusters.findAll(
-                ids.stream().map(id -> id.equals("train") ? train.id() : id.equals("serve") ? serve.id() : id).toList()));
-    }
-
-    static Stream<Arguments> groupsOfCreates() {
-        return Stream.of(
-                Arguments.of("nothing asked", Map.of(), List.of()),
-                Arguments.of("new names and ids in two tenants", Map.of("acme", List.of("new", "other"), "globex", List.of("new")),
-                        List.of("kcl_new1", "kcl_new2")),
-                Arguments.of("a taken name, a deleted one, a tenant with none", Map.of("acme", List.of("train", "gone"),
-                        "initech", List.of("train")), List.of("kcl_new1")),
-                Arguments.of("ids that exist (a replay), one with node pools", Map.of("acme", List.of("serve")),
-                        List.of("train", "serve", "kcl_new1", "train")),
-                Arguments.of("ids only, no tenant locked", Map.of(), List.of("serve")));
-    }
-
-    @Test
-    void lock_and_check_is_refused_outside_a_transaction() {
-        assertThatThrownBy(() -> clusters.lockAndCheck(Map.of("acme", List.of("train")), List.of()))
-                .isInstanceOf(IllegalStateException.class);
-    }
-
     /** A write to a cluster, and the count of the tenant's clusters not deleted after it. */
     enum CountedWrite {
-        INSERT(c -> c.clusters.insert(minimal("acme", "new", T0)), 3),
-        INSERT_ALL_IN_TWO_TENANTS(c -> c.clusters.insertAll(List.of(minimal("acme", "a", T0), minimal("globex", "b", T0),
+        INSERT(c -> Samples.insert(c.clusters, minimal("acme", "new", T0)), 3),
+        INSERT_ALL_IN_TWO_TENANTS(c -> Samples.insertAll(c.clusters, List.of(minimal("acme", "a", T0), minimal("globex", "b", T0),
                 minimal("acme", "b", T0))), 4),
-        INSERT_OF_A_TAKEN_NAME_REFUSED(c -> assertThatThrownBy(() -> c.clusters.insert(minimal("acme", "ready", T0, "other-key")))
+        INSERT_OF_A_TAKEN_NAME_REFUSED(c -> assertThatThrownBy(() -> Samples.insert(c.clusters, minimal("acme", "ready", T0, "other-key")))
                 .isInstanceOf(DomainException.class), 2),
         DELETING_STILL_COUNTS(c -> c.clusters.update(c.ready.toBuilder().state(ClusterState.DELETING).version(2).build(), 1), 2),
         DELETED(c -> c.clusters.update(deleted(c.ready, T0), 1), 1),
@@ -372,10 +293,10 @@ abstract class ClusterRepositoryContract extends PortsContract {
     void the_count_of_clusters_not_deleted_follows_every_write(CountedWrite write) {
         Cluster ready = full("acme", "ready", T0);
         Cluster gone = minimal("acme", "gone", T0);
-        clusters.insert(ready);
-        clusters.insert(gone);
-        clusters.insert(minimal("acme", "serve", T0));
-        clusters.insert(minimal("globex", "other", T0));
+        Samples.insert(clusters, ready);
+        Samples.insert(clusters, gone);
+        Samples.insert(clusters, minimal("acme", "serve", T0));
+        Samples.insert(clusters, minimal("globex", "other", T0));
         assertThat(clusters.update(deleted(gone, T0), 1)).isTrue();
         Cluster goneAt2 = clusters.find(gone.id()).orElseThrow();
 
@@ -387,7 +308,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
 
     @Test
     void a_second_cluster_with_an_active_name_is_a_conflict() {
-        clusters.insert(minimal("acme", "train", T0));
+        Samples.insert(clusters, minimal("acme", "train", T0));
         Cluster sameName = full("acme", "train", T0).toBuilder().build();
         Cluster twin = new Cluster(Ids.clusterId("acme", "other", "k"), sameName.tenantId(), sameName.projectId(),
                 sameName.poolId(), sameName.providerAccountId(), sameName.name(), null, sameName.mode(),
@@ -395,24 +316,24 @@ abstract class ClusterRepositoryContract extends PortsContract {
                 null, null, List.of(), false, null, null, ClusterState.PENDING, null, "bc-k-x", "user:x", null, 1, T0,
                 T0, null, null, List.of(), Cluster.Progress.NONE);
 
-        assertThatThrownBy(() -> clusters.insert(twin))
+        assertThatThrownBy(() -> Samples.insert(clusters, twin))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
         assertThat(clusters.find(twin.id())).isEmpty();
         assertThat(clusters.countNotDeleted("acme")).isEqualTo(1);
 
-        clusters.insert(full("globex", "train", T0)); // another tenant may use the name
+        Samples.insert(clusters, full("globex", "train", T0)); // another tenant may use the name
     }
 
     @Test
     void a_second_cluster_with_the_same_id_is_a_conflict() {
         Cluster c = minimal("acme", "train", T0);
-        clusters.insert(c);
+        Samples.insert(clusters, c);
         Cluster sameIdOtherName = new Cluster(c.id(), c.tenantId(), c.projectId(), c.poolId(), c.providerAccountId(),
                 "other", null, c.mode(), c.location(), c.region(), c.locationType(), c.releaseChannel(), null, null,
                 null, null, List.of(), false, null, null, ClusterState.PENDING, null, c.providerName(), c.ownerId(),
                 null, 1, T0, T0, null, null, List.of(), null);
 
-        assertThatThrownBy(() -> clusters.insert(sameIdOtherName))
+        assertThatThrownBy(() -> Samples.insert(clusters, sameIdOtherName))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.CONFLICT));
         assertThat(clusters.find(c.id())).contains(c);
     }
@@ -420,12 +341,12 @@ abstract class ClusterRepositoryContract extends PortsContract {
     @Test
     void a_deleted_clusters_name_is_free_again() {
         Cluster first = minimal("acme", "train", T0);
-        clusters.insert(first);
+        Samples.insert(clusters, first);
         clusters.update(deleted(first, T0.plusSeconds(1)), 1);
         Cluster second = full("acme", "train", T0.plusSeconds(2));
-        clusters.insert(second);
+        Samples.insert(clusters, second);
         Cluster third = Samples.minimal("acme", "train-3", T0).toBuilder().build();
-        clusters.insert(third);
+        Samples.insert(clusters, third);
 
         assertThat(clusters.find(second.id())).contains(second);
         assertThat(clusters.list(new ClusterFilter("acme", null, null, true), 500)).hasSize(3);
@@ -434,7 +355,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
     @Test
     void update_replaces_the_row_and_its_node_pools() {
         Cluster c = full("acme", "train", T0);
-        clusters.insert(c);
+        Samples.insert(clusters, c);
         NodePool gpu = c.nodePools().get(0);
         NodePool resized = new NodePool(gpu.id(), gpu.clusterId(), new NodePoolSpec(gpu.spec().name(),
                 gpu.spec().machineType(), 6, null, gpu.spec().diskGiB(), gpu.spec().diskType(), false,
@@ -453,7 +374,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
     @Test
     void update_with_a_stale_version_changes_nothing() {
         Cluster c = full("acme", "train", T0);
-        clusters.insert(c);
+        Samples.insert(clusters, c);
         Cluster v2 = c.toBuilder().description("v2").version(2).build();
         assertThat(clusters.update(v2, 1)).isTrue();
 
@@ -469,7 +390,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         IllegalStateException refused = new IllegalStateException("refused");
 
         assertThatThrownBy(() -> ports.transactions().inTransaction(() -> {
-            clusters.insert(c);
+            Samples.insert(clusters, c);
             assertThat(clusters.find(c.id())).contains(c);
             throw refused;
         })).isSameAs(refused);
@@ -483,7 +404,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster c = minimal("acme", "train", T0);
         assertThatThrownBy(() -> ports.transactions().inTransaction(() -> {
             ports.transactions().inTransaction(() -> {
-                clusters.insert(c);
+                Samples.insert(clusters, c);
                 return null;
             });
             throw new IllegalStateException("outer refuses");
@@ -498,9 +419,9 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster other = full("acme", "other", T0);
 
         ports.transactions().inTransaction(() -> {
-            clusters.insert(first);
-            assertThatThrownBy(() -> clusters.insert(clash)).isInstanceOf(DomainException.class);
-            clusters.insert(other);
+            Samples.insert(clusters, first);
+            assertThatThrownBy(() -> Samples.insert(clusters, clash)).isInstanceOf(DomainException.class);
+            Samples.insert(clusters, other);
             return null;
         });
         assertThat(clusters.list(tenant("acme"), 500)).extracting(Cluster::name).containsExactlyInAnyOrder("train", "other");
@@ -511,7 +432,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
     private static final Instant NOW = T0.plusSeconds(3600);
 
     private Cluster inserted(Cluster c) {
-        clusters.insert(c);
+        Samples.insert(clusters, c);
         return c;
     }
 

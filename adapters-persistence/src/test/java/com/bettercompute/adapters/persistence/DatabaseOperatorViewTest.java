@@ -39,8 +39,8 @@ class DatabaseOperatorViewTest {
     void the_oldest_due_cluster_is_the_one_whose_next_look_is_longest_past(String backend) {
         try (Database db = open(backend)) {
             assertThat(db.oldestDueSince(T0)).isEmpty();
-            db.clusters().insert(Samples.full("acme", "later", T0.plus(Duration.ofMinutes(10))));
-            db.clusters().insert(Samples.full("acme", "first", T0));
+            Samples.insert(db.clusters(), Samples.full("acme", "later", T0.plus(Duration.ofMinutes(10))));
+            Samples.insert(db.clusters(), Samples.full("acme", "first", T0));
             // a sample's next look is 30 s after its creation
             assertThat(db.oldestDueSince(T0.plus(Duration.ofHours(1)))).contains(T0.plusSeconds(30));
             assertThat(db.oldestDueSince(T0.plusSeconds(29))).as("not due yet").isEmpty();

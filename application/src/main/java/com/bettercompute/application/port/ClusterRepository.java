@@ -1,14 +1,11 @@
 package com.bettercompute.application.port;
 
 import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.event.DomainEvent;
 
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /** Clusters with their node pools. */
 public interface ClusterRepository {
@@ -25,77 +22,51 @@ public interface ClusterRepository {
     /** Whether a cluster of the tenant that is not deleted has this name. */
     boolean nameInUse(String tenantId, String name);
 
-    /** The clusters of these ids that exist, as {@link #find} reads each; an adapter may read them at once. */
-    default List<Cluster> findAll(Collection<String> clusterIds) {
-        return clusterIds.stream().distinct().map(this::find).flatMap(Optional::stream).toList();
+    /**
+     * A new cluster and what is written with it as one unit: its node pools (in {@code cluster}), its owner (the
+     * caller that asked for it), its event, and the most clusters that are not deleted its tenant may have.
+     */
+    record NewCluster(Cluster cluster, String ownerId, DomainEvent event, int maxClusters) {
+        public NewCluster {
+            Objects.requireNonNull(cluster, "cluster");
+            Objects.requireNonNull(ownerId, "ownerId");
+            Objects.requireNonNull(event, "event");
+        }
+    }
+
+    /** What {@link #insert} made of a {@link NewCluster}: stored, or why nothing was written. */
+    sealed interface Insertion {
+        /** Stored and committed: the cluster, its node pools, its owner, its event and its tenant's count. */
+        record Inserted(Cluster cluster) implements Insertion {}
+
+        /** Nothing written: a cluster of this id is stored (a retry of the same create), as it is now. */
+        record AlreadyStored(Cluster cluster) implements Insertion {}
+
+        /** Nothing written: the catalog names no such tenant, so there is no lock to take. */
+        record NoTenant() implements Insertion {}
+
+        /** Nothing written: a cluster of the tenant that is not deleted has this name. */
+        record NameInUse() implements Insertion {}
+
+        /** Nothing written: the tenant has {@code limit} clusters that are not deleted, its limit. */
+        record OverQuota(int limit) implements Insertion {}
     }
 
     /**
-     * Which of the names each tenant's clusters that are not deleted have (by tenant id), as
-     * {@link #nameInUse} asks each; an adapter may ask at once. Tenants with none in use may be left out.
+     * Inserts a new cluster: its row and its node pools' rows, its owner, its event in the outbox, and one more on its
+     * tenant's count of clusters not deleted, all or nothing. The checks are made in this order under the tenant's lock
+     * ({@link CatalogRepository#lockTenant}'s), so they are exact however many calls race: the tenant exists; no cluster
+     * of this id is stored (else {@link Insertion.AlreadyStored}, nothing else checked); the name is free among the
+     * tenant's clusters that are not deleted; the tenant is below {@code maxClusters}.
+     *
+     * <p>Outside a transaction it returns only once its writes are committed, so nothing is answered before it is
+     * durable (an adapter may commit the inserts of concurrent calls together). Inside
+     * {@link Transactions#inTransaction} it takes part in the caller's transaction instead. Not idempotent by itself:
+     * a second call with the same id answers {@link Insertion.AlreadyStored}. A {@code CONFLICT} is thrown only when the
+     * database's own constraints (unique id, unique name among clusters not deleted) refuse what the checks let
+     * through; anything else failing is {@code INTERNAL}, and then nothing was written.
      */
-    default Map<String, Set<String>> namesInUse(Map<String, ? extends Collection<String>> namesByTenant) {
-        Map<String, Set<String>> used = new HashMap<>();
-        namesByTenant.forEach((tenant, names) -> names.stream().filter(name -> nameInUse(tenant, name))
-                .forEach(name -> used.computeIfAbsent(tenant, t -> new HashSet<>()).add(name)));
-        return used;
-    }
-
-    /** {@link #countNotDeleted} of each tenant, by tenant id; an adapter may count them at once. */
-    default Map<String, Integer> countNotDeleted(Collection<String> tenantIds) {
-        Map<String, Integer> counts = new HashMap<>();
-        tenantIds.forEach(t -> counts.put(t, countNotDeleted(t)));
-        return counts;
-    }
-
-    /**
-     * What a group of creates checks under its tenants' locks: the tenants that exist (and are locked), the names
-     * in use ({@link #namesInUse}), those tenants' counts ({@link #countNotDeleted(Collection)}) and the clusters of
-     * the asked ids that exist ({@link #findAll}).
-     */
-    record CreateChecks(Set<String> tenants, Map<String, Set<String>> namesInUse, Map<String, Integer> counts,
-                        List<Cluster> existing) {}
-
-    /**
-     * Takes the lock {@link CatalogRepository#lockTenant} takes on each tenant of {@code namesByTenant}, in the order
-     * of their ids (so two callers never wait for each other in a cycle), then reads {@link CreateChecks} for these
-     * names (their tenants are the ones counted) and ids. Inside {@link Transactions#inTransaction} only. The reads
-     * see every write committed before the locks were granted, so checks made on them stay exact until the
-     * transaction ends. An adapter may send the locks and the reads at once: a group of creates is bound by its
-     * round trips.
-     */
-    CreateChecks lockAndCheck(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds);
-
-    /**
-     * A cluster to insert, with what an adapter can make of it without the database made ahead
-     * ({@link #prepareInsert}): in the caller's thread, so that a group's writer, which writes one group at a time, only
-     * sends it.
-     */
-    interface PreparedInsert {
-        Cluster cluster();
-    }
-
-    /** The cluster ready for {@link #insertAllPrepared}; by default the cluster as it is. */
-    default PreparedInsert prepareInsert(Cluster cluster) {
-        return () -> cluster;
-    }
-
-    /** {@link #insertAll} of clusters this repository prepared ({@link #prepareInsert}). */
-    default void insertAllPrepared(List<? extends PreparedInsert> prepared) {
-        insertAll(prepared.stream().map(PreparedInsert::cluster).toList());
-    }
-
-    /**
-     * Stores a new cluster and its node pools. A second cluster with the same id, or with the name of
-     * one of the tenant's clusters that is not deleted, is {@code CONFLICT} — the database's own
-     * constraint, the last guard of the rules the caller already checked under the tenant's lock.
-     */
-    void insert(Cluster cluster);
-
-    /** Stores new clusters as {@link #insert} stores each, in order; an adapter may send them at once. */
-    default void insertAll(List<Cluster> clusters) {
-        clusters.forEach(this::insert);
-    }
+    Insertion insert(NewCluster cluster);
 
     /**
      * Replaces the cluster's row and its node pools' rows with these values, if the stored row is still at

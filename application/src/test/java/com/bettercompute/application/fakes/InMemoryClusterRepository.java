@@ -6,17 +6,14 @@ import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.NodePool;
+import com.bettercompute.domain.event.StoredEvent;
 
 import java.time.Instant;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 /** {@link ClusterRepository} on an {@link InMemoryStore}; the same contract test runs against it and the database. */
 public final class InMemoryClusterRepository implements ClusterRepository {
@@ -52,23 +49,44 @@ public final class InMemoryClusterRepository implements ClusterRepository {
                 .count());
     }
 
-    /** Transactions of the fakes are serialized, so holding the transaction is holding every tenant's lock. */
-    @Override
-    public CreateChecks lockAndCheck(Map<String, ? extends Collection<String>> namesByTenant, Collection<String> clusterIds) {
-        if (!store.inTransaction()) {
-            throw new IllegalStateException("lockAndCheck must be called inside Transactions.inTransaction");
-        }
-        Set<String> tenants = store.locked(s -> namesByTenant.keySet().stream().filter(s.tenants::containsKey)
-                .collect(Collectors.toCollection(TreeSet::new)));
-        return new CreateChecks(tenants, namesInUse(namesByTenant), countNotDeleted(namesByTenant.keySet()), findAll(clusterIds));
-    }
-
     @Override
     public boolean nameInUse(String tenantId, String name) {
         return store.locked(s -> nameTaken(s.clusters, tenantId, name, null));
     }
 
+    /**
+     * Transactions of the fakes are serialized, so holding the transaction is holding every tenant's lock: the checks
+     * and the writes are one step, in the caller's transaction when there is one.
+     */
     @Override
+    public Insertion insert(NewCluster n) {
+        Cluster cluster = n.cluster();
+        return store.transaction(() -> store.locked(s -> {
+            if (!s.tenants.containsKey(cluster.tenantId())) {
+                return new Insertion.NoTenant();
+            }
+            Cluster earlier = s.clusters.get(cluster.id());
+            if (earlier != null) {
+                return new Insertion.AlreadyStored(earlier);
+            }
+            if (!cluster.deleted() && nameTaken(s.clusters, cluster.tenantId(), cluster.name(), null)) {
+                return new Insertion.NameInUse();
+            }
+            if (countNotDeleted(cluster.tenantId()) >= n.maxClusters()) {
+                return new Insertion.OverQuota(n.maxClusters());
+            }
+            s.clusters.put(cluster.id(), withPoolsOldestFirst(cluster));
+            s.owners.put(cluster.id(), n.ownerId());
+            s.events.add(new StoredEvent(++s.lastSequence, n.event()));
+            return new Insertion.Inserted(cluster);
+        }));
+    }
+
+    /**
+     * Stores the cluster as it is, with no owner, event or check of the tenant: for a test to arrange clusters in any
+     * state. A second cluster with the same id, or with the name of one of the tenant's clusters that is not deleted, is
+     * {@code CONFLICT}, as the database's constraints refuse it.
+     */
     public void insert(Cluster cluster) {
         store.lockedRun(s -> {
             if (s.clusters.containsKey(cluster.id())) {

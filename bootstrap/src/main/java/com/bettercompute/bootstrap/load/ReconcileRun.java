@@ -82,7 +82,7 @@ public final class ReconcileRun {
             new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(CatalogFile.parse(catalog(n)));
             Authorizer authorizer = new Authorizer(db.access());
             Caller caller = new Authenticate(db.access()).byToken("reconcile-run-token");
-            CreateCluster create = new CreateCluster(db.transactions(), db.clusters(), db.catalog(), db.access(), db.outbox(), authorizer, clock);
+            CreateCluster create = new CreateCluster(db.clusters(), db.catalog(), authorizer, clock);
             for (int i = 0; i < n; i++) {
                 create.create(caller, command("c" + i));
             }

@@ -1,6 +1,5 @@
 package com.bettercompute.application.cluster;
 
-import com.bettercompute.adapters.http.Bodies;
 import com.bettercompute.application.access.Authenticate;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
@@ -21,12 +20,14 @@ import com.bettercompute.domain.catalog.Provider;
 import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.catalog.Subnet;
 import com.bettercompute.domain.catalog.Tenant;
+import com.bettercompute.domain.cluster.Autoscaling;
 import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.Ids;
+import com.bettercompute.domain.cluster.NodePoolSpec;
+import com.bettercompute.domain.cluster.ReleaseChannel;
+import com.bettercompute.domain.cluster.Taint;
 
-import java.math.BigDecimal;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -49,8 +50,7 @@ public final class ClusterWorld {
 
     public final InMemoryPorts ports = InMemoryPorts.create();
     public final Authorizer authorizer = new Authorizer(ports.access());
-    public final CreateCluster create = new CreateCluster(ports.transactions(), ports.clusters(), ports.catalog(), ports.access(),
-            ports.outbox(), authorizer, ports.clock());
+    public final CreateCluster create = new CreateCluster(ports.clusters(), ports.catalog(), authorizer, ports.clock());
     public final ListClusters list = new ListClusters(ports.clusters(), authorizer);
     public final GetCluster get = new GetCluster(ports.clusters(), authorizer);
     public final UpdateCluster update = new UpdateCluster(ports.transactions(), ports.clusters(), authorizer, ports.clock());
@@ -120,50 +120,101 @@ public final class ClusterWorld {
         return new CatalogPrincipal(id, Ids.sha256Hex("token-" + id), false, List.of(binding));
     }
 
-    /** A valid standard create body; {@code changes} replace or (with a null value) remove fields. */
-    public static Map<String, Object> standard(String name, Object... changes) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("tenantId", "acme");
-        body.put("poolId", POOL);
-        body.put("name", name);
-        body.put("mode", "standard");
-        body.put("location", "us-central1-a");
-        body.put("nodePools", new ArrayList<>(List.of(nodePool("gpu"))));
-        body.put("idempotencyKey", "key-" + name);
-        return changed(body, changes);
+    /** A valid standard create of the platform's pool in us-central1-a, with one GPU node pool; change it field by field. */
+    public static Create standard(String name) {
+        return new Create(name);
     }
 
-    /** The body with {@code changes} (field, value pairs) put in, or removed where the value is null. */
-    public static Map<String, Object> changed(Map<String, Object> body, Object... changes) {
-        for (int i = 0; i < changes.length; i += 2) {
-            if (changes[i + 1] == null) {
-                body.remove((String) changes[i]);
-            } else {
-                body.put((String) changes[i], changes[i + 1]);
-            }
+    /** A valid autopilot create (no node pools) in us-central1-a. */
+    public static Create autopilot(String name) {
+        return new Create(name).mode(ClusterMode.AUTOPILOT).nodePools();
+    }
+
+    /** A node pool of two {@code a3-highgpu-8g} nodes, every optional field at its default; change it field by field. */
+    public static PoolSpec nodePool(String name) {
+        return new PoolSpec(name);
+    }
+
+    /** {@code kubernetesClusters.create}'s command, built field by field from a valid one. */
+    public static final class Create {
+        private String tenantId = "acme";
+        private String projectId;
+        private String poolId = POOL;
+        private final String name;
+        private ClusterMode mode = ClusterMode.STANDARD;
+        private String location = "us-central1-a";
+        private ReleaseChannel releaseChannel = ReleaseChannel.REGULAR;
+        private String version;
+        private String networkId;
+        private List<String> authorizedNetworks = List.of();
+        private boolean privateNodes;
+        private String description;
+        private List<NodePoolSpec> nodePools = List.of(nodePool("gpu").spec());
+        private String idempotencyKey;
+
+        Create(String name) {
+            this.name = name;
+            this.idempotencyKey = "key-" + name;
         }
-        return body;
-    }
 
-    static Map<String, Object> autopilot(String name, Object... changes) {
-        Map<String, Object> body = standard(name, changes);
-        body.put("mode", "autopilot");
-        if (body.get("nodePools") instanceof List<?> l && l.size() == 1 && List.of(nodePool("gpu")).equals(l)) {
-            body.remove("nodePools");
+        public Create tenantId(String v) { tenantId = v; return this; }
+        public Create projectId(String v) { projectId = v; return this; }
+        public Create poolId(String v) { poolId = v; return this; }
+        public Create mode(ClusterMode v) { mode = v; return this; }
+        public Create location(String v) { location = v; return this; }
+        public Create releaseChannel(ReleaseChannel v) { releaseChannel = v; return this; }
+        public Create version(String v) { version = v; return this; }
+        public Create networkId(String v) { networkId = v; return this; }
+        public Create authorizedNetworks(String... v) { authorizedNetworks = List.of(v); return this; }
+        public Create privateNodes(boolean v) { privateNodes = v; return this; }
+        public Create description(String v) { description = v; return this; }
+        public Create idempotencyKey(String v) { idempotencyKey = v; return this; }
+
+        public Create nodePools(PoolSpec... pools) {
+            nodePools = java.util.Arrays.stream(pools).map(PoolSpec::spec).toList();
+            return this;
         }
-        return body;
+
+        public CreateClusterCommand command() {
+            return new CreateClusterCommand(tenantId, projectId, poolId, name, mode, location, releaseChannel, version, networkId,
+                    authorizedNetworks, privateNodes, description, nodePools, idempotencyKey);
+        }
+
+        @Override
+        public String toString() {
+            return command().toString();
+        }
     }
 
-    public static Map<String, Object> nodePool(String name, Object... changes) {
-        Map<String, Object> pool = new LinkedHashMap<>();
-        pool.put("name", name);
-        pool.put("machineType", "a3-highgpu-8g");
-        pool.put("nodeCount", 2);
-        return changed(pool, changes);
+    /** A node pool's spec, built field by field from a valid one. */
+    public static final class PoolSpec {
+        private final String name;
+        private String machineType = "a3-highgpu-8g";
+        private int nodeCount = 2;
+        private Autoscaling autoscaling;
+        private List<String> zones = List.of();
+        private Map<String, String> labels = Map.of();
+        private List<Taint> taints = List.of();
+
+        PoolSpec(String name) {
+            this.name = name;
+        }
+
+        public PoolSpec machineType(String v) { machineType = v; return this; }
+        public PoolSpec nodeCount(int v) { nodeCount = v; return this; }
+        public PoolSpec autoscaling(int min, int max) { autoscaling = new Autoscaling(min, max); return this; }
+        public PoolSpec zones(String... v) { zones = List.of(v); return this; }
+        public PoolSpec labels(Map<String, String> v) { labels = v; return this; }
+        public PoolSpec taints(Taint... v) { taints = List.of(v); return this; }
+
+        public NodePoolSpec spec() {
+            return new NodePoolSpec(name, machineType, nodeCount, autoscaling, NodePoolSpec.DEFAULT_DISK_GIB,
+                    NodePoolSpec.DEFAULT_DISK_TYPE, false, null, zones, labels, taints);
+        }
     }
 
-    Cluster create(Caller caller, Map<String, Object> body) {
-        return create.create(caller, Bodies.createCluster(body));
+    Cluster create(Caller caller, Create create) {
+        return this.create.create(caller, create.command());
     }
 
     Cluster get(Caller caller, String tenantId, String clusterId) {
@@ -174,12 +225,14 @@ public final class ClusterWorld {
         return delete.delete(caller, new ClusterRef(tenantId, clusterId));
     }
 
-    Cluster update(Caller caller, Map<String, Object> body) {
-        return update.update(caller, Bodies.updateCluster(body));
+    /** {@code update} of the cluster's description alone. */
+    Cluster describe(Caller caller, String tenantId, String clusterId, String description) {
+        return update.update(caller, new UpdateClusterCommand(tenantId, clusterId, null, null, null, description));
     }
 
-    List<Cluster> list(Caller caller, Map<String, Object> body) {
-        return list.list(caller, Bodies.listClusters(body));
+    /** The tenant's clusters, deleted ones too when asked. */
+    List<Cluster> list(Caller caller, String tenantId, boolean includeDeleted) {
+        return list.list(caller, new ListClustersQuery(tenantId, null, null, includeDeleted));
     }
 
     List<String> eventTypes() {

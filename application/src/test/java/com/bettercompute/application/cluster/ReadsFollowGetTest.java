@@ -33,16 +33,16 @@ class ReadsFollowGetTest {
     private final ReadUsage usage = new ReadUsage(w.ports.usage(), readable);
     private final Map<String, Cluster> clusters = Map.of(
             "standard-a", w.create(w.alice, standard("standard-a")),
-            "bobs-autopilot", w.create(w.bob, autopilot("bobs-autopilot", "location", "us-central1")),
+            "bobs-autopilot", w.create(w.bob, autopilot("bobs-autopilot").location("us-central1")),
             "autopilot-a", w.create(w.alice, autopilot("autopilot-a")),
-            "autopilot-b", w.create(w.alice, autopilot("autopilot-b", "location", "us-central1-b")));
+            "autopilot-b", w.create(w.alice, autopilot("autopilot-b").location("us-central1-b")));
 
     ReadsFollowGetTest() {
         Instant hour = Instant.parse("2026-01-01T00:00:00Z");
         for (Cluster c : clusters.values()) {
             w.ports.usage().record(new UsageRecord(UsageRecord.CLUSTER_HOURS, "acme", c.id(), hour, BigDecimal.ONE, hour));
         }
-        w.create(w.carol, standard("globex-one", "tenantId", "globex"));
+        w.create(w.carol, standard("globex-one").tenantId("globex"));
     }
 
     @ParameterizedTest(name = "{0} reads {1}: {2}")

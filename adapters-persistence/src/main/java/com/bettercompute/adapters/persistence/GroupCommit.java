@@ -1,4 +1,4 @@
-package com.bettercompute.application.cluster;
+package com.bettercompute.adapters.persistence;
 
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.DomainException;
@@ -30,21 +30,27 @@ import java.util.concurrent.locks.ReentrantLock;
 final class GroupCommit<I, R> {
     /** What one call does inside the shared transaction. */
     interface Work<I, R> {
-        /** Runs first, once per transaction, with every call of it (to take their locks in one order). */
-        void begin(List<I> calls);
-
         /**
-         * The call's checks, in arrival order, seeing the calls before it in the transaction as written: its
-         * answer when it needs no write (the same request again), else null. A {@link DomainException}
-         * refuses this call only; a check writes nothing.
+         * Runs first in each transaction, with every call of it (to take their locks in one order); what it read for them
+         * is the checks of that transaction alone, so a call in a caller's own transaction may run beside a group.
          */
-        R check(I call);
+        Checks<I, R> begin(List<I> calls);
 
         /**
          * The writes of the calls whose checks passed, in order, all at once ({@link Transactions#writesTogether}:
          * nothing written is read back here); their answers in that order.
          */
         List<R> write(List<I> calls);
+    }
+
+    /** The checks of one transaction's calls. */
+    interface Checks<I, R> {
+        /**
+         * The call's checks, in arrival order, seeing the calls before it in the transaction as written: its
+         * answer when it needs no write (the same request again, or one refused), else null. A
+         * {@link DomainException} refuses this call only; a check writes nothing.
+         */
+        R check(I call);
     }
 
     /** The most calls one transaction takes: the locks it holds are held for all of them. */
@@ -98,6 +104,19 @@ final class GroupCommit<I, R> {
             throw call.failure;
         }
         return call.answer;
+    }
+
+    /**
+     * The call run alone in the transaction the calling thread is already in: not grouped (a group's leader may wait
+     * for locks that transaction holds), and committed, or rolled back, with the caller's work.
+     */
+    R inCallersTransaction(I input) {
+        Object outcome = run(List.of(new Call<>(input))).get(0);
+        if (outcome instanceof RuntimeException failure) {
+            throw failure;
+        }
+        @SuppressWarnings("unchecked") R answer = (R) outcome;
+        return answer;
     }
 
     /**
@@ -179,12 +198,12 @@ final class GroupCommit<I, R> {
     /** One transaction for the calls: each one's answer or refusal once it has committed. */
     private List<Object> run(List<Call<I, R>> calls) {
         return tx.inTransaction(() -> {
-            work.begin(calls.stream().map(c -> c.input).toList());
+            Checks<I, R> checks = work.begin(calls.stream().map(c -> c.input).toList());
             List<Object> out = new ArrayList<>(calls.size());
             List<Integer> toWrite = new ArrayList<>();
             for (Call<I, R> c : calls) {
                 try {
-                    R answer = work.check(c.input);
+                    R answer = checks.check(c.input);
                     if (answer == null) {
                         toWrite.add(out.size());
                     }

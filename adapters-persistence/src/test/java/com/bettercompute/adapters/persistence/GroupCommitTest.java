@@ -1,4 +1,4 @@
-package com.bettercompute.application.cluster;
+package com.bettercompute.adapters.persistence;
 
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.domain.DomainException;
@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Calls that arrive while a transaction commits share the next one; a call refused by its checks is refused
@@ -40,19 +41,17 @@ class GroupCommitTest {
     };
     final GroupCommit<String, String> commit = new GroupCommit<>(tx, new GroupCommit.Work<>() {
         @Override
-        public void begin(List<String> calls) {
+        public GroupCommit.Checks<String, String> begin(List<String> calls) {
             log.add(String.join(",", calls));
             if (calls.contains("first")) {
                 await(firstMayCommit);
             }
-        }
-
-        @Override
-        public String check(String call) {
-            if (call.startsWith("refused")) {
-                throw new DomainException(ErrorCode.CONFLICT, "refused " + call);
-            }
-            return call.startsWith("again") ? "earlier " + call : null;
+            return call -> {
+                if (call.startsWith("refused")) {
+                    throw new DomainException(ErrorCode.CONFLICT, "refused " + call);
+                }
+                return call.startsWith("again") ? "earlier " + call : null;
+            };
         }
 
         @Override
@@ -128,6 +127,16 @@ class GroupCommitTest {
                 "b", "write b", "commit", "broken-c", "write broken-c", "rollback", "d", "write d", "commit");
         assertThat(answers.get("broken-c")).isInstanceOf(IllegalStateException.class);
         assertThat(answers).containsEntry("b", "wrote b").containsEntry("d", "wrote d");
+    }
+
+    @Test
+    void a_call_in_the_callers_transaction_runs_alone_in_it_and_never_waits_for_a_group() {
+        // "first" would hold a group's transaction open: a call in a transaction of its own must not queue behind it
+        assertThat(commit.inCallersTransaction("b")).isEqualTo("wrote b");
+        assertThat(commit.inCallersTransaction("again-c")).isEqualTo("earlier again-c");
+        assertThatThrownBy(() -> commit.inCallersTransaction("refused-d")).isInstanceOf(DomainException.class).hasMessage("refused refused-d");
+        assertThat(commit.queued()).isZero();
+        assertThat(log).containsExactly("b", "write b", "commit", "again-c", "commit", "refused-d", "commit");
     }
 
     private static void await(CountDownLatch latch) {

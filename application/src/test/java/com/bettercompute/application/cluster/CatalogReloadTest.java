@@ -65,7 +65,7 @@ class CatalogReloadTest {
                 ? new CatalogPrincipal(p.id(), p.tokenSha256(), false, List.of()) : p));
 
         assertThatThrownBy(() -> w.get(w.dave, "acme", c.id())).hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
-        assertThatThrownBy(() -> w.list(w.dave, Map.of("tenantId", "acme"))).hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
+        assertThatThrownBy(() -> w.list(w.dave, "acme", false)).hasFieldOrPropertyWithValue("code", ErrorCode.ACCESS_DENIED);
     }
 
     @Test
@@ -97,7 +97,7 @@ class CatalogReloadTest {
     @ParameterizedTest(name = "a {0} the file stops naming is retired")
     @MethodSource("retirements")
     void nothing_new_goes_on_a_retired_entry_while_its_clusters_keep_working(Kind kind, UnaryOperator<Catalog> without) {
-        Cluster c = w.create(w.alice, standard("a", "projectId", PROJECT, "networkId", NETWORK));
+        Cluster c = w.create(w.alice, standard("a").projectId(PROJECT).networkId(NETWORK));
         w.reload(without.apply(w.catalog));
 
         assertThat(w.ports.catalog().retired(kind, switch (kind) {
@@ -108,21 +108,21 @@ class CatalogReloadTest {
             case PROJECT -> PROJECT;
             case NETWORK -> NETWORK;
         })).isTrue();
-        assertThatThrownBy(() -> w.create(w.alice, standard("b", "projectId", PROJECT, "networkId", NETWORK)))
+        assertThatThrownBy(() -> w.create(w.alice, standard("b").projectId(PROJECT).networkId(NETWORK)))
                 .isInstanceOfSatisfying(DomainException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.ACCESS_DENIED);
                     assertThat(e.details()).containsEntry("reason", "retired").containsEntry("retired", kind.name().toLowerCase());
                 });
-        assertThat(w.create(w.alice, standard("a", "projectId", PROJECT, "networkId", NETWORK)).id())
+        assertThat(w.create(w.alice, standard("a").projectId(PROJECT).networkId(NETWORK)).id())
                 .as("a retry of a create that was accepted returns it").isEqualTo(c.id());
         assertThat(w.get(w.alice, "acme", c.id()).id()).isEqualTo(c.id());
-        assertThat(w.update(w.alice, Map.of("tenantId", "acme", "clusterId", c.id(), "description", "winding down")).description())
+        assertThat(w.describe(w.alice, "acme", c.id(), "winding down").description())
                 .isEqualTo("winding down");
         assertThat(w.delete(w.alice, "acme", c.id()).state()).isEqualTo(ClusterState.DELETING);
 
         w.reload(w.catalog);
         assertThat(w.ports.catalog().retired(kind, kind == Kind.TENANT ? "acme" : kind == Kind.POOL ? POOL : "gcp")).isFalse();
-        assertThat(w.create(w.alice, standard("b", "projectId", PROJECT, "networkId", NETWORK)).state())
+        assertThat(w.create(w.alice, standard("b").projectId(PROJECT).networkId(NETWORK)).state())
                 .as("named again, it is current again").isEqualTo(ClusterState.PENDING);
     }
 
@@ -151,7 +151,7 @@ class CatalogReloadTest {
     @Test
     void a_tenant_the_file_no_longer_names_keeps_its_clusters_but_nobody_keeps_access_through_it() {
         Cluster c = w.create(w.alice, standard("a"));
-        Cluster g = w.create(w.carol, standard("g", "tenantId", "globex"));
+        Cluster g = w.create(w.carol, standard("g").tenantId("globex"));
         String ops = "service:ops";
         RoleBinding opsOnCluster = new RoleBinding(ops, null, c.id(), Role.KUBERNETES_ADMIN, Map.of());
         Catalog withoutAcme = copy(w.catalog, null, null, null, null, w.catalog.tenants().stream().filter(t -> !t.id().equals("acme")).toList(), null, null);

@@ -1,0 +1,8 @@
+package com.bettercompute.adapters.persistence;
+
+class PostgresClusterGroupWritesTest extends ClusterGroupWritesContract {
+    @Override
+    protected Ports open() {
+        return Backends.postgres();
+    }
+}
