@@ -1,5 +1,6 @@
 package com.bettercompute.adapters.http;
 
+import com.bettercompute.application.cluster.ClusterWorld;
 import com.bettercompute.application.cluster.CreateClusterCommand;
 import com.bettercompute.application.cluster.CredentialRole;
 import com.bettercompute.application.cluster.CredentialsCommand;
@@ -84,7 +85,7 @@ class ClusterBodiesTest {
     void a_create_field_out_of_its_form_is_invalid_input_naming_it(String why, Map<String, Object> body, String field) {
         assertThatThrownBy(() -> Bodies.createCluster(body)).isInstanceOfSatisfying(DomainException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.INVALID_INPUT);
-            assertThat(fields(e)).contains(field);
+            assertThat(ClusterWorld.fields(e)).contains(field);
         });
     }
 
@@ -92,7 +93,7 @@ class ClusterBodiesTest {
     void details_name_every_bad_field_at_once() {
         Map<String, Object> body = standard("Bad", "mode", "x", "nodePools", List.of(nodePool("Y", "nodeCount", -4)), "extra", 1);
         assertThatThrownBy(() -> Bodies.createCluster(body)).isInstanceOfSatisfying(DomainException.class, e ->
-                assertThat(fields(e)).containsExactlyInAnyOrder("name", "mode", "nodePools[0].name", "nodePools[0].nodeCount", "extra"));
+                assertThat(ClusterWorld.fields(e)).containsExactlyInAnyOrder("name", "mode", "nodePools[0].name", "nodePools[0].nodeCount", "extra"));
     }
 
     @Test
@@ -157,7 +158,7 @@ class ClusterBodiesTest {
         if (outcome.equals("INVALID_INPUT")) {
             assertThatThrownBy(() -> Bodies.credentials(body)).isInstanceOfSatisfying(DomainException.class, e -> {
                 assertThat(e.code()).isEqualTo(ErrorCode.INVALID_INPUT);
-                assertThat(fields(e)).contains("ttlSeconds");
+                assertThat(ClusterWorld.fields(e)).contains("ttlSeconds");
             });
         } else {
             assertThat(Bodies.credentials(body).ttlSeconds()).isEqualTo(Integer.parseInt(outcome));
@@ -184,15 +185,5 @@ class ClusterBodiesTest {
         body.put("tenantId", "acme");
         body.put("clusterId", CLUSTER);
         return ClusterBodies.changed(body, changes);
-    }
-
-    /** The fields an {@code INVALID_INPUT} names. */
-    @SuppressWarnings("unchecked")
-    static List<String> fields(DomainException e) {
-        Object fields = e.details().get("fields");
-        if (fields == null) {
-            return List.of(String.valueOf(e.details().get("field")));
-        }
-        return ((List<Map<String, Object>>) fields).stream().map(f -> (String) f.get("field")).toList();
     }
 }

@@ -1,5 +1,6 @@
 package com.bettercompute.adapters.http;
 
+import com.bettercompute.application.cluster.ClusterWorld;
 import com.bettercompute.application.nodepool.CreateNodePoolCommand;
 import com.bettercompute.application.nodepool.UpdateNodePoolCommand;
 import com.bettercompute.domain.DomainException;
@@ -46,7 +47,7 @@ class NodePoolBodiesTest {
     void a_create_field_out_of_its_form_is_invalid_input_naming_it(String what, Map<String, Object> body, String field) {
         assertThatThrownBy(() -> Bodies.createNodePool(body)).isInstanceOfSatisfying(DomainException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.INVALID_INPUT);
-            assertThat(ClusterBodiesTest.fields(e)).contains(field);
+            assertThat(ClusterWorld.fields(e)).contains(field);
         });
     }
 

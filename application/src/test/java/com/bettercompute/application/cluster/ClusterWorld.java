@@ -5,6 +5,7 @@ import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.catalog.LoadCatalog;
 import com.bettercompute.application.fakes.InMemoryPorts;
+import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.access.Role;
 import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.catalog.BillingMode;
@@ -233,6 +234,16 @@ public final class ClusterWorld {
     /** The tenant's clusters, deleted ones too when asked. */
     List<Cluster> list(Caller caller, String tenantId, boolean includeDeleted) {
         return list.list(caller, new ListClustersQuery(tenantId, null, null, includeDeleted));
+    }
+
+    /** The fields an {@code INVALID_INPUT} names, in its order. */
+    @SuppressWarnings("unchecked")
+    public static List<String> fields(DomainException e) {
+        Object fields = e.details().get("fields");
+        if (fields == null) {
+            return List.of(String.valueOf(e.details().get("field")));
+        }
+        return ((List<Map<String, Object>>) fields).stream().map(f -> (String) f.get("field")).toList();
     }
 
     List<String> eventTypes() {

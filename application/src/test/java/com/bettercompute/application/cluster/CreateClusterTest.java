@@ -121,7 +121,7 @@ class CreateClusterTest {
                 .isInstanceOfSatisfying(DomainException.class, e -> {
                     assertThat(e.code()).isEqualTo(code);
                     if (field != null) {
-                        assertThat(fields(e)).contains(field);
+                        assertThat(ClusterWorld.fields(e)).contains(field);
                     }
                 });
         assertThat(w.list(w.alice, "acme", true)).isEmpty();
@@ -134,7 +134,7 @@ class CreateClusterTest {
         ClusterWorld.Create create = standard("a").projectId("prj_00000000000000000000000000").networkId(GLOBEX_NETWORK)
                 .nodePools(nodePool("x").zones("us-central1-a", "us-central1-f"), nodePool("y").zones("europe-west4-a"));
         assertThatThrownBy(() -> w.create(w.alice, create)).isInstanceOfSatisfying(DomainException.class, e ->
-                assertThat(fields(e)).containsExactlyInAnyOrder("nodePools[0].zones[1]", "nodePools[1].zones[0]", "projectId", "networkId"));
+                assertThat(ClusterWorld.fields(e)).containsExactlyInAnyOrder("nodePools[0].zones[1]", "nodePools[1].zones[0]", "projectId", "networkId"));
     }
 
     @Test
@@ -318,14 +318,5 @@ class CreateClusterTest {
         } finally {
             pool.shutdown();
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    static List<String> fields(DomainException e) {
-        Object fields = e.details().get("fields");
-        if (fields == null) {
-            return List.of(String.valueOf(e.details().get("field")));
-        }
-        return ((List<Map<String, Object>>) fields).stream().map(f -> (String) f.get("field")).toList();
     }
 }
