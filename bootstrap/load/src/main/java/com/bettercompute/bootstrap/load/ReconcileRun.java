@@ -51,7 +51,7 @@ import java.util.concurrent.atomic.LongAdder;
  * bare {@code observe} calls (one GetCluster) to the simulator on as many threads (a pass of a ready cluster
  * makes one observe plus two or three database round trips).
  *
- * <pre>java -cp bootstrap/target/better-compute.jar com.bettercompute.bootstrap.load.ReconcileRun [--clusters N] [--seconds S] [--threads T] [--operation-millis M]</pre>
+ * <pre>java -cp bootstrap/load/target/better-compute-load.jar com.bettercompute.bootstrap.load.ReconcileRun [--clusters N] [--seconds S] [--threads T] [--operation-millis M]</pre>
  */
 public final class ReconcileRun {
     private ReconcileRun() {}

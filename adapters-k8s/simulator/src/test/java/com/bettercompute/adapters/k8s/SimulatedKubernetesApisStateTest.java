@@ -2,10 +2,11 @@ package com.bettercompute.adapters.k8s;
 
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import com.bettercompute.application.fakes.MutableClock;
-import com.bettercompute.application.port.ClusterConnection;
-import com.bettercompute.application.port.ServiceAccountToken;
-import com.bettercompute.application.port.TenantClusterClient;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -34,18 +35,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class SimulatedKubernetesApisStateTest {
     private static final String ACCOUNT = "bc-u-0123456789abcdef-edit";
+    private static final String NAMESPACE = "better-compute-system";
 
     @TempDir
     Path state;
 
     private final MutableClock clock = new MutableClock();
     private final Map<String, Map<String, Integer>> running = new ConcurrentHashMap<>(Map.of("prj/us-central1-a/one", Map.of("gpu", 2)));
-    private final Fabric8TenantClusterClient client = new Fabric8TenantClusterClient(30_000);
     private SimulatedKubernetesApis apis;
 
     @AfterEach
     void stop() {
-        client.close();
         if (apis != null) {
             apis.close();
         }
@@ -60,8 +60,29 @@ class SimulatedKubernetesApisStateTest {
         apis = start(state);
     }
 
-    private ClusterConnection platform() {
-        return new ClusterConnection("https://" + apis.endpointFor("prj", "us-central1-a", "one"), apis.caCertificateBase64(), apis.adminToken());
+    /** The platform's client of the cluster: its admin token. */
+    private KubernetesClient platform() {
+        return kubeconfig(apis.endpointFor("prj", "us-central1-a", "one"), apis.caCertificateBase64(), apis.adminToken());
+    }
+
+    /** A service account in its namespace, bound to {@code clusterRole} cluster-wide, as the platform makes one for a kubeconfig. */
+    private void serviceAccount(String clusterRole) {
+        try (KubernetesClient platform = platform()) {
+            platform.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(NAMESPACE).endMetadata().build()).create();
+            platform.serviceAccounts().inNamespace(NAMESPACE).resource(new ServiceAccountBuilder().withNewMetadata().withName(ACCOUNT)
+                    .withNamespace(NAMESPACE).endMetadata().build()).create();
+            platform.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName(ACCOUNT).endMetadata()
+                    .withNewRoleRef().withApiGroup("rbac.authorization.k8s.io").withKind("ClusterRole").withName(clusterRole).endRoleRef()
+                    .addNewSubject().withKind("ServiceAccount").withName(ACCOUNT).withNamespace(NAMESPACE).endSubject().build()).create();
+        }
+    }
+
+    /** A token of the service account for an hour (TokenRequest). */
+    private String token() {
+        try (KubernetesClient platform = platform()) {
+            return platform.serviceAccounts().inNamespace(NAMESPACE).withName(ACCOUNT).tokenRequest(new TokenRequestBuilder()
+                    .withNewSpec().withExpirationSeconds(3600L).endSpec().build()).getStatus().getToken();
+        }
     }
 
     /** A client as a kubeconfig makes it: the endpoint and CA as they were when it was handed out. */
@@ -74,13 +95,13 @@ class SimulatedKubernetesApisStateTest {
     @Test
     void objectsKubeconfigsAndTokensHandedOutBeforeARestartWorkAfterIt() {
         apis = start(state);
-        client.ensureServiceAccount(platform(), ACCOUNT, "edit");
-        ServiceAccountToken token = client.requestToken(platform(), ACCOUNT, 3600, null);
+        serviceAccount("edit");
+        String token = token();
         String endpoint = apis.endpointFor("prj", "us-central1-a", "one");
         String ca = apis.caCertificateBase64();
         ServiceAccount before;
         try (KubernetesClient admin = kubeconfig(endpoint, ca, apis.adminToken())) {
-            before = admin.serviceAccounts().inNamespace(TenantClusterClient.NAMESPACE).withName(ACCOUNT).get();
+            before = admin.serviceAccounts().inNamespace(NAMESPACE).withName(ACCOUNT).get();
             assertThat(admin.nodes().list().getItems()).hasSize(2);
         }
 
@@ -88,22 +109,22 @@ class SimulatedKubernetesApisStateTest {
 
         assertThat(apis.endpointFor("prj", "us-central1-a", "one")).isEqualTo(endpoint);
         assertThat(apis.caCertificateBase64()).isEqualTo(ca);
-        try (KubernetesClient user = kubeconfig(endpoint, ca, token.token())) {
+        try (KubernetesClient user = kubeconfig(endpoint, ca, token)) {
             assertThat(user.nodes().list().getItems()).hasSize(2);
-            ServiceAccount after = user.serviceAccounts().inNamespace(TenantClusterClient.NAMESPACE).withName(ACCOUNT).get();
+            ServiceAccount after = user.serviceAccounts().inNamespace(NAMESPACE).withName(ACCOUNT).get();
             assertThat(after.getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());
             assertThat(after.getMetadata().getResourceVersion()).isEqualTo(before.getMetadata().getResourceVersion());
         }
         try (KubernetesClient admin = kubeconfig(endpoint, ca, apis.adminToken())) {
             assertThat(admin.rbac().clusterRoleBindings().withName(ACCOUNT).get().getRoleRef().getName()).isEqualTo("edit");
-            ServiceAccount created = admin.serviceAccounts().inNamespace(TenantClusterClient.NAMESPACE).resource(new ServiceAccount())
+            ServiceAccount created = admin.serviceAccounts().inNamespace(NAMESPACE).resource(new ServiceAccount())
                     .create(new io.fabric8.kubernetes.api.model.ServiceAccountBuilder().withNewMetadata().withName("later").endMetadata().build());
             assertThat(Long.parseLong(created.getMetadata().getResourceVersion()))
                     .isGreaterThan(Long.parseLong(before.getMetadata().getResourceVersion()));
         }
 
         clock.advance(Duration.ofSeconds(3600));
-        try (KubernetesClient user = kubeconfig(endpoint, ca, token.token())) {
+        try (KubernetesClient user = kubeconfig(endpoint, ca, token)) {
             assertThatThrownBy(() -> user.nodes().list()).isInstanceOfSatisfying(KubernetesClientException.class,
                     e -> assertThat(e.getCode()).isEqualTo(401));
         }
@@ -126,7 +147,7 @@ class SimulatedKubernetesApisStateTest {
     @Test
     void everyAnsweredChangeIsAlreadyOnDisk() throws IOException {
         apis = start(state);
-        client.ensureServiceAccount(platform(), ACCOUNT, "view");
+        serviceAccount("view");
         Path copy = Files.createDirectories(state.resolveSibling(state.getFileName() + "-copy"));
         try (Stream<Path> files = Files.walk(state)) {
             for (Path file : files.toList()) {
@@ -149,12 +170,12 @@ class SimulatedKubernetesApisStateTest {
     @Test
     void aClusterTheProviderDeletedStartsEmptyWhenMadeAgain() {
         apis = start(state);
-        client.ensureServiceAccount(platform(), ACCOUNT, "view");
+        serviceAccount("view");
         apis.forget("prj", "us-central1-a", "one");
         restart();
 
         try (KubernetesClient admin = kubeconfig(apis.endpointFor("prj", "us-central1-a", "one"), apis.caCertificateBase64(), apis.adminToken())) {
-            assertThat(admin.serviceAccounts().inNamespace(TenantClusterClient.NAMESPACE).withName(ACCOUNT).get()).isNull();
+            assertThat(admin.serviceAccounts().inNamespace(NAMESPACE).withName(ACCOUNT).get()).isNull();
             assertThat(admin.rbac().clusterRoles().withName("view").get()).isNotNull();
         }
     }
@@ -182,10 +203,10 @@ class SimulatedKubernetesApisStateTest {
         Map<String, Object> upgraded = json.unmarshal(Files.readString(identity), Map.class);
         assertThat(upgraded).containsKey("serviceAccountKey").doesNotContainKey("signingKey");
         assertThat(Files.getPosixFilePermissions(identity)).containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
-        client.ensureServiceAccount(platform(), ACCOUNT, "view");
-        ServiceAccountToken token = client.requestToken(platform(), ACCOUNT, 3600, null);
+        serviceAccount("view");
+        String token = token();
         restart();
-        try (KubernetesClient user = kubeconfig(endpoint, ca, token.token())) {
+        try (KubernetesClient user = kubeconfig(endpoint, ca, token)) {
             assertThat(user.nodes().list().getItems()).hasSize(2);
         }
     }
