@@ -47,7 +47,7 @@ class MarketTickLoopTest {
         List<MarketFeed.Entry> before;
         try (Database db = Database.open(url); Metrics metrics = new Metrics()) {
             MarketModule market = MarketModule.start(db, clock, Duration.ofSeconds(5), false, metrics);
-            MarketBook book = new MarketBook(db.transactions(), market.markets(), market.clock());
+            MarketBook book = new MarketBook(db.transactions(), market.markets(), db.outbox(), market.clock());
             book.seed(4);
             book.file("a1", 0, 2, null);
             book.file("b1", 1, 1, null);
@@ -69,7 +69,7 @@ class MarketTickLoopTest {
         }
         try (Database db = Database.open(url); Metrics metrics = new Metrics()) {
             MarketModule market = MarketModule.start(db, clock, Duration.ofSeconds(5), false, metrics);
-            MarketBook book = new MarketBook(db.transactions(), market.markets(), market.clock());
+            MarketBook book = new MarketBook(db.transactions(), market.markets(), db.outbox(), market.clock());
             assertThat(market.markets().load().lastTick()).isEqualTo(clock.instant());
             run(market, book, clock, 3);
 
@@ -85,7 +85,7 @@ class MarketTickLoopTest {
     void a_tick_that_fails_before_its_commit_leaves_nothing_and_its_replay_bills_once() {
         try (Database db = Database.open("jdbc:h2:mem:tick_replay"); Metrics metrics = new Metrics()) {
             MarketModule market = MarketModule.start(db, clock, Duration.ofSeconds(5), false, metrics);
-            MarketBook book = new MarketBook(db.transactions(), market.markets(), market.clock());
+            MarketBook book = new MarketBook(db.transactions(), market.markets(), db.outbox(), market.clock());
             book.seed(3);
             book.file("a1", 0, 2, null);
             book.file("c1", 2, 1, null);
@@ -131,7 +131,7 @@ class MarketTickLoopTest {
     void the_loop_ticks_on_its_interval_and_feeds_the_metrics() throws Exception {
         try (Database db = Database.open("jdbc:h2:mem:tick_loop"); Metrics metrics = new Metrics()) {
             MarketModule market = MarketModule.start(db, java.time.Clock.systemUTC(), Duration.ofSeconds(1), true, metrics);
-            new MarketBook(db.transactions(), market.markets(), market.clock()).seed(2);
+            new MarketBook(db.transactions(), market.markets(), db.outbox(), market.clock()).seed(2);
             Instant deadline = Instant.now().plusSeconds(30);
             while (market.ticks() < 2 && Instant.now().isBefore(deadline)) {
                 Thread.sleep(100);
@@ -152,7 +152,7 @@ class MarketTickLoopTest {
              Database b = Database.open(pg.url(), pg.user(), pg.password());
              Metrics ma = new Metrics(); Metrics mb = new Metrics()) {
             MarketModule first = MarketModule.start(a, java.time.Clock.systemUTC(), every, true, ma);
-            new MarketBook(a.transactions(), first.markets(), first.clock()).seed(2);
+            new MarketBook(a.transactions(), first.markets(), a.outbox(), first.clock()).seed(2);
             Instant deadline = Instant.now().plusSeconds(30);
             while (first.ticks() < 2 && Instant.now().isBefore(deadline)) {
                 Thread.sleep(50);

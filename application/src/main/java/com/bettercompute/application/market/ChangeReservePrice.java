@@ -19,10 +19,6 @@ public final class ChangeReservePrice {
     private final Transactions transactions;
     private final MarketRepository markets;
 
-    public ChangeReservePrice(MarketRepository markets) {
-        this(Untransacted.INSTANCE, markets);
-    }
-
     /** With the load and the save in one transaction, the market locked meanwhile, as the live server runs it. */
     public ChangeReservePrice(Transactions transactions, MarketRepository markets) {
         this.transactions = transactions;

@@ -39,11 +39,6 @@ public final class FileMarketRequest {
 
     private final MarketInput input;
 
-    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
-    public FileMarketRequest(MarketRepository markets, Clock clock) {
-        this.input = MarketInput.untransacted(markets, clock);
-    }
-
     /**
      * As the live server runs it: load, file and save in one transaction, the market locked meanwhile,
      * with the outbox event {@code market.request.received}.

@@ -34,20 +34,14 @@ final class MarketInput {
 
     private final Transactions transactions;
     private final MarketRepository markets;
-    /** Null for a market no one reads the outbox of (the simulator's). */
     private final EventOutbox outbox;
     private final Clock clock;
 
     MarketInput(Transactions transactions, MarketRepository markets, EventOutbox outbox, Clock clock) {
         this.transactions = Objects.requireNonNull(transactions);
         this.markets = Objects.requireNonNull(markets);
-        this.outbox = outbox;
+        this.outbox = Objects.requireNonNull(outbox);
         this.clock = Objects.requireNonNull(clock);
-    }
-
-    /** For a market no one else writes and no one reads the outbox of: the simulator's. */
-    static MarketInput untransacted(MarketRepository markets, Clock clock) {
-        return new MarketInput(Untransacted.INSTANCE, markets, null, clock);
     }
 
     <T> Done<T> run(BiFunction<Market, Instant, Done<T>> change) {
@@ -55,12 +49,10 @@ final class MarketInput {
             Market market = markets.load();
             Done<T> done = change.apply(market, clock.instant());
             markets.save(market);
-            if (outbox != null) {
-                if (done.event() != null) {
-                    outbox.append(done.event());
-                }
-                outbox.appendAll(MarketOutboxEvents.of(market, done.caused(), List.of()));
+            if (done.event() != null) {
+                outbox.append(done.event());
             }
+            outbox.appendAll(MarketOutboxEvents.of(market, done.caused(), List.of()));
             return done;
         });
     }

@@ -15,11 +15,6 @@ public final class ReportJobEnded {
 
     private final MarketInput input;
 
-    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
-    public ReportJobEnded(MarketRepository markets, Clock clock) {
-        this.input = MarketInput.untransacted(markets, clock);
-    }
-
     /**
      * As the live server runs it: one transaction, the market locked meanwhile, with the outbox event
      * {@code market.job.ended}.

@@ -17,11 +17,6 @@ public final class ReportNodeBack {
 
     private final MarketInput input;
 
-    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
-    public ReportNodeBack(MarketRepository markets, Clock clock) {
-        this.input = MarketInput.untransacted(markets, clock);
-    }
-
     /**
      * As the live server runs it: load, change and save in one transaction, the market locked meanwhile,
      * with the outbox event {@code market.node.back} when the node's state changed.

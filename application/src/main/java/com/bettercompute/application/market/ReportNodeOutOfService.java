@@ -19,11 +19,6 @@ public final class ReportNodeOutOfService {
 
     private final MarketInput input;
 
-    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
-    public ReportNodeOutOfService(MarketRepository markets, Clock clock) {
-        this.input = MarketInput.untransacted(markets, clock);
-    }
-
     /**
      * As the live server runs it: load, change and save in one transaction, the market locked meanwhile,
      * with the outbox event {@code market.node.out-of-service} when the node's state changed.

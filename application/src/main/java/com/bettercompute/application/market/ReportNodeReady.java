@@ -23,12 +23,6 @@ public final class ReportNodeReady {
     private final MarketInput input;
     private final MarketEffects effects;
 
-    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
-    public ReportNodeReady(MarketRepository markets, MarketEffects effects, Clock clock) {
-        this.input = MarketInput.untransacted(markets, clock);
-        this.effects = Objects.requireNonNull(effects);
-    }
-
     /**
      * As the live server runs it: one transaction, the market locked meanwhile, with the outbox events
      * {@code market.node.ready} (when the node was granted and not ready yet) and

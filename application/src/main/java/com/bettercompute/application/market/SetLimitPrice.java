@@ -1,6 +1,7 @@
 package com.bettercompute.application.market;
 
 import com.bettercompute.application.port.MarketRepository;
+import com.bettercompute.application.port.Transactions;
 
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
@@ -25,9 +26,12 @@ public final class SetLimitPrice {
         }
     }
 
+    private final Transactions transactions;
     private final MarketRepository markets;
 
-    public SetLimitPrice(MarketRepository markets) {
+    /** With the load and the save in one transaction, the market locked meanwhile. */
+    public SetLimitPrice(Transactions transactions, MarketRepository markets) {
+        this.transactions = transactions;
         this.markets = markets;
     }
 
@@ -36,6 +40,10 @@ public final class SetLimitPrice {
      *                         below the reserve it faces; NOT_FOUND for an unknown cluster or job
      */
     public LimitPriceView set(Command command) {
+        return transactions.inTransaction(() -> setInTransaction(command));
+    }
+
+    private LimitPriceView setInTransaction(Command command) {
         Market market = markets.load();
         Money limit = Money.parse(command.limit());
         if (command.jobId() == null) {

@@ -1,6 +1,7 @@
 package com.bettercompute.application.market;
 
 import com.bettercompute.application.port.MarketRepository;
+import com.bettercompute.application.port.Transactions;
 
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
@@ -17,13 +18,23 @@ public final class WithdrawLimitPrice {
     public record Command(String clusterId, String jobId) {
     }
 
+    private final Transactions transactions;
     private final MarketRepository markets;
 
-    public WithdrawLimitPrice(MarketRepository markets) {
+    /** With the load and the save in one transaction, the market locked meanwhile. */
+    public WithdrawLimitPrice(Transactions transactions, MarketRepository markets) {
+        this.transactions = transactions;
         this.markets = markets;
     }
 
     public void withdraw(Command command) {
+        transactions.inTransaction(() -> {
+            withdrawInTransaction(command);
+            return null;
+        });
+    }
+
+    private void withdrawInTransaction(Command command) {
         Market market = markets.load();
         market.cluster(command.clusterId());
         if (command.jobId() == null) {

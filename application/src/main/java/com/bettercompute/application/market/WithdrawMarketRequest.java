@@ -18,11 +18,6 @@ public final class WithdrawMarketRequest {
 
     private final MarketInput input;
 
-    /** For a market no one else writes (the simulator's): no transaction, no outbox. */
-    public WithdrawMarketRequest(MarketRepository markets, Clock clock) {
-        this.input = MarketInput.untransacted(markets, clock);
-    }
-
     /**
      * As the live server runs it: one transaction, the market locked meanwhile, with the outbox event
      * {@code market.request.withdrawn}.

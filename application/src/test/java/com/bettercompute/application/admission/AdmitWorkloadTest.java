@@ -122,7 +122,7 @@ class AdmitWorkloadTest {
 
     @Test
     void the_cluster_limit_price_binds_a_job_without_its_own() {
-        new com.bettercompute.application.market.SetLimitPrice(w.markets).set(
+        new com.bettercompute.application.market.SetLimitPrice(w.ports.transactions(), w.markets).set(
                 new com.bettercompute.application.market.SetLimitPrice.Command(MarketWorld.ACME_TRAIN, null, "40"));
         Verdict v = admit.admit(MarketWorld.ACME_TRAIN, job(null, template("worker", 8, 8)));
         assertEquals(Verdict.BALANCE_TOO_LOW, v.reason());

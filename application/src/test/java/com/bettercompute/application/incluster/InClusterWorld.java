@@ -63,7 +63,7 @@ final class InClusterWorld {
     }
 
     void limit(String clusterId, String usd) {
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command(clusterId, null, usd));
+        new SetLimitPrice(transactions, markets).set(new SetLimitPrice.Command(clusterId, null, usd));
     }
 
     /** One pass of what the in-cluster loop does: demand in, then the statuses out. */
@@ -77,7 +77,7 @@ final class InClusterWorld {
     }
 
     void ready(String nodeId) {
-        new ReportNodeReady(markets, effects, clock).report(new ReportNodeReady.Command(nodeId));
+        new ReportNodeReady(transactions, markets, outbox, effects, clock).report(new ReportNodeReady.Command(nodeId));
     }
 
     void readyAllGranted(TickOutcome outcome) {

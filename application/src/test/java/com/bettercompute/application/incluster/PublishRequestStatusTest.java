@@ -125,7 +125,7 @@ class PublishRequestStatusTest {
         w.pass();
         String node = w.markets.load().openRequest(JOB).grantedNodeIds().get(0);
         w.clock.advance(Duration.ofMinutes(10));
-        new ReportNodeLeft(w.markets, w.clock).report(new ReportNodeLeft.Command(node));
+        new ReportNodeLeft(w.transactions, w.markets, w.outbox, w.clock).report(new ReportNodeLeft.Command(node));
         w.tick();
         w.pass();
 

@@ -43,7 +43,7 @@ class ReconcileMarketNodesTest {
         provider.createCluster(new ClusterSpec(at, c.id(), ClusterMode.STANDARD, ReleaseChannel.REGULAR, null, List.of(),
                 false, null, null));
         settle();
-        new SetLimitPrice(w.markets).set(new SetLimitPrice.Command(MarketWorld.ACME_TRAIN, null, "2.00"));
+        new SetLimitPrice(w.ports.transactions(), w.markets).set(new SetLimitPrice.Command(MarketWorld.ACME_TRAIN, null, "2.00"));
         w.file(JOB, MarketWorld.ACME_TRAIN, 16, null);
         w.tick.run();
     }
@@ -155,7 +155,7 @@ class ReconcileMarketNodesTest {
         var credited = w.markets.load();
         credited.credit("globex", com.bettercompute.domain.market.Money.usd(10_000));
         w.markets.save(credited);
-        new SetLimitPrice(w.markets).set(new SetLimitPrice.Command(MarketWorld.GLOBEX_TRAIN, null, "3.00"));
+        new SetLimitPrice(w.ports.transactions(), w.markets).set(new SetLimitPrice.Command(MarketWorld.GLOBEX_TRAIN, null, "3.00"));
         w.file("rival", MarketWorld.GLOBEX_TRAIN, 32, null);
         w.tick.run();
         var deadline = new ReadMarketRequest(w.markets).read(JOB).noticeDeadline();

@@ -175,9 +175,9 @@ class MarketOperationsTest {
         w.bids.set(w.caller(ALICE), null, "train", Money.parse("2.50"));
         w.tickAndReady();
         w.ports.clock().advance(Duration.ofMinutes(5));
-        new ReportJobEnded(w.markets, w.ports.clock()).report(new ReportJobEnded.Command("batch/ml/done"));
+        new ReportJobEnded(w.ports.transactions(), w.markets, w.ports.outbox(), w.ports.clock()).report(new ReportJobEnded.Command("batch/ml/done"));
         String node = w.markets.load().openRequest("batch/ml/moved").grantedNodeIds().get(0);
-        new ReportNodeLeft(w.markets, w.ports.clock()).report(new ReportNodeLeft.Command(node));
+        new ReportNodeLeft(w.ports.transactions(), w.markets, w.ports.outbox(), w.ports.clock()).report(new ReportNodeLeft.Command(node));
 
         List<ListClusterRequests.Item> items = w.requests.list(w.caller(DAVE), null, "train");
         assertThat(items).extracting(ListClusterRequests.Item::id, ListClusterRequests.Item::phase,
@@ -204,7 +204,7 @@ class MarketOperationsTest {
     void the_requests_list_shows_at_most_the_latest_closed_requests() {
         for (int i = 0; i < ListClusterRequests.CLOSED_SHOWN + 3; i++) {
             w.file("job-" + i, ACME_TRAIN, 8, "0");
-            new ReportJobEnded(w.markets, w.ports.clock()).report(new ReportJobEnded.Command("job-" + i));
+            new ReportJobEnded(w.ports.transactions(), w.markets, w.ports.outbox(), w.ports.clock()).report(new ReportJobEnded.Command("job-" + i));
         }
         List<ListClusterRequests.Item> items = w.requests.list(w.caller(DAVE), null, "train");
         assertThat(items).hasSize(ListClusterRequests.CLOSED_SHOWN);

@@ -36,6 +36,8 @@ class MarketUseCasesTest {
     private final InMemoryMarketLedger ledger = new InMemoryMarketLedger(store);
     private final InMemoryMarketFeed feed = new InMemoryMarketFeed(store);
     private final RecordingMarketEffects effects = new RecordingMarketEffects();
+    private final InMemoryTransactions tx = new InMemoryTransactions(store);
+    private final InMemoryEventOutbox outbox = new InMemoryEventOutbox(store);
     private RunMarketTick tick;
 
     @BeforeEach
@@ -49,7 +51,7 @@ class MarketUseCasesTest {
         market.addCluster("acme-c", "acme", 64, null);
         market.addCluster("beta-c", "beta", 64, null);
         markets.save(market);
-        tick = new RunMarketTick(new InMemoryTransactions(store), markets, ledger, feed, new InMemoryEventOutbox(store),
+        tick = new RunMarketTick(tx, markets, ledger, feed, outbox,
                 effects, clock);
     }
 
@@ -58,14 +60,14 @@ class MarketUseCasesTest {
         TickOutcome outcome = tick.run();
         for (MarketEvent e : outcome.events()) {
             if (e instanceof MarketEvent.NodeGranted g) {
-                new ReportNodeReady(markets, effects, clock).report(new ReportNodeReady.Command(g.nodeId()));
+                new ReportNodeReady(tx, markets, outbox, effects, clock).report(new ReportNodeReady.Command(g.nodeId()));
             }
         }
         return outcome;
     }
 
     private RequestView file(String job, String cluster, int gpus, String limit) {
-        return new FileMarketRequest(markets, clock).file(
+        return new FileMarketRequest(tx, markets, outbox, clock).file(
                 new FileMarketRequest.Command(job, cluster, POOL.toString(), gpus, limit, null));
     }
 
@@ -77,7 +79,7 @@ class MarketUseCasesTest {
         assertThat(new ReadMarketRequest(markets).read("train").reason()).isEqualTo("BidTooLow");
         assertThat(feed.latest(POOL, 1)).extracting(PoolTick::price).containsOnlyNulls();
 
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         clock.advance(Duration.ofSeconds(5));
         tickAndReady();
 
@@ -93,7 +95,7 @@ class MarketUseCasesTest {
     @ParameterizedTest(name = "limit {0} against reserve 1.20 -> refused {1}")
     @CsvSource({"0, true", "1.19, true", "1.20, false", "3, false"})
     void aLimitBelowTheReserveIsRefusedAtWriteTime(String limit, boolean refused) {
-        SetLimitPrice set = new SetLimitPrice(markets);
+        SetLimitPrice set = new SetLimitPrice(tx, markets);
         if (refused) {
             assertThatThrownBy(() -> set.set(new SetLimitPrice.Command("acme-c", null, limit)))
                     .isInstanceOfSatisfying(DomainException.class, e -> {
@@ -109,9 +111,9 @@ class MarketUseCasesTest {
 
     @Test
     void aStandingLimitThatARaisedReservePassedReadsBidTooLowAndItsRequestsWait() {
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "1.50"));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", null, "1.50"));
         file("train", "acme-c", 8, null);
-        new ChangeReservePrice(markets).change(new ChangeReservePrice.Command(POOL.toString(), "1.80"));
+        new ChangeReservePrice(tx, markets).change(new ChangeReservePrice.Command(POOL.toString(), "1.80"));
 
         LimitPriceView read = new ReadLimitPrice(markets).read(new ReadLimitPrice.Query("acme-c", null));
         assertThat(read.bidTooLow()).isTrue();
@@ -122,15 +124,15 @@ class MarketUseCasesTest {
 
     @Test
     void aJobsOwnLimitIsCheckedAgainstItsPoolAndWithdrawingItFallsBackToTheClusters() {
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 8, "0");
         tickAndReady();
         assertThat(new ReadMarketRequest(markets).read("train").reason()).as("0 is a real zero").isEqualTo("BidTooLow");
-        assertThatThrownBy(() -> new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", "train", "1")))
+        assertThatThrownBy(() -> new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", "train", "1")))
                 .isInstanceOfSatisfying(DomainException.class,
                         e -> assertThat(e.details()).containsEntry("reason", "bid-too-low"));
 
-        new WithdrawLimitPrice(markets).withdraw(new WithdrawLimitPrice.Command("acme-c", "train"));
+        new WithdrawLimitPrice(tx, markets).withdraw(new WithdrawLimitPrice.Command("acme-c", "train"));
         clock.advance(Duration.ofSeconds(5));
         tickAndReady();
         assertThat(new ReadMarketRequest(markets).read("train").limit()).isEqualTo(Money.parse("2.00"));
@@ -139,7 +141,7 @@ class MarketUseCasesTest {
 
     @Test
     void chargesReachTheLedgerOnceEvenWhenATickIsReplayed() {
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 16, null);
         tickAndReady();
         clock.advance(Duration.ofMinutes(60));
@@ -154,31 +156,31 @@ class MarketUseCasesTest {
 
     @Test
     void anEndedJobsNodesStayUntilTheHoldThenTheIdleGraceAndWithdrawLeavesTheQueue() {
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 8, null);
         tickAndReady();
         clock.advance(Duration.ofMinutes(10));
-        new ReportJobEnded(markets, clock).report(new ReportJobEnded.Command("train"));
+        new ReportJobEnded(tx, markets, outbox, clock).report(new ReportJobEnded.Command("train"));
         clock.advance(Duration.ofMinutes(50));
         tickAndReady();
         assertThat(effects.applied(MarketEvent.NodeReleased.class)).extracting(MarketEvent.NodeReleased::nodeId)
                 .containsExactly("n1");
 
         file("queued", "acme-c", 8, "0");
-        new WithdrawMarketRequest(markets, clock).withdraw(new WithdrawMarketRequest.Command("queued"));
+        new WithdrawMarketRequest(tx, markets, outbox, clock).withdraw(new WithdrawMarketRequest.Command("queued"));
         assertThatThrownBy(() -> new ReadMarketRequest(markets).read("queued"))
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
     }
 
     @Test
     void aNodeOutOfServiceIsReplacedAtTheLockedRateAndComesBackAsIdleCapacity() {
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 8, null);
         tickAndReady();
         String node = new ReadMarketRequest(markets).read("train").nodeIds().get(0);
         clock.advance(Duration.ofMinutes(15));
-        new ReportNodeOutOfService(markets, clock).report(new ReportNodeOutOfService.Command(node));
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "1.50"));
+        new ReportNodeOutOfService(tx, markets, outbox, clock).report(new ReportNodeOutOfService.Command(node));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", null, "1.50"));
         clock.advance(Duration.ofSeconds(5));
         tickAndReady();
 
@@ -188,14 +190,14 @@ class MarketUseCasesTest {
         assertThat(replacement.lockedRate()).isEqualTo(Money.parse("2.00"));
         assertThat(replacement.protectedUntil()).isEqualTo(T0.plus(Duration.ofHours(2)));
 
-        new ReportNodeBack(markets, clock).report(new ReportNodeBack.Command(node));
+        new ReportNodeBack(tx, markets, outbox, clock).report(new ReportNodeBack.Command(node));
         assertThat(markets.load().node(node).grant().idle()).isTrue();
     }
 
     @Test
     void outbidWithNoticeReachesTheClusterWithItsDeadline() {
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("beta-c", null, "3.00"));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("beta-c", null, "3.00"));
         file("a", "acme-c", 16, null);
         tickAndReady();
         clock.advance(Duration.ofHours(2));
@@ -211,11 +213,11 @@ class MarketUseCasesTest {
 
     @Test
     void aGangIsProvisionedWhenItsLastNodeIsReadyAndTheClusterHearsItAtOnce() {
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 16, null);
         tick.run();
         assertThat(new ReadMarketRequest(markets).read("train").reason()).isEqualTo("Provisioning");
-        ReportNodeReady ready = new ReportNodeReady(markets, effects, clock);
+        ReportNodeReady ready = new ReportNodeReady(tx, markets, outbox, effects, clock);
         clock.advance(Duration.ofMinutes(3));
         ready.report(new ReportNodeReady.Command("n1"));
         assertThat(effects.applied(MarketEvent.GangProvisioned.class)).isEmpty();
@@ -231,11 +233,11 @@ class MarketUseCasesTest {
 
     @Test
     void aGrantedNodeThatLeavesTheClusterRevokesItsGangAndRequeuesTheJob() {
-        new SetLimitPrice(markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
+        new SetLimitPrice(tx, markets).set(new SetLimitPrice.Command("acme-c", null, "2.00"));
         file("train", "acme-c", 16, null);
         tickAndReady();
         clock.advance(Duration.ofMinutes(10));
-        new ReportNodeLeft(markets, clock).report(new ReportNodeLeft.Command("n1"));
+        new ReportNodeLeft(tx, markets, outbox, clock).report(new ReportNodeLeft.Command("n1"));
         tick.run();
 
         assertThat(effects.applied(MarketEvent.GangRevoked.class)).extracting(MarketEvent.GangRevoked::requeuedAs)

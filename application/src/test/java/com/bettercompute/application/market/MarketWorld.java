@@ -130,7 +130,7 @@ public final class MarketWorld {
 
     /** Files a job's request in a cluster, as Kueue would through the in-cluster adapter. */
     public RequestView file(String jobId, String clusterId, int gpus, String limitLabel) {
-        return new FileMarketRequest(markets, ports.clock()).file(
+        return new FileMarketRequest(ports.transactions(), markets, ports.outbox(), ports.clock()).file(
                 new FileMarketRequest.Command(jobId, clusterId, POOL, gpus, limitLabel, null));
     }
 
@@ -139,7 +139,7 @@ public final class MarketWorld {
         var outcome = tick.run();
         for (var e : outcome.events()) {
             if (e instanceof com.bettercompute.domain.market.MarketEvent.NodeGranted g) {
-                new ReportNodeReady(markets, effects, ports.clock()).report(new ReportNodeReady.Command(g.nodeId()));
+                new ReportNodeReady(ports.transactions(), markets, ports.outbox(), effects, ports.clock()).report(new ReportNodeReady.Command(g.nodeId()));
             }
         }
     }

@@ -47,7 +47,7 @@ class ReadMarketClusterTest {
         w.tickAndReady();
         var request = w.markets.load().openRequests().get(0);
         String node = request.grantedNodeIds().get(0);
-        new ReportNodeOutOfService(w.markets, w.ports.clock()).report(new ReportNodeOutOfService.Command(node));
+        new ReportNodeOutOfService(w.ports.transactions(), w.markets, w.ports.outbox(), w.ports.clock()).report(new ReportNodeOutOfService.Command(node));
         ReadMarketCluster.View v = read.read(alice, null, "train");
         assertThat(v.nodes()).filteredOn(n -> n.node().equals(node)).singleElement()
                 .satisfies(n -> assertThat(n.state()).isEqualTo(ReadMarketCluster.NodeState.NODE_FIX_IN_PROGRESS));

@@ -53,7 +53,7 @@ class MarketReplicasTest {
         ServerProcess second = null;
         try (Database db = Database.open(pg.url(), pg.user(), pg.password())) {
             MarketRepository markets = db.newMarketRepository(Clock.systemUTC());
-            new MarketBook(db.transactions(), markets, Clock.systemUTC()).seed(2);
+            new MarketBook(db.transactions(), markets, db.outbox(), Clock.systemUTC()).seed(2);
             first = ServerProcess.start(a, a.resolve("server.log"), args(pg, "replica-a"));
             Instant deadline = Instant.now().plusSeconds(60);
             while (ticks(first) < 2 && Instant.now().isBefore(deadline)) {

@@ -49,7 +49,7 @@ class MarketSurvivesSigkillTest {
         int killedTicking = 0;
         try (Database db = Database.open(pg.url(), pg.user(), pg.password())) {
             MarketRepository markets = db.newMarketRepository(clock);
-            MarketBook book = new MarketBook(db.transactions(), markets, clock);
+            MarketBook book = new MarketBook(db.transactions(), markets, db.outbox(), clock);
             book.seed(6);
             for (int cycle = 0; cycle < cycles; cycle++) {
                 Instant tickedBefore = markets.load().lastTick();

@@ -1,6 +1,7 @@
 package com.bettercompute.bootstrap.market;
 
 import com.bettercompute.application.market.FileMarketRequest;
+import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.MarketEffects;
 import com.bettercompute.application.port.MarketLedger;
 import com.bettercompute.application.port.MarketRepository;
@@ -35,12 +36,14 @@ public final class MarketBook {
 
     private final Transactions transactions;
     private final MarketRepository markets;
+    private final EventOutbox outbox;
     private final Clock clock;
     private static final MarketEffects NONE = events -> { };
 
-    public MarketBook(Transactions transactions, MarketRepository markets, Clock clock) {
+    public MarketBook(Transactions transactions, MarketRepository markets, EventOutbox outbox, Clock clock) {
         this.transactions = transactions;
         this.markets = markets;
+        this.outbox = outbox;
         this.clock = clock;
     }
 
@@ -63,8 +66,8 @@ public final class MarketBook {
 
     /** Kueue files a job: {@code nodes} whole nodes at the job's own limit (null: the cluster's). */
     public void file(String job, int tenant, int nodes, String limit) {
-        transactions.inTransaction(() -> new FileMarketRequest(markets, clock).file(new FileMarketRequest.Command(
-                job, TENANTS.get(tenant) + "-c", POOL.toString(), nodes * 8, limit, null)));
+        new FileMarketRequest(transactions, markets, outbox, clock).file(new FileMarketRequest.Command(
+                job, TENANTS.get(tenant) + "-c", POOL.toString(), nodes * 8, limit, null));
     }
 
     /** Every granted node that is not ready yet reports ready now; how many did. */
@@ -75,18 +78,15 @@ public final class MarketBook {
                 pending.add(g.nodeId());
             }
         }
-        ReportNodeReady ready = new ReportNodeReady(markets, NONE, clock);
+        ReportNodeReady ready = new ReportNodeReady(transactions, markets, outbox, NONE, clock);
         for (String node : pending) {
-            transactions.inTransaction(() -> ready.report(new ReportNodeReady.Command(node)));
+            ready.report(new ReportNodeReady.Command(node));
         }
         return pending.size();
     }
 
     public void endJob(String job) {
-        transactions.inTransaction(() -> {
-            new ReportJobEnded(markets, clock).report(new ReportJobEnded.Command(job));
-            return null;
-        });
+        new ReportJobEnded(transactions, markets, outbox, clock).report(new ReportJobEnded.Command(job));
     }
 
     /**

@@ -1,5 +1,8 @@
 package com.bettercompute.bootstrap.market;
 
+import static com.bettercompute.bootstrap.market.SimulationAdapters.NO_OUTBOX;
+import static com.bettercompute.bootstrap.market.SimulationAdapters.NO_TRANSACTIONS;
+
 import com.bettercompute.application.market.ChangeReservePrice;
 import com.bettercompute.application.market.FileMarketRequest;
 import com.bettercompute.application.market.ReportJobEnded;
@@ -58,6 +61,16 @@ final class MarketSimulation {
     private final SimulationAdapters.Ledger ledger = new SimulationAdapters.Ledger();
     private final SimulationAdapters.Feed feed = new SimulationAdapters.Feed();
     private final SimulationAdapters.Effects effects = new SimulationAdapters.Effects();
+    // the market's inputs as the server runs them, on the simulation's one thread: no lock, no outbox kept
+    private final ReportNodeReady reportReady = new ReportNodeReady(NO_TRANSACTIONS, repository, NO_OUTBOX, effects, clock);
+    private final ReportJobEnded reportJobEnded = new ReportJobEnded(NO_TRANSACTIONS, repository, NO_OUTBOX, clock);
+    private final FileMarketRequest fileRequest = new FileMarketRequest(NO_TRANSACTIONS, repository, NO_OUTBOX, clock);
+    private final ChangeReservePrice changeReserve = new ChangeReservePrice(NO_TRANSACTIONS, repository);
+    private final WithdrawLimitPrice withdrawLimit = new WithdrawLimitPrice(NO_TRANSACTIONS, repository);
+    private final SetLimitPrice setLimit = new SetLimitPrice(NO_TRANSACTIONS, repository);
+    private final ReportNodeLeft reportNodeLeft = new ReportNodeLeft(NO_TRANSACTIONS, repository, NO_OUTBOX, clock);
+    private final ReportNodeOutOfService reportOutOfService = new ReportNodeOutOfService(NO_TRANSACTIONS, repository, NO_OUTBOX, clock);
+    private final ReportNodeBack reportNodeBack = new ReportNodeBack(NO_TRANSACTIONS, repository, NO_OUTBOX, clock);
     private final PriorityQueue<Action> actions =
             new PriorityQueue<>(Comparator.comparing(Action::at).thenComparingLong(Action::seq));
     private final Map<String, SimJob> jobs = new LinkedHashMap<>();
@@ -86,8 +99,7 @@ final class MarketSimulation {
     private SimulationResult execute() {
         long wallStart = System.nanoTime();
         build();
-        RunMarketTick runTick = new RunMarketTick(SimulationAdapters.NO_TRANSACTIONS, repository, ledger, feed,
-                SimulationAdapters.NO_OUTBOX, effects, clock);
+        RunMarketTick runTick = new RunMarketTick(NO_TRANSACTIONS, repository, ledger, feed, NO_OUTBOX, effects, clock);
         Instant end = START.plus(length);
         long ticks = 0;
         for (Instant t = START; !t.isAfter(end); t = t.plus(tick)) {
@@ -147,7 +159,7 @@ final class MarketSimulation {
     }
 
     private void ready(String nodeId) {
-        follow(new ReportNodeReady(repository, effects, clock).report(new ReportNodeReady.Command(nodeId)));
+        follow(reportReady.report(new ReportNodeReady.Command(nodeId)));
     }
 
     /** A job runs from {@code at} for what remains of it; {@code lockedRate} is null for a seat on a block. */
@@ -169,7 +181,7 @@ final class MarketSimulation {
                 job.running = false;
                 job.completedAt = clock.instant();
                 job.remaining = Duration.ZERO;
-                new ReportJobEnded(repository, clock).report(new ReportJobEnded.Command(job.id));
+                reportJobEnded.report(new ReportJobEnded.Command(job.id));
             }
         });
     }
@@ -289,7 +301,7 @@ final class MarketSimulation {
         SimJob job = new SimJob(id, clusterId, tenantOfCluster.get(clusterId), poolId, gpus, duration, jobLimit,
                 priority, START.plus(at));
         jobs.put(id, job);
-        schedule(job.arrival, "arrive " + id, () -> at(where, () -> new FileMarketRequest(repository, clock).file(
+        schedule(job.arrival, "arrive " + id, () -> at(where, () -> fileRequest.file(
                 new FileMarketRequest.Command(id, clusterId, poolId.toString(), gpus,
                         jobLimit == null ? null : jobLimit.toString(), priority))));
     }
@@ -368,7 +380,7 @@ final class MarketSimulation {
         if (e.setReserve() != null) {
             PoolId pool = poolOf(e.setReserve().pool(), where + ".setReserve.pool");
             Money price = price(e.setReserve().price(), where + ".setReserve.price");
-            schedule(at, where, () -> new ChangeReservePrice(repository).change(
+            schedule(at, where, () -> changeReserve.change(
                     new ChangeReservePrice.Command(pool.toString(), price.toString())));
         } else if (e.setClusterLimit() != null) {
             String cluster = required(e.setClusterLimit().cluster(), where + ".setClusterLimit.cluster");
@@ -379,9 +391,9 @@ final class MarketSimulation {
             }
             schedule(at, where, () -> limitWrite(where, () -> {
                 if (limit == null) {
-                    new WithdrawLimitPrice(repository).withdraw(new WithdrawLimitPrice.Command(cluster, null));
+                    withdrawLimit.withdraw(new WithdrawLimitPrice.Command(cluster, null));
                 } else {
-                    new SetLimitPrice(repository).set(new SetLimitPrice.Command(cluster, null, limit));
+                    setLimit.set(new SetLimitPrice.Command(cluster, null, limit));
                 }
             }));
         } else if (e.setJobLimit() != null) {
@@ -400,9 +412,9 @@ final class MarketSimulation {
                 }
                 limitWrite(where, () -> {
                     if (limit == null) {
-                        new WithdrawLimitPrice(repository).withdraw(new WithdrawLimitPrice.Command(job.clusterId, jobId));
+                        withdrawLimit.withdraw(new WithdrawLimitPrice.Command(job.clusterId, jobId));
                     } else {
-                        new SetLimitPrice(repository).set(new SetLimitPrice.Command(job.clusterId, jobId, limit));
+                        setLimit.set(new SetLimitPrice.Command(job.clusterId, jobId, limit));
                     }
                 });
             });
@@ -461,7 +473,7 @@ final class MarketSimulation {
         candidates.sort(Comparator.comparing((Node n) -> n.grant() != null).thenComparing(Node::id,
                 Comparator.reverseOrder()));
         for (int k = 0; k < count && k < candidates.size(); k++) {
-            new ReportNodeLeft(repository, clock).report(new ReportNodeLeft.Command(candidates.get(k).id()));
+            reportNodeLeft.report(new ReportNodeLeft.Command(candidates.get(k).id()));
             nodesHeld--;
         }
     }
@@ -486,11 +498,11 @@ final class MarketSimulation {
         }
         for (int k = 0; k < count && k < candidates.size(); k++) {
             String nodeId = candidates.get(k).id();
-            new ReportNodeOutOfService(repository, clock).report(new ReportNodeOutOfService.Command(nodeId));
+            reportOutOfService.report(new ReportNodeOutOfService.Command(nodeId));
             failures++;
             if (repairAfter != null) {
                 schedule(clock.instant().plus(repairAfter), "repair " + nodeId,
-                        () -> new ReportNodeBack(repository, clock).report(new ReportNodeBack.Command(nodeId)));
+                        () -> reportNodeBack.report(new ReportNodeBack.Command(nodeId)));
             }
         }
     }
