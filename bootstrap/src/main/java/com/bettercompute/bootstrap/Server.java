@@ -185,8 +185,11 @@ public final class Server implements AutoCloseable {
             // ---- the market: its stores and the tick loop (one replica at a time ticks), then the catalog's market ----
             market = MarketModule.start(db, clock, Duration.ofSeconds(config.marketTickSeconds()), config.reconcile(), metrics);
             new LoadMarketCatalog(market.transactions(), market.markets(), market.ledger(), db.clusters(), clock).load(parsed.market());
+            // the platform's base URL: --public-url, else the API's own once it listens
+            java.util.concurrent.atomic.AtomicReference<String> issuer = new java.util.concurrent.atomic.AtomicReference<>(config.publicUrl());
             provider = GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
-                    Duration.ofSeconds(config.simOperationSeconds()), clock, config.simulatorStateDir());
+                    Duration.ofSeconds(config.simOperationSeconds()), clock, config.simulatorStateDir(),
+                    () -> issuer.get() == null ? null : java.net.URI.create(issuer.get()));
             GkeProviderSetup setup = provider;
             Map<String, ClusterProvider> cached = new ConcurrentHashMap<>();
             ClusterProviders providers = account -> cached.computeIfAbsent(account.id() + "\n" + account.credentialsFile(),
@@ -246,7 +249,6 @@ public final class Server implements AutoCloseable {
                     new GetNodePool(db.clusters(), authorizer),
                     new UpdateNodePool(db.transactions(), db.clusters(), authorizer, clock),
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
-            java.util.concurrent.atomic.AtomicReference<String> issuer = new java.util.concurrent.atomic.AtomicReference<>(config.publicUrl());
             SignInUseCases signIn = signInUseCases(config, db, cache, authorizer, providers, tenantClusters, issuer::get, clock);
             MarketUseCases marketUseCases = marketUseCases(market, db, cache, authorizer, parsed.market(), clock);
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
@@ -254,9 +256,6 @@ public final class Server implements AutoCloseable {
                     new Console(useCases, nodePools, marketUseCases, consoleUseCases(market, db, cache, authorizer), clock));
             int port = api.start(config.host(), config.port());
             issuer.compareAndSet(null, "http://" + ServeCommand.displayHost(config.host()) + ":" + port);
-            // The simulated clusters trust the platform's ID tokens (issue 17): the issuer --public-url names, else
-            // the API itself.
-            provider.trustIssuer(java.net.URI.create(issuer.get()));
             return new Server(db, changes, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market,
                     admission);
         } catch (RuntimeException e) {

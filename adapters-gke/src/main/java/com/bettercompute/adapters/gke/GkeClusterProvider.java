@@ -63,14 +63,13 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link ClusterProvider} on GKE's {@code ClusterManagerClient} (gRPC or HTTP/JSON; real GKE or the
- * simulator). Every call starts at most one GKE operation and returns; no gax, gRPC or protobuf
- * type leaves this class: failures are {@link ProviderException}s.
+ * {@link ClusterProvider} on GKE's {@code ClusterManagerClient} (gRPC or HTTP/JSON). Every call starts at
+ * most one GKE operation and returns; no gax, gRPC or protobuf type leaves this class: failures are
+ * {@link ProviderException}s.
  */
 public final class GkeClusterProvider implements ClusterProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GkeClusterProvider.class);
@@ -79,21 +78,16 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
     static final String INITIAL_POOL_MACHINE_TYPE = "e2-small";
 
     private final ClusterManagerClient client;
-    /** Null: the client's own Google credentials give the platform's token. */
-    private final Supplier<String> platformToken;
+    /** The platform's Google identity; null until first read from the client's own credentials. */
     private GoogleCredentials credentials;
 
-    public GkeClusterProvider(ClusterManagerClient client) {
-        this(client, null);
-    }
-
     /**
-     * @param platformToken where the platform's token for the clusters' Kubernetes APIs comes from, when not
-     *                      from the client's Google credentials (a simulator's clusters); null: from them
+     * @param credentials the platform's Google identity in the clusters' Kubernetes APIs; null: the client's own
+     *                    credentials, read at the first {@link #platformAccessToken()}
      */
-    public GkeClusterProvider(ClusterManagerClient client, Supplier<String> platformToken) {
+    public GkeClusterProvider(ClusterManagerClient client, GoogleCredentials credentials) {
         this.client = Objects.requireNonNull(client, "client");
-        this.platformToken = platformToken;
+        this.credentials = credentials;
     }
 
     /**
@@ -103,9 +97,6 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
      */
     @Override
     public String platformAccessToken() {
-        if (platformToken != null) {
-            return platformToken.get();
-        }
         try {
             GoogleCredentials google;
             synchronized (this) {

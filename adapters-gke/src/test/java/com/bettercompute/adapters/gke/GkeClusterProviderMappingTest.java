@@ -2,6 +2,8 @@ package com.bettercompute.adapters.gke;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.bettercompute.adapters.gke.GkeClusterProviders.Endpoint;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Transport;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.domain.cluster.Accelerators;
 import com.bettercompute.domain.cluster.Autoscaling;
@@ -43,7 +45,7 @@ class GkeClusterProviderMappingTest {
     @BeforeEach
     void start() throws IOException {
         simulator = GkeSimulator.start(clock, Duration.ZERO, 0, 0);
-        provider = GkeClusterProviders.grpc(simulator.grpcTarget());
+        provider = GkeClusterProviders.grpc(new Endpoint(simulator.grpcTarget(), Transport.PLAINTEXT, null));
         gke = ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
                 .setEndpoint(simulator.grpcTarget())
                 .setCredentialsProvider(NoCredentialsProvider.create())

@@ -2,6 +2,10 @@ package com.bettercompute.adapters.gke;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.bettercompute.adapters.gke.GkeClusterProviders.Endpoint;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Transport;
+import com.google.auth.oauth2.AccessToken;
+import com.google.auth.oauth2.GoogleCredentials;
 import com.bettercompute.adapters.gke.simulator.ClusterEndpoints;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.application.port.ClusterLocator;
@@ -22,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The simulator's hook for its clusters' Kubernetes APIs: a running cluster reports the endpoint and CA the
- * hook gives (a path included), and tells the node counts of its pools, following resizes.
+ * hook gives (a path included), and tells the node counts of its pools, following resizes; the endpoint's
+ * credentials are the platform's identity in those clusters.
  */
 class SimulatorClusterEndpointsTest {
     private static final Duration OPERATION = Duration.ofSeconds(20);
@@ -39,7 +44,8 @@ class SimulatorClusterEndpointsTest {
         simulator = GkeSimulator.start(clock, OPERATION, 0, 0);
         simulator.clusterEndpoints((project, location, cluster) ->
                 new ClusterEndpoints.Endpoint("127.0.0.1:6443/clusters/" + project + "/" + location + "/" + cluster, "Q0E="));
-        provider = GkeClusterProviders.grpc(simulator.grpcTarget(), () -> "platform-token");
+        provider = GkeClusterProviders.grpc(new Endpoint(simulator.grpcTarget(), Transport.PLAINTEXT,
+                GoogleCredentials.create(new AccessToken("platform-token", null))));
     }
 
     @AfterEach
@@ -73,8 +79,14 @@ class SimulatorClusterEndpointsTest {
     }
 
     @Test
-    void without_a_token_source_or_google_credentials_there_is_no_platform_token() {
-        try (GkeClusterProvider plain = GkeClusterProviders.grpc(simulator.grpcTarget())) {
+    void an_endpoint_shows_its_address_and_transport_never_its_credentials() {
+        Endpoint endpoint = new Endpoint("127.0.0.1:1", Transport.PLAINTEXT, GoogleCredentials.create(new AccessToken("platform-token", null)));
+        assertThat(endpoint.toString()).contains("127.0.0.1:1", "PLAINTEXT").doesNotContain("platform-token");
+    }
+
+    @Test
+    void without_credentials_there_is_no_platform_token() {
+        try (GkeClusterProvider plain = GkeClusterProviders.grpc(new Endpoint(simulator.grpcTarget(), Transport.PLAINTEXT, null))) {
             org.assertj.core.api.Assertions.assertThatThrownBy(plain::platformAccessToken)
                     .isInstanceOfSatisfying(com.bettercompute.application.port.ProviderException.class,
                             e -> assertThat(e.kind()).isEqualTo(com.bettercompute.application.port.ProviderException.Kind.PERMISSION_DENIED));

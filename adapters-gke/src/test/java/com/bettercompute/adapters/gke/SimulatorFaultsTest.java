@@ -3,6 +3,8 @@ package com.bettercompute.adapters.gke;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.bettercompute.adapters.gke.GkeClusterProviders.Endpoint;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Transport;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.application.port.ClusterLocator;
 import com.bettercompute.application.port.ClusterObservation;
@@ -44,7 +46,7 @@ class SimulatorFaultsTest {
     @BeforeEach
     void start() {
         simulator = GkeSimulator.start(clock, OPERATION, 0, 0, pauses::add);
-        provider = GkeClusterProviders.grpc(simulator.grpcTarget());
+        provider = GkeClusterProviders.grpc(new Endpoint(simulator.grpcTarget(), Transport.PLAINTEXT, null));
     }
 
     @AfterEach

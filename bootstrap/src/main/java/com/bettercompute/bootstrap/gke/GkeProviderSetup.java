@@ -2,15 +2,20 @@ package com.bettercompute.bootstrap.gke;
 
 import com.bettercompute.adapters.gke.GkeClusterProvider;
 import com.bettercompute.adapters.gke.GkeClusterProviders;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Endpoint;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Transport;
 import com.bettercompute.adapters.gke.simulator.ClusterEndpoints;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
 import com.bettercompute.application.port.ClusterProvider;
 import com.bettercompute.domain.catalog.ProviderAccount;
+import com.google.auth.oauth2.AccessToken;
+import com.google.auth.oauth2.GoogleCredentials;
 import com.google.container.v1.AcceleratorConfig;
 import com.google.container.v1.NodeConfig;
 import com.google.container.v1.NodeTaint;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -21,14 +26,19 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The {@link ClusterProvider} the server runs with, from its options: {@code --gke-endpoint HOST:PORT}
  * wins (any GKE API, e.g. a standalone simulator; nothing is started), else {@code --provider gke}
  * (real GKE, application-default credentials) or {@code --provider simulator} (the default: a GKE
- * simulator in-process on free loopback ports, reached over gRPC like real GKE).
+ * simulator in-process on free loopback ports, reached over gRPC like real GKE). What the simulator cannot do
+ * as GKE does is set here, as the provider's configuration (docs/decisions/simulators.md).
  */
 public final class GkeProviderSetup implements AutoCloseable {
+    /** The hosts of {@code --gke-endpoint} that are this machine (and {@code 127.*}). */
+    private static final Set<String> LOOPBACK = Set.of("127.0.0.1", "localhost", "::1", "[::1]");
     private final GkeClusterProvider provider;
     private final GkeSimulator simulator;
     /** The embedded simulator's clusters' Kubernetes APIs; null without an embedded simulator. */
@@ -65,6 +75,11 @@ public final class GkeProviderSetup implements AutoCloseable {
         return from(provider, gkeEndpoint, simOperation, clock, null);
     }
 
+    /** As {@link #from(String, String, Duration, Clock, Path, Supplier)}, the simulated clusters trusting no issuer. */
+    public static GkeProviderSetup from(String provider, String gkeEndpoint, Duration simOperation, Clock clock, Path simulatorState) {
+        return from(provider, gkeEndpoint, simOperation, clock, simulatorState, null);
+    }
+
     /**
      * @param provider          {@code simulator} or {@code gke}
      * @param gkeEndpoint       null, or {@code HOST:PORT}
@@ -73,13 +88,18 @@ public final class GkeProviderSetup implements AutoCloseable {
      * @param simulatorState    where the embedded simulator keeps its world (its clusters' Kubernetes APIs under
      *                          {@code kubernetes/}), so a restarted server finds the provider as it left it; null:
      *                          in memory
+     * @param platformIssuer    the platform's OpenID Connect issuer (its public base URL), read now or, while it gives
+     *                          null, at the first ID token a simulated cluster sees: the embedded simulator's clusters
+     *                          trust it, as a GKE cluster configured for the platform's identity service would (on GKE
+     *                          the cluster's own configuration does it); null: they trust none
      */
-    public static GkeProviderSetup from(String provider, String gkeEndpoint, Duration simOperation, Clock clock, Path simulatorState) {
+    public static GkeProviderSetup from(String provider, String gkeEndpoint, Duration simOperation, Clock clock, Path simulatorState,
+                                        Supplier<URI> platformIssuer) {
         if (gkeEndpoint != null && !gkeEndpoint.isBlank()) {
             if (!gkeEndpoint.matches("[^\\s/]+:\\d{1,5}")) {
                 throw new IllegalArgumentException("--gke-endpoint takes HOST:PORT, not \"" + gkeEndpoint + "\"");
             }
-            return new GkeProviderSetup(GkeClusterProviders.grpc(gkeEndpoint), null, false);
+            return new GkeProviderSetup(GkeClusterProviders.grpc(new Endpoint(gkeEndpoint, transportTo(gkeEndpoint), null)), null, false);
         }
         switch (provider == null ? "simulator" : provider) {
             case "gke":
@@ -97,7 +117,20 @@ public final class GkeProviderSetup implements AutoCloseable {
                 try {
                     apis = withKubernetesApis(simulator, clock, simulatorState == null ? null : simulatorState.resolve("kubernetes"),
                             new SimulatedKubernetesApis.Settings(simOperation.dividedBy(4), null));
-                    return new GkeProviderSetup(GkeClusterProviders.grpc(simulator.grpcTarget(), apis::adminToken), simulator, apis, false);
+                    if (platformIssuer != null) {
+                        URI known = platformIssuer.get();
+                        if (known != null) {
+                            // known now (--public-url): one the clusters cannot trust stops the start
+                            apis.trustIssuer(known);
+                        } else {
+                            apis.trustIssuer(platformIssuer);
+                        }
+                    }
+                    // gRPC on loopback in plaintext; the platform's identity in the simulated clusters is the token their
+                    // API server gave it, as Google credentials (never sent in the clear: plaintext calls carry none)
+                    Endpoint endpoint = new Endpoint(simulator.grpcTarget(), Transport.PLAINTEXT,
+                            GoogleCredentials.create(new AccessToken(apis.adminToken(), null)));
+                    return new GkeProviderSetup(GkeClusterProviders.grpc(endpoint), simulator, apis, false);
                 } catch (RuntimeException e) {
                     if (apis != null) {
                         apis.close();
@@ -112,7 +145,17 @@ public final class GkeProviderSetup implements AutoCloseable {
     }
 
     /**
-     * Gives the simulator's clusters a Kubernetes API (adapters-k8s): once RUNNING, each reports an endpoint
+     * How {@code --gke-endpoint} is spoken to: plaintext without credentials on a loopback host (an API on this machine,
+     * such as a standalone simulator), TLS with application-default credentials anywhere else.
+     */
+    static Transport transportTo(String hostPort) {
+        String host = hostPort.substring(0, hostPort.lastIndexOf(':'));
+        boolean loopback = LOOPBACK.contains(host) || host.startsWith("127.");
+        return loopback ? Transport.PLAINTEXT : Transport.TLS;
+    }
+
+    /**
+     * Gives the simulator's clusters a Kubernetes API (adapters-k8s-simulator): once RUNNING, each reports an endpoint
      * on the one HTTPS server of {@link SimulatedKubernetesApis} and its CA, and shows its node pools' nodes.
      */
     static SimulatedKubernetesApis withKubernetesApis(GkeSimulator simulator, Clock clock, Path state, SimulatedKubernetesApis.Settings settings) {
@@ -177,18 +220,6 @@ public final class GkeProviderSetup implements AutoCloseable {
             case NO_EXECUTE -> "NoExecute";
             default -> "NoSchedule";
         };
-    }
-
-    /**
-     * Makes the embedded simulator's clusters accept the ID tokens of the platform's OpenID Connect issuer (its
-     * public base URL), as a GKE cluster configured for the platform's identity service would; nothing without an
-     * embedded simulator (on GKE the cluster's own configuration does it: docs/decisions.md). Its keys are
-     * fetched at the first ID token, so the issuer may start answering after this call.
-     */
-    public void trustIssuer(java.net.URI issuer) {
-        if (kubernetesApis != null) {
-            kubernetesApis.trustIssuer(issuer);
-        }
     }
 
     /** The embedded simulator's clusters' Kubernetes APIs, when there is an embedded simulator. */

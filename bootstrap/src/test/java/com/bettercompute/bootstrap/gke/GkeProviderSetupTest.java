@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Transport;
 import com.google.container.v1.AcceleratorConfig;
 import com.google.container.v1.NodeTaint;
 import com.google.container.v1.NodeConfig;
@@ -153,7 +155,7 @@ class GkeProviderSetupTest {
     }
 
     /**
-     * The issuer trusted through the setup reaches the clusters the provider reports: an ID token of that issuer
+     * The issuer the setup is given reaches the clusters the provider reports: an ID token of that issuer
      * for the cluster is its user in the cluster, bound as the platform binds its groups. The issuer here is a
      * stand-in for the platform's (discovery and JWKS on loopback).
      */
@@ -170,8 +172,10 @@ class GkeProviderSetupTest {
             exchange.close();
         });
         issuer.start();
-        try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ZERO, clock)) {
-            setup.trustIssuer(URI.create(url));
+        // named once the platform listens, after the simulator started, as the server names it
+        java.util.concurrent.atomic.AtomicReference<URI> named = new java.util.concurrent.atomic.AtomicReference<>();
+        try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ZERO, clock, null, named::get)) {
+            named.set(URI.create(url));
             setup.provider().createCluster(new ClusterSpec(AT, ID, ClusterMode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
             ClusterObservation cluster = setup.provider().observe(AT);
             SignedJWT token = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), new JWTClaimsSet.Builder()
@@ -195,6 +199,20 @@ class GkeProviderSetupTest {
         } finally {
             issuer.stop(0);
         }
+    }
+
+    @Test
+    void anIssuerKnownAtTheStartThatTheSimulatedClustersCannotTrustStopsTheStart() {
+        assertThatThrownBy(() -> GkeProviderSetup.from("simulator", null, Duration.ZERO, clock, null, () -> URI.create("http://example.com")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("https");
+    }
+
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource({
+            "127.0.0.1:4000, PLAINTEXT", "127.8.9.10:4000, PLAINTEXT", "localhost:4000, PLAINTEXT", "[::1]:4000, PLAINTEXT",
+            "container.googleapis.com:443, TLS", "10.0.0.5:4000, TLS", "gke.internal:4000, TLS"})
+    void anEndpointOnThisMachineIsSpokenToInPlaintextAnyOtherOverTls(String endpoint, Transport transport) {
+        assertThat(GkeProviderSetup.transportTo(endpoint)).isEqualTo(transport);
     }
 
     @Test

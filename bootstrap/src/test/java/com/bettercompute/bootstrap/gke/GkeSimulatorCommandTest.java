@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.bettercompute.adapters.gke.GkeClusterProvider;
 import com.bettercompute.adapters.gke.GkeClusterProviders;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Endpoint;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Transport;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.application.port.ClusterLocator;
 import com.bettercompute.application.port.ClusterSpec;
@@ -59,7 +61,7 @@ class GkeSimulatorCommandTest {
         String[] args = {"--sim-operation-seconds", "0", "--state-dir", state.toString()};
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         try (GkeSimulator first = GkeSimulatorCommand.start(args, quiet);
-                GkeClusterProvider provider = GkeClusterProviders.grpc(first.grpcTarget())) {
+                GkeClusterProvider provider = GkeClusterProviders.grpc(new Endpoint(first.grpcTarget(), Transport.PLAINTEXT, null))) {
             provider.createCluster(new ClusterSpec(AT, ID, ClusterMode.STANDARD, null, null, List.of(), false, null, null));
         }
         try (GkeSimulator second = GkeSimulatorCommand.start(args, quiet)) {

@@ -2,6 +2,8 @@ package com.bettercompute.bootstrap.load;
 
 import com.bettercompute.adapters.gke.GkeClusterProvider;
 import com.bettercompute.adapters.gke.GkeClusterProviders;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Endpoint;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Transport;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.access.Authenticate;
@@ -38,7 +40,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -73,12 +74,9 @@ public final class ReconcileRun {
     static void run(int n, int seconds, int threads, Duration operation, PrintStream out) throws Exception {
         Path dir = Files.createTempDirectory("reconcile-run");
         Clock clock = Clock.systemUTC();
-        // Every call sent to the simulator, by GKE method: the provider calls, counted on the wire.
-        Map<String, LongAdder> wire = new ConcurrentHashMap<>();
         try (Database db = Database.open("jdbc:h2:file:" + dir.resolve("bc"));
              GkeSimulator simulator = GkeSimulator.start(clock, operation, 0, 0, GkeSimulatorCommand.SLEEP);
-             GkeClusterProvider provider = GkeClusterProviders.grpc(simulator.grpcTarget(), null,
-                     method -> wire.computeIfAbsent(method, k -> new LongAdder()).increment())) {
+             GkeClusterProvider provider = GkeClusterProviders.grpc(new Endpoint(simulator.grpcTarget(), Transport.PLAINTEXT, null))) {
             new LoadCatalog(db.transactions(), db.catalog(), db.access()).load(CatalogFile.parse(catalog(n)));
             Authorizer authorizer = new Authorizer(db.access());
             Caller caller = new Authenticate(db.access()).byToken("reconcile-run-token");
@@ -104,7 +102,8 @@ public final class ReconcileRun {
                 }
                 toReady = (System.nanoTime() - start) / 1e9;
                 passesToReady = worker.passes();
-                wireToReady = total(wire);
+                // every call the simulator received, by GKE method: the provider calls, counted on the wire
+                wireToReady = total(simulator.grpcCalls());
             }
 
             // Sustained passes: every ready cluster is due now and again at once after each pass (settled interval 0).
@@ -119,12 +118,12 @@ public final class ReconcileRun {
                     Duration.ofMillis(20), threads, Duration.ofSeconds(20), sustainedCalls)) {
                 Thread.sleep(2000);
                 long before = worker.passes();
-                Map<String, Long> wireBefore = snapshot(wire);
+                Map<String, Long> wireBefore = simulator.grpcCalls();
                 long t0 = System.nanoTime();
                 Thread.sleep(seconds * 1000L);
                 long done = worker.passes() - before;
                 passesPerSecond = done / ((System.nanoTime() - t0) / 1e9);
-                sustainedByMethod = minus(snapshot(wire), wireBefore);
+                sustainedByMethod = minus(simulator.grpcCalls(), wireBefore);
                 wirePerPass = sustainedByMethod.values().stream().mapToLong(Long::longValue).sum() / (double) Math.max(1, done);
             }
 
@@ -194,14 +193,8 @@ public final class ReconcileRun {
         return calls.get() / (double) seconds;
     }
 
-    private static long total(Map<String, LongAdder> counts) {
-        return counts.values().stream().mapToLong(LongAdder::sum).sum();
-    }
-
-    private static Map<String, Long> snapshot(Map<String, LongAdder> counts) {
-        Map<String, Long> copy = new TreeMap<>();
-        counts.forEach((k, v) -> copy.put(k, v.sum()));
-        return copy;
+    private static long total(Map<String, Long> counts) {
+        return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {

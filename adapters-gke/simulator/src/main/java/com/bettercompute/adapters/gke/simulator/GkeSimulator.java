@@ -20,7 +20,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A GKE v1 API server on loopback: plaintext gRPC and REST over one stateful core, with faults on
@@ -33,6 +36,8 @@ import java.util.concurrent.TimeUnit;
 public final class GkeSimulator implements AutoCloseable {
     private final SimulatorCore core;
     private final Faults faults;
+    /** gRPC calls received, by method name, faulted ones included. */
+    private final Map<String, LongAdder> grpcCalls = new ConcurrentHashMap<>();
     private final Server grpc;
     private final RestFrontEnd rest;
 
@@ -42,7 +47,7 @@ public final class GkeSimulator implements AutoCloseable {
         this.core = new SimulatorCore(Objects.requireNonNull(clock, "clock"), operationDuration, faults, stateDirectory);
         try {
             this.grpc = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), grpcPort))
-                    .addService(ServerInterceptors.intercept(core, new FaultInterceptor(faults)))
+                    .addService(ServerInterceptors.intercept(core, new FaultInterceptor(faults, grpcCalls)))
                     .build()
                     .start();
         } catch (IOException | RuntimeException e) {
@@ -101,6 +106,16 @@ public final class GkeSimulator implements AutoCloseable {
     /** {@code http://127.0.0.1:<rest port>}. */
     public String restUrl() {
         return "http://127.0.0.1:" + restPort();
+    }
+
+    /**
+     * The gRPC calls received so far, by method name ({@code GetCluster}, {@code CreateNodePool}…), faulted ones
+     * included: what a load run counts on the wire.
+     */
+    public Map<String, Long> grpcCalls() {
+        Map<String, Long> counts = new TreeMap<>();
+        grpcCalls.forEach((method, count) -> counts.put(method, count.sum()));
+        return counts;
     }
 
     /** The line the standalone command prints. */
@@ -232,15 +247,19 @@ public final class GkeSimulator implements AutoCloseable {
     /** Applies the call faults to gRPC calls, before the core sees them. */
     private static final class FaultInterceptor implements ServerInterceptor {
         private final Faults faults;
+        private final Map<String, LongAdder> calls;
 
-        FaultInterceptor(Faults faults) {
+        FaultInterceptor(Faults faults, Map<String, LongAdder> calls) {
             this.faults = faults;
+            this.calls = calls;
         }
 
         @Override
         public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+            String method = call.getMethodDescriptor().getBareMethodName();
+            calls.computeIfAbsent(method, m -> new LongAdder()).increment();
             try {
-                faults.beforeCall(call.getMethodDescriptor().getBareMethodName());
+                faults.beforeCall(method);
             } catch (StatusRuntimeException e) {
                 call.close(e.getStatus(), new Metadata());
                 return new ServerCall.Listener<>() { };

@@ -43,6 +43,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -213,6 +214,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private final ServiceAccountIssuer serviceAccounts;
     /** The platform as the issuer of people's ID tokens; null until {@link #trustIssuer} names it. */
     private volatile OidcAuthenticator trusted;
+    /** Where the issuer to trust is read at the next ID token while {@link #trusted} is null; null: nowhere. */
+    private volatile Supplier<URI> trustedOnFirstUse;
     private final String adminToken;
     private final String caBase64;
     /** Where clusters' objects and the server's identity are kept; null: in memory only. */
@@ -399,6 +402,38 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
      */
     public void trustIssuer(URI issuer) {
         trusted = OidcAuthenticator.trusting(issuer, clock);
+        trustedOnFirstUse = null;
+    }
+
+    /**
+     * As {@link #trustIssuer(URI)}, with the issuer {@code issuer} gives at the first ID token a cluster sees: a
+     * platform's URL is known only once it listens, after its clusters' API has started. While it gives null, ID
+     * tokens are refused; an issuer it gives that cannot be trusted is logged and ID tokens are refused.
+     */
+    public void trustIssuer(Supplier<URI> issuer) {
+        trusted = null;
+        trustedOnFirstUse = issuer;
+    }
+
+    private OidcAuthenticator trusted() {
+        OidcAuthenticator current = trusted;
+        Supplier<URI> later = trustedOnFirstUse;
+        if (current != null || later == null) {
+            return current;
+        }
+        URI issuer = later.get();
+        if (issuer == null) {
+            return null;
+        }
+        try {
+            current = OidcAuthenticator.trusting(issuer, clock);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("simulated Kubernetes API: ID tokens are refused: {}", e.getMessage());
+            trustedOnFirstUse = null;
+            return null;
+        }
+        trusted = current;
+        return current;
     }
 
     /** The audience an ID token for this cluster must carry. */
@@ -435,7 +470,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         if (serviceAccounts.issued(issuer)) {
             return serviceAccounts.verify(jwt, key, audiences);
         }
-        OidcAuthenticator oidc = trusted;
+        OidcAuthenticator oidc = trusted();
         if (oidc == null || !oidc.issuer().equals(issuer) || api.isEmpty()) {
             return null;
         }

@@ -245,6 +245,39 @@ class SimulatedClusterOidcTest {
         });
     }
 
+    /** The platform's URL is known once it listens, after its clusters' API started: the issuer is read at the first ID token. */
+    @Test
+    void an_issuer_named_later_is_read_at_the_first_id_token_it_is_known_by() {
+        try (SimulatedCluster.World own = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS);
+             SimulatedCluster alone = new SimulatedCluster(own);
+             TestIssuer keys = new TestIssuer()) {
+            java.util.concurrent.atomic.AtomicReference<URI> named = new java.util.concurrent.atomic.AtomicReference<>();
+            own.apis.trustIssuer(named::get);
+            alone.apply("""
+                    apiVersion: rbac.authorization.k8s.io/v1
+                    kind: ClusterRoleBinding
+                    metadata: {name: nc-oidc-admin}
+                    subjects: [{kind: Group, name: "nc:admin", apiGroup: rbac.authorization.k8s.io}]
+                    roleRef: {kind: ClusterRole, name: cluster-admin, apiGroup: rbac.authorization.k8s.io}
+                    """);
+            try (KubernetesClient person = alone.clientWith(keys.sign(adminClaims(alone, keys)))) {
+                assertThat(SimulatedCluster.code(() -> person.nodes().list())).as("no issuer known yet").isEqualTo(401);
+                named.set(keys.uri());
+                assertThat(SimulatedCluster.code(() -> person.nodes().list())).as("the issuer named since").isNull();
+            }
+        }
+    }
+
+    @Test
+    void an_issuer_named_later_that_cannot_be_trusted_leaves_id_tokens_refused() {
+        withOwnIssuer((alone, keys) -> {
+            alone.apis.trustIssuer(() -> URI.create("http://example.com"));
+            try (KubernetesClient person = alone.clientWith(keys.sign(adminClaims(alone, keys)))) {
+                assertThat(SimulatedCluster.code(() -> person.nodes().list())).isEqualTo(401);
+            }
+        });
+    }
+
     @Test
     void an_issuer_is_https_or_http_on_loopback() {
         try (SimulatedKubernetesApis other = SimulatedKubernetesApis.start(world.clock, (p, l, c) -> null)) {
