@@ -14,8 +14,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The arrows of DESIGN.md: the domain knows only the JDK; the application knows no library of an
- * adapter; adapters never know each other; only bootstrap reads the wall clock or sleeps. Each rule is
- * also shown to fail on a class that breaks it (the {@code archfixture} packages of the tests), so none can pass vacuously.
+ * adapter; adapters never know each other; no product package knows a simulator; only bootstrap reads the
+ * wall clock or sleeps. Each rule is also shown to fail on a class that breaks it (the {@code archfixture}
+ * packages of the tests), so none can pass vacuously.
  */
 class ArchitectureTest {
     static final String BASE = "com.bettercompute";
@@ -40,6 +41,18 @@ class ArchitectureTest {
                     "com.github.benmanes.caffeine..", "org.flywaydb..", "com.zaxxer..", "com.fasterxml..",
                     BASE + ".adapters..", BASE + ".bootstrap..")
             .as("application depends on no adapter and no adapter library");
+
+    /**
+     * The embedded default's test doubles and what drives them: the GKE simulator and the simulated Kubernetes API
+     * ({@code ..simulator..}), the market simulation and the load runners. Only bootstrap, which wires them, knows them.
+     */
+    static final String[] SIMULATORS = {"..simulator..", BASE + ".bootstrap.market..", BASE + ".bootstrap.load.."};
+
+    static final ArchRule NO_PRODUCT_PACKAGE_KNOWS_A_SIMULATOR = noClasses()
+            .that().resideInAnyPackage(BASE + ".domain..", BASE + ".application..", BASE + ".adapters..")
+            .and().resideOutsideOfPackage("..simulator..")
+            .should().dependOnClassesThat().resideInAnyPackage(SIMULATORS)
+            .as("no product package depends on a simulator, the market simulation or a load runner");
 
     static final ArchRule ONLY_BOOTSTRAP_READS_THE_CLOCK_OR_SLEEPS = noClasses().that().resideOutsideOfPackage(BASE + ".bootstrap..")
             .should().callMethod(java.time.Instant.class, "now")
@@ -82,6 +95,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void no_product_package_depends_on_a_simulator() {
+        NO_PRODUCT_PACKAGE_KNOWS_A_SIMULATOR.check(PRODUCT);
+    }
+
+    @Test
     void nothing_outside_bootstrap_reads_the_wall_clock_or_sleeps() {
         ONLY_BOOTSTRAP_READS_THE_CLOCK_OR_SLEEPS.check(PRODUCT);
     }
@@ -94,6 +112,8 @@ class ArchitectureTest {
                 .hasMessageContaining("ApplicationUsingJavalin");
         assertThatThrownBy(() -> adapterKnowsNoOtherAdapter("gke").check(FIXTURES)).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("GkeUsingPersistence");
+        assertThatThrownBy(() -> NO_PRODUCT_PACKAGE_KNOWS_A_SIMULATOR.check(FIXTURES)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("GkeUsingTheSimulator").hasMessageContaining("ApplicationUsingTheMarketSimulation");
         assertThatThrownBy(() -> ONLY_BOOTSTRAP_READS_THE_CLOCK_OR_SLEEPS.check(FIXTURES)).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("ReadsTheClock").hasMessageContaining("Sleeps");
     }
