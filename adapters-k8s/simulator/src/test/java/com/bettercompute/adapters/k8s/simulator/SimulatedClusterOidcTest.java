@@ -200,15 +200,20 @@ class SimulatedClusterOidcTest {
              SimulatedCluster alone = new SimulatedCluster(own);
              TestIssuer keys = new TestIssuer()) {
             own.apis.trustIssuer(keys.uri());
-            alone.apply("""
-                    apiVersion: rbac.authorization.k8s.io/v1
-                    kind: ClusterRoleBinding
-                    metadata: {name: nc-oidc-admin}
-                    subjects: [{kind: Group, name: "nc:admin", apiGroup: rbac.authorization.k8s.io}]
-                    roleRef: {kind: ClusterRole, name: cluster-admin, apiGroup: rbac.authorization.k8s.io}
-                    """);
+            bindAdmins(alone);
             test.accept(alone, keys);
         }
+    }
+
+    /** The platform's binding of its {@code nc:admin} group to cluster-admin. */
+    private static void bindAdmins(SimulatedCluster alone) {
+        alone.apply("""
+                apiVersion: rbac.authorization.k8s.io/v1
+                kind: ClusterRoleBinding
+                metadata: {name: nc-oidc-admin}
+                subjects: [{kind: Group, name: "nc:admin", apiGroup: rbac.authorization.k8s.io}]
+                roleRef: {kind: ClusterRole, name: cluster-admin, apiGroup: rbac.authorization.k8s.io}
+                """);
     }
 
     private static JWTClaimsSet.Builder adminClaims(SimulatedCluster alone, TestIssuer keys) {
@@ -253,13 +258,7 @@ class SimulatedClusterOidcTest {
              TestIssuer keys = new TestIssuer()) {
             java.util.concurrent.atomic.AtomicReference<URI> named = new java.util.concurrent.atomic.AtomicReference<>();
             own.apis.trustIssuer(named::get);
-            alone.apply("""
-                    apiVersion: rbac.authorization.k8s.io/v1
-                    kind: ClusterRoleBinding
-                    metadata: {name: nc-oidc-admin}
-                    subjects: [{kind: Group, name: "nc:admin", apiGroup: rbac.authorization.k8s.io}]
-                    roleRef: {kind: ClusterRole, name: cluster-admin, apiGroup: rbac.authorization.k8s.io}
-                    """);
+            bindAdmins(alone);
             try (KubernetesClient person = alone.clientWith(keys.sign(adminClaims(alone, keys)))) {
                 assertThat(SimulatedCluster.code(() -> person.nodes().list())).as("no issuer known yet").isEqualTo(401);
                 named.set(keys.uri());
