@@ -39,6 +39,14 @@ public final class Ids {
         return PROVIDER_NAME_PREFIX + clusterId.substring(CLUSTER_PREFIX.length(), CLUSTER_PREFIX.length() + 24);
     }
 
+    /** The first {@code chars} characters, in lower-case Crockford base32, of the hash of {@code kind} and the parts. */
+    public static String hashed(String kind, int chars, String... parts) {
+        String[] all = new String[parts.length + 1];
+        all[0] = kind;
+        System.arraycopy(parts, 0, all, 1, parts.length);
+        return base32(sha256(all), chars);
+    }
+
     /** The first {@code chars} characters of the bytes in Crockford base32, lower case. */
     static String base32(byte[] bytes, int chars) {
         StringBuilder out = new StringBuilder(chars);
