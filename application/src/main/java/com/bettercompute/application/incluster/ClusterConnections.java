@@ -36,6 +36,11 @@ public final class ClusterConnections {
         return clusters.find(clusterId).filter(c -> c.state() != ClusterState.DELETED);
     }
 
+    /** The cluster, deleted or not, while its row is kept. */
+    public Optional<Cluster> clusterEvenDeleted(String clusterId) {
+        return clusters.find(clusterId);
+    }
+
     static boolean reachable(Cluster c) {
         boolean state = c.state() == ClusterState.READY || (c.state() == ClusterState.UPDATING && c.readyAt() != null);
         return state && c.endpoint() != null && !c.endpoint().isBlank() && c.progress() != null

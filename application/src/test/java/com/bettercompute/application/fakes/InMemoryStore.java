@@ -81,6 +81,8 @@ public final class InMemoryStore {
         long feedSequence;
         /** by {@code tenantId + '\n' + idempotencyKey} */
         final Map<String, MarketLedger.CreditTopUp> credits = new LinkedHashMap<>();
+        /** by {@code clusterId + '\n' + serviceUid} */
+        final Map<String, com.bettercompute.domain.loadbalancer.LoadBalancer> loadBalancers = new LinkedHashMap<>();
 
         State copy() {
             State s = new State();
@@ -110,6 +112,7 @@ public final class InMemoryStore {
             s.feed.addAll(feed);
             s.feedSequence = feedSequence;
             s.credits.putAll(credits);
+            s.loadBalancers.putAll(loadBalancers);
             return s;
         }
     }
