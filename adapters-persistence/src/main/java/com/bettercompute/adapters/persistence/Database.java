@@ -92,6 +92,7 @@ public final class Database implements AutoCloseable {
     private final JdbiUsageLedger usage;
     private final JdbiMarketLedger marketLedger;
     private final JdbiMarketFeed marketFeed;
+    private final JdbiLoadBalancerRepository loadBalancers;
     private final ChangeSignal marketSaved;
     private final ChangeSignal clustersChanged;
 
@@ -113,6 +114,7 @@ public final class Database implements AutoCloseable {
         this.usage = new JdbiUsageLedger(jdbi);
         this.marketLedger = new JdbiMarketLedger(jdbi);
         this.marketFeed = new JdbiMarketFeed(jdbi);
+        this.loadBalancers = new JdbiLoadBalancerRepository(jdbi);
         this.marketSaved = new ChangeSignal(!postgres);
     }
 
@@ -295,6 +297,16 @@ public final class Database implements AutoCloseable {
     /** The lock that lets one replica at a time run the market tick (see {@link MarketTickLock}). */
     public MarketTickLock newMarketTickLock() {
         return new MarketTickLock(dataSource, postgres, MarketTickLock.KEY, "market tick");
+    }
+
+    /** The tenant clusters' load balancers, one row per Service. */
+    public com.bettercompute.application.port.LoadBalancerRepository loadBalancers() {
+        return loadBalancers;
+    }
+
+    /** The lock that lets one replica at a time serve the tenant clusters' load balancers. */
+    public MarketTickLock newLoadBalancerLock() {
+        return new MarketTickLock(dataSource, postgres, MarketTickLock.LOAD_BALANCER_KEY, "load balancers");
     }
 
     /** The lock that lets one replica at a time carry the market out inside the tenant clusters. */
