@@ -241,7 +241,7 @@ public final class ReconcileLoadBalancers {
                             row.providerName(), row.clusterId());
                     return taken;
                 }
-                provider(target).release(at(row));
+                provider(target).release(at(row), row.zones());
                 LoadBalancer gone = row;
                 tx.inTransaction(() -> {
                     if (!rows.delete(gone.clusterId(), gone.serviceUid(), gone.version())) {
@@ -377,7 +377,7 @@ public final class ReconcileLoadBalancers {
     }
 
     private static LoadBalancerProvider.At at(LoadBalancer row) {
-        return new LoadBalancerProvider.At(row.project(), row.region(), row.providerName());
+        return new LoadBalancerProvider.At(row.project(), row.region(), row.providerName(), LoadBalancer.groupName(row.clusterId()));
     }
 
     private static LoadBalancerService withFinalizer(LoadBalancerService s, boolean finalizer) {

@@ -80,7 +80,7 @@ public final class InMemoryLoadBalancerProvider implements LoadBalancerProvider 
     }
 
     @Override
-    public synchronized void release(At at) {
+    public synchronized void release(At at, List<String> zones) {
         before("release", at);
         forwarding.remove(key(at));
         forwardingAddress.remove(key(at));

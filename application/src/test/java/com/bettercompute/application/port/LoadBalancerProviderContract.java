@@ -24,7 +24,7 @@ public abstract class LoadBalancerProviderContract {
     }
 
     private static LoadBalancerProvider.At at(String name) {
-        return new LoadBalancerProvider.At(PROJECT, REGION, name);
+        return new LoadBalancerProvider.At(PROJECT, REGION, name, "bc-lbg-contractcontractcontract");
     }
 
     @Test
@@ -71,11 +71,29 @@ public abstract class LoadBalancerProviderContract {
         String ip = p.reserveAddress(at, "release");
         p.ensureForwarding(at, ip, new LoadBalancerProvider.Forwarding(List.of(80), List.of(instance("node-a")), KUBE_PROXY));
 
-        p.release(at);
-        p.release(at);
+        p.release(at, List.of("us-central1-a"));
+        p.release(at, List.of("us-central1-a"));
 
         assertThat(p.observe(at)).isEmpty();
-        p.release(at("bc-lb-eeeeeeeeeeeeeeeeeeeeeeee"));
+        p.release(at("bc-lb-eeeeeeeeeeeeeeeeeeeeeeee"), List.of("us-central1-a"));
+    }
+
+    @Test
+    void two_load_balancers_of_a_cluster_share_its_instances_and_releasing_one_leaves_the_other_as_it_was() {
+        LoadBalancerProvider p = provider();
+        LoadBalancerProvider.At first = at("bc-lb-gggggggggggggggggggggggg");
+        LoadBalancerProvider.At second = at("bc-lb-hhhhhhhhhhhhhhhhhhhhhhhh");
+        LoadBalancerProvider.Forwarding f = new LoadBalancerProvider.Forwarding(List.of(80),
+                List.of(instance("node-a"), "projects/" + PROJECT + "/zones/us-central1-b/instances/node-b"), KUBE_PROXY);
+        p.ensureForwarding(first, p.reserveAddress(first, "first"), f);
+        p.ensureForwarding(second, p.reserveAddress(second, "second"), f);
+
+        p.release(first, List.of("us-central1-a", "us-central1-b"));
+
+        assertThat(p.observe(first)).isEmpty();
+        assertThat(p.observe(second).orElseThrow().forwarding()).isEqualTo(f);
+        p.release(second, List.of("us-central1-a", "us-central1-b"));
+        assertThat(p.observe(second)).isEmpty();
     }
 
     @Test
@@ -83,7 +101,7 @@ public abstract class LoadBalancerProviderContract {
         LoadBalancerProvider p = provider();
         LoadBalancerProvider.At at = at("bc-lb-ffffffffffffffffffffffff");
         p.reserveAddress(at, "once");
-        p.release(at);
+        p.release(at, List.of("us-central1-a"));
 
         assertThat(p.reserveAddress(at, "twice")).matches("\\d+\\.\\d+\\.\\d+\\.\\d+");
     }

@@ -59,6 +59,20 @@ public record LoadBalancer(String clusterId, String tenantId, String namespace, 
         return PROVIDER_NAME_PREFIX + com.bettercompute.domain.cluster.Ids.hashed("load-balancer", 24, clusterId, serviceUid);
     }
 
+    /**
+     * {@code bc-lbg-} and 24 characters of a hash of the cluster: the name of the cluster's instance group in each
+     * zone, shared by its load balancers.
+     */
+    public static String groupName(String clusterId) {
+        return "bc-lbg-" + com.bettercompute.domain.cluster.Ids.hashed("load-balancer-group", 24, clusterId);
+    }
+
+    /** The zones of its backends ({@code projects/P/zones/Z/instances/N}), sorted, each once. */
+    public List<String> zones() {
+        return backends.stream().map(b -> b.split("/")).filter(p -> p.length >= 4 && p[2].equals("zones")).map(p -> p[3])
+                .distinct().sorted().toList();
+    }
+
     public LoadBalancer pending(Refusal r, Instant now) {
         return new LoadBalancer(clusterId, tenantId, namespace, service, serviceUid, project, region, providerName,
                 LoadBalancerState.PENDING, null, List.of(), List.of(), null, r.reason(), r.message(), createdAt, now, version);

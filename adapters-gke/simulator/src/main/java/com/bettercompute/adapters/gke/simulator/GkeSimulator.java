@@ -40,11 +40,20 @@ public final class GkeSimulator implements AutoCloseable {
     private final Map<String, LongAdder> grpcCalls = new ConcurrentHashMap<>();
     private final Server grpc;
     private final RestFrontEnd rest;
+    /** The Compute Engine resources (addresses, forwarding rules, target pools, health checks) and their listeners. */
+    private final ComputeEngine compute;
+    private final ForwardingListeners listeners = new ForwardingListeners();
 
     private GkeSimulator(Clock clock, Duration operationDuration, int grpcPort, int restPort, Pause pause, Path stateDirectory)
             throws IOException {
         this.faults = new Faults(Objects.requireNonNull(pause, "pause"));
         this.core = new SimulatorCore(Objects.requireNonNull(clock, "clock"), operationDuration, faults, stateDirectory);
+        try {
+            this.compute = new ComputeEngine(stateDirectory, listeners);
+        } catch (IOException | RuntimeException e) {
+            core.close();
+            throw e;
+        }
         try {
             this.grpc = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), grpcPort))
                     .addService(ServerInterceptors.intercept(core, new FaultInterceptor(faults, grpcCalls)))
@@ -55,9 +64,10 @@ public final class GkeSimulator implements AutoCloseable {
             throw e;
         }
         try {
-            this.rest = new RestFrontEnd(core, faults, this, restPort);
+            this.rest = new RestFrontEnd(core, faults, this, new ComputeRest(compute, faults), restPort);
         } catch (IOException | RuntimeException e) {
             grpc.shutdownNow();
+            compute.close();
             core.close();
             throw e;
         }
@@ -132,7 +142,28 @@ public final class GkeSimulator implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        compute.close();
         core.close();
+    }
+
+    // ---------------------------------------------------------------- Compute Engine
+
+    /**
+     * The Compute Engine API's endpoint for clients: {@code http://127.0.0.1:<rest port>} (the Java client adds
+     * {@code /compute/v1}; gcloud's {@code CLOUDSDK_API_ENDPOINT_OVERRIDES_COMPUTE} takes it with a trailing slash).
+     */
+    public String computeUrl() {
+        return restUrl();
+    }
+
+    /** Addresses reserved from now on come from this IPv4 range ({@code 127.0.10.0/24} unless set). */
+    public void addressPool(String cidr) {
+        compute.addressPool(cidr);
+    }
+
+    /** Who answers the health checks of the target pools' instances (every instance is healthy until set). */
+    public void backendHealth(BackendHealth health) {
+        listeners.health(health);
     }
 
     // ---------------------------------------------------------------- the clusters' Kubernetes APIs

@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * GKE's REST API over the simulator's core: routes from the proto's HTTP rules, JSON through
  * protobuf's JsonFormat (unknown fields refused, enum names in replies), errors as
  * {@code {"error": {"code", "message", "status"}}}. Also answers the Service Usage question gcloud
- * asks before creating, and serves the operators' fault controls under {@code /simulator/}.
+ * asks before creating, serves the Compute Engine API the product uses ({@link ComputeRest}), and the operators'
+ * fault controls under {@code /simulator/}.
  */
 final class RestFrontEnd {
     private static final Logger LOG = LoggerFactory.getLogger(RestFrontEnd.class);
@@ -52,12 +53,15 @@ final class RestFrontEnd {
     private final SimulatorCore core;
     private final Faults faults;
     private final GkeSimulator controls;
+    /** The Compute Engine API beside GKE's, on the same port. */
+    private final ComputeRest compute;
     private final RestRoutes routes = new RestRoutes();
     private final Map<String, Method> methods = new ConcurrentHashMap<>();
     private final HttpServer server;
     private final ExecutorService executor;
 
-    RestFrontEnd(SimulatorCore core, Faults faults, GkeSimulator controls, int port) throws IOException {
+    RestFrontEnd(SimulatorCore core, Faults faults, GkeSimulator controls, ComputeRest compute, int port) throws IOException {
+        this.compute = compute;
         this.core = core;
         this.faults = faults;
         this.controls = controls;
@@ -89,6 +93,14 @@ final class RestFrontEnd {
             try {
                 if (path.startsWith("/simulator/")) {
                     send(exchange, 200, control(method, path, new String(body, StandardCharsets.UTF_8)));
+                    return;
+                }
+                if (path.startsWith(ComputeRest.PREFIX) || path.equals(ComputeRest.BATCH)) {
+                    String host = exchange.getRequestHeaders().getFirst("Host");
+                    ComputeRest.Answer answer = compute.handle(method, path, new String(body, StandardCharsets.UTF_8),
+                            "http://" + (host == null ? "127.0.0.1:" + port() : host), exchange.getRequestHeaders().getFirst("Content-Type"));
+                    send(exchange, answer.status(), answer.body(), path.equals(ComputeRest.BATCH)
+                            ? "multipart/mixed; boundary=" + ComputeBatch.BOUNDARY : "application/json; charset=UTF-8");
                     return;
                 }
                 Matcher service = SERVICE.matcher(path);
@@ -394,8 +406,12 @@ final class RestFrontEnd {
     }
 
     private static void send(HttpExchange exchange, int status, String body) throws IOException {
+        send(exchange, status, body, "application/json; charset=UTF-8");
+    }
+
+    private static void send(HttpExchange exchange, int status, String body, String contentType) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
+        exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.sendResponseHeaders(status, bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
