@@ -566,6 +566,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         final ClusterStore store = new ClusterStore(crud, json);
         final SimulatedKueue kueue = new SimulatedKueue(store, settings.provisioningBackoffBase());
         final SimulatedPods pods = new SimulatedPods(store, settings.nodeReadyAfter(), this::podAdmissionWanted);
+        final SimulatedServices services = new SimulatedServices(store);
 
         SimCluster(String project, String location, String name) {
             this.project = project;
@@ -653,6 +654,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 // Kueue first: a Job it queues is suspended before the Job controller makes its pods.
                 kueue.reconcile(now);
                 pods.reconcile(now);
+                services.reconcile();
                 if (!store.takeChanged()) {
                     break;
                 }
@@ -1188,7 +1190,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                                 .addToLabels(topology(location))
                                 .addToAnnotations(SimulatedKueue.CREATED_AT, clock.instant().toString())
                                 .endMetadata()
-                                .withNewSpec().withTaints(shape.taints().stream().map(t -> new io.fabric8.kubernetes.api.model.TaintBuilder()
+                                // as GKE's: gce://<project>/<zone>/<instance> (a regional cluster's: its region, the zone not tracked)
+                                .withNewSpec().withProviderID("gce://" + project + "/" + location + "/" + node).withTaints(shape.taints().stream().map(t -> new io.fabric8.kubernetes.api.model.TaintBuilder()
                                         .withKey(t.key()).withValue(t.value()).withEffect(t.effect()).build()).toList()).endSpec()
                                 .withNewStatus()
                                 .addToCapacity(quantities(capacity)).addToAllocatable(quantities(capacity))
