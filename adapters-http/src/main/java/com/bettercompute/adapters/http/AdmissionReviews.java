@@ -7,6 +7,7 @@ import com.bettercompute.application.admission.Verdict;
 import com.bettercompute.application.admission.Workload;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.domain.input.Input;
+import com.bettercompute.domain.loadbalancer.LoadBalancerClass;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -51,12 +52,13 @@ final class AdmissionReviews {
             }
             return switch (group + "/" + resource) {
                 case "batch/jobs", "jobset.x-k8s.io/jobsets", "kubeflow.org/mpijobs", "/pods" -> Subject.WORKLOAD;
+                case "/services" -> Subject.SERVICE;
                 default -> null;
             };
         }
     }
 
-    enum Subject { WORKLOAD, KUEUE }
+    enum Subject { WORKLOAD, KUEUE, SERVICE }
 
     static Review read(byte[] body) {
         JsonNode root;
@@ -322,6 +324,27 @@ final class AdmissionReviews {
 
     private static void add(ArrayNode ops, String path, JsonNode value) {
         ops.addObject().put("op", "add").put("path", path).set("value", value);
+    }
+
+    /**
+     * The JSONPatch that gives a Service the platform's load balancer class when it becomes a class-less LoadBalancer
+     * ({@link LoadBalancerClass#claims}); null when it is left as it is.
+     */
+    static byte[] serviceClass(Review review) {
+        JsonNode object = review.object();
+        if (object == null || review.operation() == Workload.Operation.DELETE) {
+            return null;
+        }
+        JsonNode oldObject = review.operation() == Workload.Operation.CREATE ? null : review.oldObject();
+        String oldType = oldObject == null ? null : oldObject.path("spec").path("type").asText("ClusterIP");
+        JsonNode spec = object.path("spec");
+        String cls = spec.path("loadBalancerClass").isTextual() ? spec.path("loadBalancerClass").asText() : null;
+        if (!LoadBalancerClass.claims(oldType, spec.path("type").asText("ClusterIP"), cls)) {
+            return null;
+        }
+        ArrayNode ops = NODES.arrayNode();
+        add(ops, "/spec/loadBalancerClass", NODES.textNode(LoadBalancerClass.PLATFORM));
+        return Json.write(ops);
     }
 
     /** A JSON pointer's escaping of one key (RFC 6901). */

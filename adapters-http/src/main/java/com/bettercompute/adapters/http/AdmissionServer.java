@@ -24,7 +24,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * The admission webhooks a market-managed cluster's API server calls (the spec's "Launch admission"), on a
+ * The admission webhooks a tenant cluster's API server calls (the spec's "Launch admission", and the class of
+ * LoadBalancer Services), on a
  * port of their own and over HTTPS only, with the platform's own serving certificate:
  * {@code POST /admission/<cluster id>/<path token>/validate} and {@code …/mutate}, each taking and answering an
  * {@code admission.k8s.io/v1} AdmissionReview. The path token tells which cluster's webhook configuration
@@ -58,6 +59,9 @@ public final class AdmissionServer {
                     Workload workload = workload(review);
                     Mutations mutations = mutate.mutations(workload);
                     patch = AdmissionReviews.patch(workload.kind(), review.object(), mutations);
+                } else if (review.subject() == AdmissionReviews.Subject.SERVICE) {
+                    // a class-less LoadBalancer Service becomes the platform's, so GKE's own controller never acts on it
+                    patch = AdmissionReviews.serviceClass(review);
                 }
                 ctx.contentType("application/json").result(AdmissionReviews.answer(review.uid(), Verdict.allow(), patch));
             });

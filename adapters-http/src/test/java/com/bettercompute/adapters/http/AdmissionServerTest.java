@@ -119,6 +119,36 @@ class AdmissionServerTest {
                  {"op":"add","path":"/spec/suspend","value":true}]"""), Json.MAPPER.readTree(patch));
     }
 
+    static String service(String type, String cls) {
+        return """
+                {"apiVersion":"v1","kind":"Service","metadata":{"name":"serve","namespace":"default"},
+                 "spec":{"type":"%s",%s"ports":[{"port":443,"targetPort":8443}]}}""".formatted(type,
+                cls == null ? "" : "\"loadBalancerClass\":\"" + cls + "\",");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} {1} (was {2}) class {3} -> patched {4}")
+    @org.junit.jupiter.params.provider.CsvSource(nullValues = "null", value = {
+            "CREATE, LoadBalancer, null,         null,              true",
+            "UPDATE, LoadBalancer, ClusterIP,    null,              true",
+            "UPDATE, LoadBalancer, LoadBalancer, null,              false",
+            "CREATE, LoadBalancer, null,         example.com/metal, false",
+            "CREATE, ClusterIP,    null,         null,              false"})
+    void a_class_less_load_balancer_service_gets_the_platforms_class(String op, String type, String oldType, String cls,
+                                                                     boolean patched) throws Exception {
+        String old = oldType == null ? "null" : service(oldType, null);
+        JsonNode r = answer(client.post(path + "mutate", review("services", "", op, service(type, cls), old)));
+
+        assertTrue(r.path("allowed").asBoolean());
+        if (!patched) {
+            assertTrue(r.path("patch").isMissingNode(), r.toString());
+            return;
+        }
+        String patch = new String(Base64.getDecoder().decode(r.path("patch").asText()), StandardCharsets.UTF_8);
+        assertEquals(Json.MAPPER.readTree("""
+                [{"op":"add","path":"/spec/loadBalancerClass","value":"nationalcompute.com/load-balancer"}]"""),
+                Json.MAPPER.readTree(patch));
+    }
+
     @Test
     void an_mpijob_counts_its_workers_and_suspends_through_its_run_policy() throws Exception {
         String mpi = """

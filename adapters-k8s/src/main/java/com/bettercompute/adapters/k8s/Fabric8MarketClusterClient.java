@@ -99,21 +99,26 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
     @Override
     public void postEvent(ClusterConnection cluster, ObjectRef on, PostedEvent event) {
         apis.call(cluster, "post an Event on " + on.kind() + " " + on.namespace() + "/" + on.name(), client -> {
-            String at = event.at().toString();
-            Event e = new EventBuilder()
-                    .withNewMetadata().withName(event.eventName()).withNamespace(on.namespace()).endMetadata()
-                    .withNewInvolvedObject().withApiVersion(on.apiVersion()).withKind(on.kind())
-                    // A node has no namespace; its Events live in "default", as kubectl looks for them.
-                    .withNamespace("Node".equals(on.kind()) ? null : on.namespace())
-                    .withName(on.name()).withUid(on.uid()).endInvolvedObject()
-                    .withType(event.type()).withReason(event.reason()).withMessage(event.message())
-                    .withFirstTimestamp(at).withLastTimestamp(at).withCount(1)
-                    .withNewSource().withComponent(EVENT_SOURCE).endSource()
-                    .withReportingComponent(EVENT_SOURCE).withReportingInstance(EVENT_SOURCE)
-                    .build();
-            ClusterApis.ensureCreated(() -> client.v1().events().inNamespace(on.namespace()).resource(e).create());
+            post(client, on, event, EVENT_SOURCE);
             return null;
         });
+    }
+
+    /** Creates the Event (a name posted already is a success), as reported by {@code source}. */
+    static void post(KubernetesClient client, ObjectRef on, PostedEvent event, String source) {
+        String at = event.at().toString();
+        Event e = new EventBuilder()
+                .withNewMetadata().withName(event.eventName()).withNamespace(on.namespace()).endMetadata()
+                .withNewInvolvedObject().withApiVersion(on.apiVersion()).withKind(on.kind())
+                // A node has no namespace; its Events live in "default", as kubectl looks for them.
+                .withNamespace("Node".equals(on.kind()) ? null : on.namespace())
+                .withName(on.name()).withUid(on.uid()).endInvolvedObject()
+                .withType(event.type()).withReason(event.reason()).withMessage(event.message())
+                .withFirstTimestamp(at).withLastTimestamp(at).withCount(1)
+                .withNewSource().withComponent(source).endSource()
+                .withReportingComponent(source).withReportingInstance(source)
+                .build();
+        ClusterApis.ensureCreated(() -> client.v1().events().inNamespace(on.namespace()).resource(e).create());
     }
 
     @Override
@@ -246,7 +251,7 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
     }
 
     /** Creates the object, or replaces it when what we declare is not (or no longer) what it holds. */
-    private static void ensure(KubernetesClient client, GenericKubernetesResource wanted) {
+    static void ensure(KubernetesClient client, GenericKubernetesResource wanted) {
         var all = client.genericKubernetesResources(context(wanted));
         var resources = wanted.getMetadata().getNamespace() == null ? all : all.inNamespace(wanted.getMetadata().getNamespace());
         GenericKubernetesResource existing = resources.withName(wanted.getMetadata().getName()).get();

@@ -128,12 +128,12 @@ final class PlatformObjectManifests {
         return webhook;
     }
 
-    private static Map<String, Object> clientConfig(String url, String caPem) {
+    static Map<String, Object> clientConfig(String url, String caPem) {
         return Map.of("url", url, "caBundle",
                 java.util.Base64.getEncoder().encodeToString(caPem.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
     }
 
-    private static Map<String, Object> rule(String group, List<String> versions, List<String> resources,
+    static Map<String, Object> rule(String group, List<String> versions, List<String> resources,
                                             List<String> operations, String scope) {
         Map<String, Object> rule = new LinkedHashMap<>();
         rule.put("apiGroups", List.of(group));
@@ -145,10 +145,14 @@ final class PlatformObjectManifests {
     }
 
     private static GenericKubernetesResource webhookConfiguration(String kind, List<Map<String, Object>> webhooks) {
+        return webhookConfiguration(kind, WEBHOOKS, webhooks);
+    }
+
+    static GenericKubernetesResource webhookConfiguration(String kind, String name, List<Map<String, Object>> webhooks) {
         GenericKubernetesResource r = new GenericKubernetesResource();
         r.setApiVersion(ADMISSION);
         r.setKind(kind);
-        r.setMetadata(new ObjectMetaBuilder().withName(WEBHOOKS).addToLabels(MarketClusterClient.OWNED_BY, "platform").build());
+        r.setMetadata(new ObjectMetaBuilder().withName(name).addToLabels(MarketClusterClient.OWNED_BY, "platform").build());
         // a webhook configuration has no spec: its webhooks are top-level
         r.setAdditionalProperty("webhooks", webhooks);
         return r;
