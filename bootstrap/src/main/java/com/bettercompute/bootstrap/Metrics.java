@@ -137,6 +137,12 @@ final class Metrics implements AutoCloseable {
         tickFailures.increment();
     }
 
+    /** A load balancer event: {@code allocated}, {@code released}, {@code refused} (with its reason) or {@code failed}. */
+    void loadBalancer(String what, String reason) {
+        Counter.builder("bc.loadbalancers").description("load balancer addresses allocated and released, refusals, failed steps")
+                .tags("event", what, "reason", reason == null ? "" : reason).register(registry).increment();
+    }
+
     /** The pool's gauges, and the reconciler's backlog sampled every {@link #BACKLOG_SAMPLE}. */
     void database(Database db, Clock clock) {
         Gauge.builder("bc.db.pool.connections", db, d -> d.poolStats().active()).tag("state", "active")

@@ -116,6 +116,8 @@ public final class Server implements AutoCloseable {
     private final Readiness readiness;
     private final MarketModule market;
     private final Admission admission;
+    /** Null where the reconcilers do not run. */
+    private final LoadBalancerModule loadBalancers;
     private boolean closed;
 
     /** The admission webhooks this server serves: their server, port, CA and each cluster's URLs. */
@@ -128,7 +130,8 @@ public final class Server implements AutoCloseable {
 
     private Server(Database database, ChangeListening changes, GkeProviderSetup provider, ReconcileWorker reconciler, ApiServer api, int port, String demoToken,
                    Fabric8TenantClusterClient tenantClusters, Metrics metrics, Readiness readiness, MarketModule market,
-                   Admission admission) {
+                   Admission admission, LoadBalancerModule loadBalancers) {
+        this.loadBalancers = loadBalancers;
         this.market = market;
         this.admission = admission;
         this.metrics = metrics;
@@ -178,6 +181,7 @@ public final class Server implements AutoCloseable {
         Readiness readiness = new Readiness();
         MarketModule market = null;
         Admission admission = null;
+        LoadBalancerModule loadBalancers = null;
         try {
             // every use case reads the catalog through the cache; the load empties it
             CatalogCache cache = new CatalogCache(db.catalog(), db.access(), CATALOG_TTL);
@@ -204,6 +208,8 @@ public final class Server implements AutoCloseable {
             if (config.reconcile()) {
                 // The market inside its tenant clusters runs where the reconcilers run.
                 market.startInCluster(db.clusters(), cache.catalog(), providers, parsed.market(), admission.endpoints());
+                loadBalancers = LoadBalancerModule.start(db, cache.catalog(), providers, setup::loadBalancers, parsed.loadBalancers(),
+                        admission.endpoints(), metrics, clock);
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
                         Duration.ofMillis(500), 4, RECONCILE_DRAIN,
                         (pass, took) -> metrics.reconcilePass(pass.outcome().name().toLowerCase(java.util.Locale.ROOT), took.toNanos()));
@@ -257,10 +263,13 @@ public final class Server implements AutoCloseable {
             int port = api.start(config.host(), config.port());
             issuer.compareAndSet(null, "http://" + ServeCommand.displayHost(config.host()) + ":" + port);
             return new Server(db, changes, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market,
-                    admission);
+                    admission, loadBalancers);
         } catch (RuntimeException e) {
             if (admission != null) {
                 admission.server().stop();
+            }
+            if (loadBalancers != null) {
+                loadBalancers.close();
             }
             if (market != null) {
                 market.close();
@@ -468,6 +477,9 @@ public final class Server implements AutoCloseable {
         }
         start = step(took, "reconciler", start);
         market.close();
+        if (loadBalancers != null) {
+            loadBalancers.close();
+        }
         start = step(took, "market", start);
         metrics.stopSampling();
         readiness.close();

@@ -206,6 +206,7 @@ public final class ReconcileLoadBalancers {
                 LoadBalancer next = row.serving(ip, now);
                 row = save(row, next, new LoadBalancerEvent.AddressAllocated(next, now));
                 listener.allocated(row);
+                LOG.info("cluster {}: Service {} holds address {} ({})", row.clusterId(), service.key(), ip, row.providerName());
             } else if (step instanceof LoadBalancerSteps.Program p) {
                 ServingPolicy.Serve serve = p.serve();
                 boolean firstTime = row.healthCheck() == null;

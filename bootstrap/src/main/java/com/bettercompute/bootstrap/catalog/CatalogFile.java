@@ -19,6 +19,7 @@ import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.catalog.Subnet;
 import com.bettercompute.domain.catalog.Tenant;
 import com.bettercompute.domain.cluster.Ids;
+import com.bettercompute.domain.loadbalancer.LoadBalancerSettings;
 import com.bettercompute.domain.market.MarketTimings;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolId;
@@ -52,8 +53,15 @@ public final class CatalogFile {
 
     private CatalogFile() {}
 
-    /** The whole file: the catalog, and its {@code market} section with the tenants' market settings. */
-    public record Parsed(Catalog catalog, MarketCatalog market) {}
+    /**
+     * The whole file: the catalog, its {@code market} section with the tenants' market settings, and the load balancer
+     * settings ({@code loadBalancers}, and each tenant's own cap).
+     */
+    public record Parsed(Catalog catalog, MarketCatalog market, LoadBalancerSettings loadBalancers) {
+        public Parsed(Catalog catalog, MarketCatalog market) {
+            this(catalog, market, LoadBalancerSettings.NONE);
+        }
+    }
 
     public static Catalog parse(String text) {
         return parseAll(text).catalog();
@@ -93,6 +101,7 @@ public final class CatalogFile {
         final List<MarketCatalog.TenantSpec> marketTenants = new ArrayList<>();
         final List<MarketCatalog.PoolSpec> marketPools = new ArrayList<>();
         MarketTimings timings = MarketTimings.standard();
+        final Map<String, Integer> tenantLoadBalancerCaps = new LinkedHashMap<>();
 
         Parsed read(Obj root) {
             for (Obj o : root.objects("providers")) {
@@ -154,6 +163,15 @@ public final class CatalogFile {
                     networks.add(new Network(nid, id, account, state, subnets));
                     n.done();
                 }
+                Obj lb = t.object("loadBalancers");
+                if (lb != null) {
+                    Integer cap = lb.integer("clusterCap", 0, 10_000);
+                    if (cap == null) {
+                        throw lb.here("'clusterCap' is required");
+                    }
+                    tenantLoadBalancerCaps.put(id, cap);
+                    lb.done();
+                }
                 for (Obj b : t.objects("budgets")) {
                     budgets.add(new Budget(b.str("id", true), id, b.money("limitUsd"), b.money("spentUsd")));
                     b.done();
@@ -208,9 +226,36 @@ public final class CatalogFile {
             if (market != null) {
                 market(market);
             }
+            LoadBalancerSettings loadBalancers = loadBalancers(root.object("loadBalancers"));
             root.done();
             return new Parsed(new Catalog(providers, accounts, pools, offers, tenants, projects, networks, budgets, principals),
-                    new MarketCatalog(timings, marketPools, marketTenants));
+                    new MarketCatalog(timings, marketPools, marketTenants), loadBalancers);
+        }
+
+        /**
+         * The {@code loadBalancers} section: the default per-cluster cap and the shared address pool of each region where
+         * provisioning is enabled (a region without a pool is not enabled). Absent: enabled nowhere.
+         */
+        LoadBalancerSettings loadBalancers(Obj lb) {
+            if (lb == null) {
+                return new LoadBalancerSettings(LoadBalancerSettings.DEFAULT_CLUSTER_CAP, tenantLoadBalancerCaps, Map.of());
+            }
+            Integer cap = lb.integer("clusterCap", 0, 10_000);
+            Map<String, Integer> pools = new LinkedHashMap<>();
+            for (Obj p : lb.objects("addressPools")) {
+                String region = p.str("region", true);
+                p.check("region", ZONE.matcher(region).matches() && !Locations.isZone(region), "'" + region
+                        + "' is not a region name such as us-central1");
+                p.check("region", !pools.containsKey(region), "region '" + region + "' has two address pools");
+                Integer limit = p.integer("limit", 0, 1_000_000);
+                if (limit == null) {
+                    throw p.here("'limit' is required: how many addresses the platform may hold in the region");
+                }
+                pools.put(region, limit);
+                p.done();
+            }
+            lb.done();
+            return new LoadBalancerSettings(cap == null ? LoadBalancerSettings.DEFAULT_CLUSTER_CAP : cap, tenantLoadBalancerCaps, pools);
         }
 
         /** The {@code market} section: its durations (MARKET.md's by default) and its pools. */

@@ -1,5 +1,6 @@
 package com.bettercompute.bootstrap.gke;
 
+import com.bettercompute.adapters.gke.ComputeLoadBalancerProvider;
 import com.bettercompute.adapters.gke.GkeClusterProvider;
 import com.bettercompute.adapters.gke.GkeClusterProviders;
 import com.bettercompute.adapters.gke.GkeClusterProviders.Endpoint;
@@ -46,6 +47,8 @@ public final class GkeProviderSetup implements AutoCloseable {
     /** Real GKE: accounts with their own credentials file get their own client. */
     private final boolean perAccountCredentials;
     private final Map<Path, GkeClusterProvider> byCredentials = new ConcurrentHashMap<>();
+    /** Compute Engine clients by credentials file ("" for the default credentials or the simulator). */
+    private final Map<String, ComputeLoadBalancerProvider> compute = new ConcurrentHashMap<>();
     /** Runs the simulated clusters' controllers every second; null without an embedded simulator. */
     private final ScheduledExecutorService controllers;
 
@@ -160,6 +163,8 @@ public final class GkeProviderSetup implements AutoCloseable {
      */
     static SimulatedKubernetesApis withKubernetesApis(GkeSimulator simulator, Clock clock, Path state, SimulatedKubernetesApis.Settings settings) {
         SimulatedKubernetesApis apis = SimulatedKubernetesApis.start(clock, nodesOf(simulator), state, settings);
+        // kube-proxy's health answers, as the simulated clusters' nodes give them, for the simulator's load balancers
+        simulator.backendHealth((project, zone, instance, port, path) -> apis.nodeServes(instance, port));
         simulator.clusterEndpoints(new ClusterEndpoints() {
             @Override
             public Endpoint endpointFor(String project, String location, String cluster) {
@@ -243,6 +248,23 @@ public final class GkeProviderSetup implements AutoCloseable {
         return byCredentials.computeIfAbsent(Path.of(account.credentialsFile()), GkeClusterProviders::google);
     }
 
+    /**
+     * The load balancers' provider for one account: the embedded simulator's Compute Engine API, or real Compute
+     * Engine (with the account's credentials file when it names one); empty with {@code --gke-endpoint}, which names
+     * no Compute Engine API.
+     */
+    public Optional<com.bettercompute.application.port.LoadBalancerProvider> loadBalancers(ProviderAccount account) {
+        if (simulator != null) {
+            return Optional.of(compute.computeIfAbsent("", k -> ComputeLoadBalancerProvider.at(simulator.computeUrl())));
+        }
+        if (!perAccountCredentials) {
+            return Optional.empty();
+        }
+        String file = account.credentialsFile() == null ? "" : account.credentialsFile();
+        return Optional.of(compute.computeIfAbsent(file, f -> f.isEmpty() ? ComputeLoadBalancerProvider.google()
+                : ComputeLoadBalancerProvider.google(Path.of(f))));
+    }
+
     /** The embedded simulator, when there is one: its {@link GkeSimulator#banner()} is worth printing at start. */
     public Optional<GkeSimulator> simulator() {
         return Optional.ofNullable(simulator);
@@ -254,6 +276,7 @@ public final class GkeProviderSetup implements AutoCloseable {
             controllers.shutdownNow();
         }
         byCredentials.values().forEach(GkeClusterProvider::close);
+        compute.values().forEach(ComputeLoadBalancerProvider::close);
         provider.close();
         if (simulator != null) {
             simulator.close();

@@ -345,6 +345,22 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
      * deletions come due. Changes made by a request are acted on at once; this moves what only time moves.
      * Call it regularly (the server does, every second); a cluster whose provider cluster is gone is left alone.
      */
+    /**
+     * What kube-proxy on a node answers to a health check on {@code port}: kube-proxy's own health port (10256) is
+     * healthy while the node is Ready; a Service's {@code healthCheckNodePort} is healthy when the node runs a Running
+     * pod the Service selects. False for a node no started cluster has.
+     */
+    public boolean nodeServes(String node, int port) {
+        for (SimCluster cluster : clusters.values()) {
+            synchronized (cluster) {
+                if (cluster.nodes.contains(node)) {
+                    return cluster.services.serves(node, port);
+                }
+            }
+        }
+        return false;
+    }
+
     public void step() {
         for (SimCluster cluster : clusters.values()) {
             Map<String, NodePool> pools = nodeSource.nodePools(cluster.project, cluster.location, cluster.name);
@@ -778,7 +794,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                     && (contentType.startsWith("application/merge-patch+json") || contentType.startsWith("application/strategic-merge-patch+json"))) {
                 response = mergePatch(path, contentType, request);
             } else {
-                response = crud.dispatch(forwarded);
+                response = crud.dispatch(services.beforeWrite(method, path, forwarded, json));
             }
             if (response.code() < 400) {
                 save();
@@ -861,7 +877,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
 
         /** Stores what admission let through: the (mutated) object for a create, an update or a patch; a DELETE as it came. */
         private synchronized MockResponse writeAdmitted(String method, String path, RecordedRequest forwarded, Admission admitted) {
-            Map<String, Object> object = ((AdmissionWebhooks.Admitted) admitted.verdict()).object();
+            Map<String, Object> object = services.beforeWrite(method, path, ((AdmissionWebhooks.Admitted) admitted.verdict()).object());
             MockResponse response;
             if ("PATCH".equals(method)) {
                 response = storePatched(path, object, admitted.resourceVersion());
