@@ -56,7 +56,20 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
 
     Fabric8DemandWatch(KubernetesClient client, Runnable onChange, long resyncMillis) {
         this.client = client;
-        ResourceEventHandler<HasMetadata> handler = new ResourceEventHandler<>() {
+        ResourceEventHandler<HasMetadata> handler = onAnyChange(onChange);
+        requests = client.genericKubernetesResources(PROVISIONING_REQUESTS).inAnyNamespace().runnableInformer(resyncMillis);
+        templates = client.v1().podTemplates().inAnyNamespace().runnableInformer(resyncMillis);
+        batchJobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(resyncMillis);
+        requests.addEventHandler(handler);
+        templates.addEventHandler(handler);
+        batchJobs.addEventHandler(handler);
+        started = CompletableFuture.allOf(requests.start().toCompletableFuture(),
+                templates.start().toCompletableFuture(), batchJobs.start().toCompletableFuture());
+    }
+
+    /** An informer's handler that runs {@code onChange} on every add, update and delete. */
+    static ResourceEventHandler<HasMetadata> onAnyChange(Runnable onChange) {
+        return new ResourceEventHandler<>() {
             @Override
             public void onAdd(HasMetadata obj) {
                 onChange.run();
@@ -72,14 +85,6 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
                 onChange.run();
             }
         };
-        requests = client.genericKubernetesResources(PROVISIONING_REQUESTS).inAnyNamespace().runnableInformer(resyncMillis);
-        templates = client.v1().podTemplates().inAnyNamespace().runnableInformer(resyncMillis);
-        batchJobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(resyncMillis);
-        requests.addEventHandler(handler);
-        templates.addEventHandler(handler);
-        batchJobs.addEventHandler(handler);
-        started = CompletableFuture.allOf(requests.start().toCompletableFuture(),
-                templates.start().toCompletableFuture(), batchJobs.start().toCompletableFuture());
     }
 
     @Override

@@ -35,22 +35,7 @@ final class Fabric8ServiceWatch implements LoadBalancerClusterClient.ServiceWatc
 
     Fabric8ServiceWatch(KubernetesClient client, Runnable onChange, long resyncMillis) {
         this.client = client;
-        ResourceEventHandler<HasMetadata> handler = new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(HasMetadata obj) {
-                onChange.run();
-            }
-
-            @Override
-            public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
-                onChange.run();
-            }
-
-            @Override
-            public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
-                onChange.run();
-            }
-        };
+        ResourceEventHandler<HasMetadata> handler = Fabric8DemandWatch.onAnyChange(onChange);
         services = client.services().inAnyNamespace().runnableInformer(resyncMillis);
         nodes = client.nodes().runnableInformer(resyncMillis);
         services.addEventHandler(handler);

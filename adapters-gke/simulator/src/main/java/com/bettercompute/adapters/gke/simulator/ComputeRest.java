@@ -54,7 +54,7 @@ final class ComputeRest {
     private final ComputeEngine engine;
     private final Faults faults;
     private final Map<String, Operation> operations = new ConcurrentHashMap<>();
-    private final AtomicLong operationIds = new AtomicLong(System.nanoTime() & 0xffffffL);
+    private final AtomicLong operationIds = new AtomicLong();
 
     ComputeRest(ComputeEngine engine, Faults faults) {
         this.engine = engine;
