@@ -20,16 +20,16 @@ import java.util.Map;
  * market each tick, and allocates only the ledger entries it closes.
  */
 final class Billing {
-    private final Market market;
+    private final ChangeLog changes;
     private final MarketTimings timings;
     private final long periodNanos;
     private final List<Charge> charges;
     private final long[] runningCost;
     private long nowNanos;
 
-    Billing(Market market, int expectedCharges, int tenantCount) {
-        this.market = market;
-        this.timings = market.timings();
+    Billing(ChangeLog changes, MarketTimings timings, int expectedCharges, int tenantCount) {
+        this.changes = changes;
+        this.timings = timings;
         this.periodNanos = timings.billingPeriod().toNanos();
         this.charges = new ArrayList<>(expectedCharges);
         this.runningCost = new long[tenantCount];
@@ -67,7 +67,7 @@ final class Billing {
             if (endsAt <= nowNanos) {
                 close(g);
                 it.remove();
-                market.touch(g);
+                changes.touch(g);
             }
         }
     }
@@ -100,7 +100,7 @@ final class Billing {
     /**
      * Accrues [billedUntil, to) at one rate into the grant's open entry, closing it at each end of a billing
      * period ({@link #periodEnd}) and opening the next at the same rate. The grant is recorded as billed
-     * ({@link Market#billed}) only when its entry opens (not on from one period into the next), closes for good,
+     * ({@link ChangeLog#billed}) only when its entry opens (not on from one period into the next), closes for good,
      * or the balance cuts an accrual short: otherwise its cursor follows from the saved one and the last tick,
      * and a restored market works it out again ({@link #billSaved}), so a save writes a grant's billing when
      * its rate changes or it starts or ends, not once a tick, nor once an hour.
@@ -129,7 +129,7 @@ final class Billing {
             g.carry = BillingPolicy.carry(rate, g.gpus, nanos, g.carry);
             g.billedUntil = upTo;
             if ((opened && !rolledOver) || charge != micros) {
-                market.billed(g);
+                changes.billed(g);
             }
             rolledOver = false;
             if (upTo == periodEnd) {
@@ -137,7 +137,7 @@ final class Billing {
                 if (upTo < to) {
                     rolledOver = true;
                 } else {
-                    market.billed(g);
+                    changes.billed(g);
                 }
             }
         }
@@ -178,14 +178,14 @@ final class Billing {
             return;
         }
         settle(g);
-        market.billed(g);
+        changes.billed(g);
     }
 
     /** The open entry into a charge, added to its tenant's settled total. */
     private void settle(NodeGrant g) {
         if (g.billedUntil > g.entryFrom) {
             charges.add(new Charge(g.id, EpochNanos.instant(g.entryFrom), EpochNanos.instant(g.billedUntil),
-                    g.cluster.tenant.id, g.cluster.id, g.node.pool, g.node.id, Money.ofMicros(g.entryRate), g.gpus,
+                    g.cluster.tenant.id, g.cluster.id, g.pool, g.nodeId, Money.ofMicros(g.entryRate), g.gpus,
                     Money.ofMicros(g.entryAccrued), g.entryLocked));
         }
         g.cluster.tenant.settled += g.entryAccrued;

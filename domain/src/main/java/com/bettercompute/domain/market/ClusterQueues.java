@@ -9,26 +9,54 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Around the tick, per cluster (MARKET.md, "Max cluster size" and "Base load block"): requests file
- * with the market from the cluster's own queue while the max cluster size allows
- * ({@link ClusterQuotaPolicy}), and requests under one node are seated on the cluster's block
- * ({@link BlockPackingPolicy}).
+ * A request's life before the market, per cluster (MARKET.md, "Max cluster size" and "Base load block"): it
+ * queues in its cluster, files with the market from there while the max cluster size allows
+ * ({@link ClusterQuotaPolicy}), or, under one node, is seated on the cluster's block ({@link BlockPackingPolicy}).
  */
 final class ClusterQueues {
-    private final Market market;
+    private final MarketState state;
+    private final ChangeLog changes;
 
-    ClusterQueues(Market market) {
-        this.market = market;
+    ClusterQueues(MarketState state) {
+        this.state = state;
+        this.changes = state.changes;
+    }
+
+    /** A job's request, new: whole nodes join its cluster's queue, a request under one node waits for the block. */
+    MarketRequest enqueue(String jobId, int attempt, TenantCluster c, PoolId pool, int gpus, int nodeCount,
+                          PriorityClass priority, Instant at, Money jobLimit) {
+        String id = attempt == 1 ? jobId : jobId + "#" + attempt;
+        MarketRequest r = new MarketRequest(id, jobId, attempt, c, pool, gpus, nodeCount, priority, ++state.sequence,
+                at, jobLimit);
+        r.phase = RequestPhase.QUEUED;
+        changes.touch(r);
+        state.requests.put(id, r);
+        state.openByJob.put(jobId, r);
+        ClusterBook book = state.clusterBook(c.id);
+        if (nodeCount == 0) {
+            book.blockWaiting.add(r);
+        } else {
+            book.queue.add(r);
+        }
+        return r;
+    }
+
+    /** A queued request leaves without filing (its job ended). */
+    void dequeue(MarketRequest r) {
+        ClusterBook book = state.clusterBook(r.cluster.id);
+        book.queue.remove(r);
+        book.blockWaiting.remove(r);
     }
 
     /** Files the cluster's queued requests with the market while its max cluster size allows. */
-    void admit(TenantCluster c, Instant now, List<MarketEvent> events) {
-        if (c.queue.isEmpty()) {
+    void admit(ClusterBook book, Instant now, List<MarketEvent> events) {
+        if (book.queue.isEmpty()) {
             return;
         }
-        List<ClusterQuotaPolicy.Queued> queued = new ArrayList<>(c.queue.size());
+        TenantCluster c = book.cluster;
+        List<ClusterQuotaPolicy.Queued> queued = new ArrayList<>(book.queue.size());
         Map<String, MarketRequest> byId = new HashMap<>();
-        for (MarketRequest r : c.queue) {
+        for (MarketRequest r : book.queue) {
             queued.add(new ClusterQuotaPolicy.Queued(r.id, r.priority, r.sequence, r.gpus));
             byId.put(r.id, r);
         }
@@ -36,16 +64,16 @@ final class ClusterQueues {
         for (String id : toFile) {
             MarketRequest r = byId.get(id);
             r.phase = RequestPhase.WAITING;
-            market.touch(r);
+            changes.touch(r);
             c.usedGpus += r.gpus;
-            market.book(r.pool).added.add(r);
-            market.setReason(r, Reason.PENDING, "filed with the market; not read yet", now, events);
+            state.book(r.pool).added.add(r);
+            state.setReason(r, Reason.PENDING, "filed with the market; not read yet", now, events);
             events.add(new MarketEvent.RequestFiled(now, r.id, r.jobId, c.id, r.pool, r.gpus));
         }
-        c.queue.removeIf(r -> r.phase != RequestPhase.QUEUED);
-        for (MarketRequest r : c.queue) {
+        book.queue.removeIf(r -> r.phase != RequestPhase.QUEUED);
+        for (MarketRequest r : book.queue) {
             if (r.reason != Reason.QUOTA_WAIT) {
-                market.setReason(r, Reason.QUOTA_WAIT, r.gpus > c.maxGpus
+                state.setReason(r, Reason.QUOTA_WAIT, r.gpus > c.maxGpus
                         ? r.gpus + " GPUs is more than the max cluster size of " + c.maxGpus + " GPUs"
                         : "waiting for quota: the max cluster size of " + c.maxGpus + " GPUs binds", now, events);
             }
@@ -53,15 +81,17 @@ final class ClusterQueues {
     }
 
     /** Seats waiting sub-node requests on the cluster's live block nodes. */
-    void packBlock(TenantCluster c, Instant now, List<MarketEvent> events) {
+    void packBlock(ClusterBook book, Instant now, List<MarketEvent> events) {
+        TenantCluster c = book.cluster;
         Map<PoolId, List<MarketRequest>> byPool = new TreeMap<>();
-        for (MarketRequest r : c.blockWaiting) {
+        for (MarketRequest r : book.blockWaiting) {
             byPool.computeIfAbsent(r.pool, p -> new ArrayList<>()).add(r);
         }
         for (Map.Entry<PoolId, List<MarketRequest>> e : byPool.entrySet()) {
-            int perNode = market.book(e.getKey()).pool.gpusPerNode();
+            int perNode = state.book(e.getKey()).pool.gpusPerNode();
             Map<String, Integer> freeGpus = new LinkedHashMap<>();
-            for (Node node : c.blockNodes.values()) {
+            for (String nodeId : c.blockNodes) {
+                Node node = state.nodes.get(nodeId);
                 if (node.inService && node.pool.equals(e.getKey())) {
                     freeGpus.put(node.id, perNode - node.seatedGpus);
                 }
@@ -74,22 +104,38 @@ final class ClusterQueues {
             }
             for (Map.Entry<String, String> seat : BlockPackingPolicy.seat(waiting, freeGpus).entrySet()) {
                 MarketRequest r = byId.get(seat.getKey());
-                Node node = market.nodes.get(seat.getValue());
+                Node node = state.nodes.get(seat.getValue());
                 node.seatedGpus += r.gpus;
-                market.touch(node);
+                changes.touch(node);
                 r.blockNode = node;
                 r.phase = RequestPhase.SEATED;
-                market.touch(r);
-                market.setReason(r, Reason.PROVISIONED, "seated on base load block node " + node.id, now, events);
+                changes.touch(r);
+                state.setReason(r, Reason.PROVISIONED, "seated on base load block node " + node.id, now, events);
                 events.add(new MarketEvent.BlockSeated(now, r.id, r.jobId, c.id, node.id, r.gpus));
             }
         }
-        c.blockWaiting.removeIf(r -> r.phase != RequestPhase.QUEUED);
-        for (MarketRequest r : c.blockWaiting) {
+        book.blockWaiting.removeIf(r -> r.phase != RequestPhase.QUEUED);
+        for (MarketRequest r : book.blockWaiting) {
             if (r.reason != Reason.BLOCK_WAIT) {
-                market.setReason(r, Reason.BLOCK_WAIT, "waiting for GPUs of the cluster's base load block", now,
+                state.setReason(r, Reason.BLOCK_WAIT, "waiting for GPUs of the cluster's base load block", now,
                         events);
             }
         }
+    }
+
+    /** A block node left service or the market: the requests seated on it wait for the block again. */
+    void unseat(Node node) {
+        ClusterBook book = state.clusterBook(node.block.id);
+        for (MarketRequest r : new ArrayList<>(state.requests.values())) {
+            if (r.phase == RequestPhase.SEATED && r.blockNode == node) {
+                r.blockNode = null;
+                r.phase = RequestPhase.QUEUED;
+                r.reason = Reason.PENDING;
+                changes.touch(r);
+                book.blockWaiting.add(r);
+            }
+        }
+        node.seatedGpus = 0;
+        changes.touch(node);
     }
 }

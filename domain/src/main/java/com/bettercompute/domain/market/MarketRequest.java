@@ -28,14 +28,12 @@ public final class MarketRequest {
     Reason reason = Reason.PENDING;
     String message = "";
     final List<NodeGrant> grants = new ArrayList<>();
+    /** What its grants read of it: its id and the terms they bill at after the window. */
+    final Gang gang;
     Money lockedRate;
     Instant protectedUntil;
     /** {@link #protectedUntil} in epoch nanoseconds, {@link Long#MIN_VALUE} when none (the tick's hot path). */
     long protectedUntilNanos = Long.MIN_VALUE;
-    /** The rate after the window, decided at the last tick, for all of the gang's grants. */
-    long marketRate;
-    /** Whether the locked rate is in force (the window is not void) for the interval after the last tick. */
-    boolean lockedInForce = true;
     long startLimit;
     Instant noticeDeadline;
     boolean provisioned;
@@ -53,6 +51,7 @@ public final class MarketRequest {
         this.priority = priority;
         this.sequence = sequence;
         this.createdAt = createdAt;
+        this.gang = new Gang(id);
         setJobLimit(jobLimit);
     }
 
@@ -155,7 +154,7 @@ public final class MarketRequest {
     public List<String> grantedNodeIds() {
         List<String> ids = new ArrayList<>(grants.size());
         for (NodeGrant g : grants) {
-            ids.add(g.node.id);
+            ids.add(g.nodeId);
         }
         return ids;
     }

@@ -8,21 +8,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A {@link Market} to its {@link MarketSnapshot} and back. Every order the tick depends on (grant
- * order, idle order, queue order, notice order, drain order) is kept, so a restored market decides
- * exactly as the original would have.
+ * The market's state to its {@link MarketSnapshot} and back, and its recorded changes to {@link MarketChanges}.
+ * Every order the tick depends on (grant order, idle order, queue order, notice order, drain order) is kept,
+ * so a restored market decides exactly as the original would have.
  */
 final class MarketSnapshotCodec {
     private MarketSnapshotCodec() {
     }
 
-    static MarketSnapshot encode(Market m) {
+    static MarketSnapshot encode(MarketState m) {
         return encode(m, true);
     }
 
-    /** The changes since the last {@link Market#clearChanges()}, the requests among them encoded alone. */
-    static MarketChanges changes(Market m) {
-        List<MarketRequest> touched = new ArrayList<>(m.touched);
+    /** The changes since they were last cleared ({@link ChangeLog}), the requests among them encoded alone. */
+    static MarketChanges changes(MarketState m) {
+        ChangeLog log = m.changes;
+        List<MarketRequest> touched = new ArrayList<>(log.requests);
         touched.sort(java.util.Comparator.comparingLong(r -> r.sequence));
         List<MarketSnapshot.RequestState> open = new ArrayList<>();
         List<MarketChanges.Gone> gone = new ArrayList<>();
@@ -35,7 +36,7 @@ final class MarketSnapshotCodec {
         }
         List<Node> nodes = new ArrayList<>();
         java.util.Set<String> nodesGone = new java.util.TreeSet<>();
-        for (Node n : m.touchedNodes) {
+        for (Node n : log.nodes) {
             Node now = m.nodes.get(n.id);
             if (now == null) {
                 nodesGone.add(n.id);
@@ -45,7 +46,7 @@ final class MarketSnapshotCodec {
         }
         for (Node n : m.nodes.values()) {
             // a lost grant's state is part of its node's, and billing moves it without touching the node
-            if (n.lostGrant != null && !m.touchedNodes.contains(n)) {
+            if (n.lostGrant != null && !log.nodes.contains(n)) {
                 nodes.add(n);
             }
         }
@@ -56,7 +57,7 @@ final class MarketSnapshotCodec {
         }
         List<NodeGrant> grants = new ArrayList<>();
         List<String> grantsGone = new ArrayList<>();
-        for (NodeGrant g : m.touchedGrants) {
+        for (NodeGrant g : log.grants) {
             if (m.grants.get(g.id) == g) {
                 grants.add(g);
             } else {
@@ -65,9 +66,9 @@ final class MarketSnapshotCodec {
         }
         grants.sort(java.util.Comparator.comparing(g -> g.id));
         grantsGone.sort(null);
-        List<MarketSnapshot.GrantState> billed = new ArrayList<>(m.billedGrants.size());
-        for (NodeGrant g : m.billedGrants) {
-            if (!m.touchedGrants.contains(g) && m.grants.get(g.id) == g) {
+        List<MarketSnapshot.GrantState> billed = new ArrayList<>(log.billed.size());
+        for (NodeGrant g : log.billed) {
+            if (!log.grants.contains(g) && m.grants.get(g.id) == g) {
                 billed.add(grantState(g));
             }
         }
@@ -77,7 +78,7 @@ final class MarketSnapshotCodec {
     }
 
     /** The whole snapshot, or ({@code whole} false) one without requests and grants, its pools without nodes. */
-    private static MarketSnapshot encode(Market m, boolean whole) {
+    private static MarketSnapshot encode(MarketState m, boolean whole) {
         List<MarketSnapshot.PoolState> poolStates = new ArrayList<>();
         for (PoolBook b : m.pools.values()) {
             List<MarketSnapshot.NodeState> nodeStates = new ArrayList<>();
@@ -101,13 +102,14 @@ final class MarketSnapshotCodec {
             tenantStates.add(new MarketSnapshot.TenantState(t.id, t.credits, t.settled));
         }
         List<MarketSnapshot.ClusterState> clusterStates = new ArrayList<>();
-        for (TenantCluster c : m.clusters.values()) {
+        for (ClusterBook book : m.clusters.values()) {
+            TenantCluster c = book.cluster;
             List<ReplacementClaim> claims = new ArrayList<>();
             for (ArrayDeque<ReplacementClaim> q : new TreeMap<>(c.claims).values()) {
                 claims.addAll(q);
             }
             clusterStates.add(new MarketSnapshot.ClusterState(c.id, c.tenant.id, c.maxGpus, c.limit, c.usedGpus,
-                    c.queue.stream().map(r -> r.id).toList(), c.blockWaiting.stream().map(r -> r.id).toList(),
+                    book.queue.stream().map(r -> r.id).toList(), book.blockWaiting.stream().map(r -> r.id).toList(),
                     List.copyOf(claims), c.packing, c.limitSetAt));
         }
         List<MarketSnapshot.RequestState> requestStates = new ArrayList<>();
@@ -135,20 +137,20 @@ final class MarketSnapshotCodec {
         return new MarketSnapshot.RequestState(r.id, r.jobId, r.attempt, r.cluster.id, r.pool, r.gpus,
                 r.nodes, r.priority, r.sequence, r.createdAt, r.jobLimit, r.phase, r.reason, r.message,
                 r.grants.stream().map(g -> g.id).toList(), r.lockedRate, r.protectedUntil, r.startLimit,
-                r.noticeDeadline, r.provisioned, r.blockNode == null ? null : r.blockNode.id, r.marketRate,
-                r.lockedInForce);
+                r.noticeDeadline, r.provisioned, r.blockNode == null ? null : r.blockNode.id, r.gang.marketRate,
+                r.gang.lockedInForce);
     }
 
     private static MarketSnapshot.GrantState grantState(NodeGrant g) {
-        return new MarketSnapshot.GrantState(g.id, g.node.id, g.node.pool, g.cluster.id, g.gpus, g.lockedRate,
+        return new MarketSnapshot.GrantState(g.id, g.nodeId, g.pool, g.cluster.id, g.gpus, g.lockedRate,
                 g.grantedAt, g.readyAt, g.holdUntil(), g.protectedUntil(), g.replacement,
-                g.request == null ? null : g.request.id, g.idleSince, g.marketRate, g.lockedInForce,
+                g.gang == null ? null : g.gang.requestId, g.idleSince, g.marketRate, g.lockedInForce,
                 EpochNanos.instant(g.billedUntil), g.endsAt, EpochNanos.instant(g.entryFrom), g.entryRate,
                 g.entryLocked, g.entryAccrued, g.carry);
     }
 
-    static Market decode(MarketSnapshot s) {
-        Market m = new Market(s.timings());
+    static MarketState decode(MarketSnapshot s) {
+        MarketState m = new MarketState(s.timings());
         m.lastTick = s.lastTick();
         m.sequence = s.sequence();
         m.grantSequence = s.grantSequence();
@@ -167,14 +169,14 @@ final class MarketSnapshotCodec {
             for (ReplacementClaim claim : c.claims()) {
                 cluster.claims.computeIfAbsent(claim.pool(), p -> new ArrayDeque<>()).add(claim);
             }
-            m.clusters.put(c.id(), cluster);
+            m.clusters.put(c.id(), new ClusterBook(cluster));
         }
         decodeNodes(m, s);
         Map<String, MarketRequest> byId = decodeRequests(m, s);
         for (MarketSnapshot.ClusterState c : s.clusters()) {
-            TenantCluster cluster = m.clusters.get(c.id());
-            c.queueIds().forEach(id -> cluster.queue.add(byId.get(id)));
-            c.blockWaitingIds().forEach(id -> cluster.blockWaiting.add(byId.get(id)));
+            ClusterBook book = m.clusters.get(c.id());
+            c.queueIds().forEach(id -> book.queue.add(byId.get(id)));
+            c.blockWaitingIds().forEach(id -> book.blockWaiting.add(byId.get(id)));
         }
         decodeGrants(m, s, byId);
         billToLastTick(m);
@@ -192,11 +194,11 @@ final class MarketSnapshotCodec {
                 }
             }
         }
-        m.tracking = true;
+        m.changes.record();
         return m;
     }
 
-    private static void decodeNodes(Market m, MarketSnapshot s) {
+    private static void decodeNodes(MarketState m, MarketSnapshot s) {
         for (MarketSnapshot.PoolState p : s.pools()) {
             PoolBook b = new PoolBook(new Pool(p.id(), p.gpusPerNode(), p.reserve()));
             b.lastPrice = p.lastPrice();
@@ -207,8 +209,8 @@ final class MarketSnapshotCodec {
                 node.seatedGpus = ns.seatedGpus();
                 node.drainingUntil = ns.drainingUntil();
                 if (ns.blockClusterId() != null) {
-                    node.block = m.clusters.get(ns.blockClusterId());
-                    node.block.blockNodes.put(node.id, node);
+                    node.block = clusterOf(m, ns.blockClusterId());
+                    node.block.blockNodes.add(node.id);
                 }
                 m.nodes.put(node.id, node);
                 b.nodes.put(node.id, node);
@@ -219,10 +221,10 @@ final class MarketSnapshotCodec {
         }
     }
 
-    private static Map<String, MarketRequest> decodeRequests(Market m, MarketSnapshot s) {
+    private static Map<String, MarketRequest> decodeRequests(MarketState m, MarketSnapshot s) {
         Map<String, MarketRequest> byId = new HashMap<>();
         for (MarketSnapshot.RequestState rs : s.requests()) {
-            MarketRequest r = new MarketRequest(rs.id(), rs.jobId(), rs.attempt(), m.clusters.get(rs.clusterId()),
+            MarketRequest r = new MarketRequest(rs.id(), rs.jobId(), rs.attempt(), clusterOf(m, rs.clusterId()),
                     rs.pool(), rs.gpus(), rs.nodes(), rs.priority(), rs.sequence(), rs.createdAt(), rs.jobLimit());
             r.phase = rs.phase();
             r.reason = rs.reason();
@@ -233,8 +235,8 @@ final class MarketSnapshotCodec {
             r.noticeDeadline = rs.noticeDeadline();
             r.provisioned = rs.provisioned();
             r.blockNode = rs.blockNodeId() == null ? null : m.nodes.get(rs.blockNodeId());
-            r.marketRate = rs.marketRate();
-            r.lockedInForce = rs.lockedInForce();
+            r.gang.marketRate = rs.marketRate();
+            r.gang.lockedInForce = rs.lockedInForce();
             byId.put(r.id, r);
             m.requests.put(r.id, r);
             m.openByJob.put(r.jobId, r);
@@ -245,18 +247,21 @@ final class MarketSnapshotCodec {
         return byId;
     }
 
-    private static void decodeGrants(Market m, MarketSnapshot s, Map<String, MarketRequest> byId) {
+    private static void decodeGrants(MarketState m, MarketSnapshot s, Map<String, MarketRequest> byId) {
         Map<String, NodeGrant> grantsById = new HashMap<>();
         for (MarketSnapshot.GrantState gs : s.grants()) {
             NodeGrant g = grantOf(m, gs);
             if (gs.requestId() != null) {
-                g.request = byId.get(gs.requestId());
+                g.gang = byId.get(gs.requestId()).gang;
             }
             m.grants.put(g.id, g);
             grantsById.put(g.id, g);
             if (g.endsAt == null) {
-                g.node.grant = g;
-                m.book(g.node.pool).granted++;
+                Node node = m.nodes.get(g.nodeId);
+                if (node != null) {
+                    node.grant = g;
+                }
+                m.book(g.pool).granted++;
             }
         }
         for (MarketSnapshot.RequestState rs : s.requests()) {
@@ -266,7 +271,7 @@ final class MarketSnapshotCodec {
         for (String id : s.idleOrder()) {
             NodeGrant g = grantsById.get(id);
             m.idleGrants.add(g);
-            m.book(g.node.pool).idle.computeIfAbsent(g.cluster, c -> new ArrayDeque<>()).add(g);
+            m.book(g.pool).idle.computeIfAbsent(g.cluster, c -> new ArrayDeque<>()).add(g);
         }
     }
 
@@ -277,7 +282,7 @@ final class MarketSnapshotCodec {
      * telescopes, so one step gives what the ticks gave). Each tenant's charges are then its closed entries
      * (its settled total) plus its grants' open ones.
      */
-    private static void billToLastTick(Market m) {
+    private static void billToLastTick(MarketState m) {
         long last = m.lastTick == null ? EpochNanos.NONE : EpochNanos.of(m.lastTick);
         long periodNanos = m.timings().billingPeriod().toNanos();
         for (NodeGrant g : m.grants.values()) {
@@ -294,15 +299,10 @@ final class MarketSnapshotCodec {
         }
     }
 
-    private static NodeGrant grantOf(Market m, MarketSnapshot.GrantState gs) {
-        Node node = m.nodes.get(gs.nodeId());
-        if (node == null) {
-            // the operator removed the node; its ended grant still bills to its end
-            node = new Node(gs.nodeId(), gs.pool());
-            node.inService = false;
-        }
-        NodeGrant g = new NodeGrant(gs.id(), node, m.clusters.get(gs.clusterId()), gs.gpus(),
-                gs.lockedRate(), gs.grantedAt(), gs.holdUntil(), gs.protectedUntil(), gs.replacement());
+    /** A grant as saved; its node may be gone (the operator removed it), its ended grant still billing to its end. */
+    private static NodeGrant grantOf(MarketState m, MarketSnapshot.GrantState gs) {
+        NodeGrant g = new NodeGrant(gs.id(), gs.nodeId(), gs.pool(), clusterOf(m, gs.clusterId()),
+                gs.gpus(), gs.lockedRate(), gs.grantedAt(), gs.holdUntil(), gs.protectedUntil(), gs.replacement());
         g.readyAt = gs.readyAt();
         g.idleSince = gs.idleSince();
         g.marketRate = gs.marketRate();
@@ -315,5 +315,10 @@ final class MarketSnapshotCodec {
         g.entryAccrued = gs.entryAccrued();
         g.carry = gs.carry();
         return g;
+    }
+
+    private static TenantCluster clusterOf(MarketState m, String id) {
+        ClusterBook book = m.clusters.get(id);
+        return book == null ? null : book.cluster;
     }
 }

@@ -10,7 +10,8 @@ import java.time.Instant;
  */
 public final class NodeGrant {
     final String id;
-    final Node node;
+    final String nodeId;
+    final PoolId pool;
     final TenantCluster cluster;
     final int gpus;
     final Money lockedRate;
@@ -23,13 +24,12 @@ public final class NodeGrant {
     /** {@link #protectedUntil} in epoch nanoseconds; {@link Long#MAX_VALUE} while not anchored. */
     long protectedUntilNanos;
     final boolean replacement;
-    /** The request it serves; null once idle. */
-    MarketRequest request;
+    /** The gang of the request it serves; null once idle. */
+    Gang gang;
     Instant idleSince;
     /**
      * The rate after the window and whether the locked rate is in force, for a grant with no request
-     * (idle, or ended). A grant serving a request reads its request's, which the tick sets once per
-     * gang rather than once per node.
+     * (idle, or ended). A grant serving a request reads its gang's.
      */
     long marketRate;
     boolean lockedInForce = true;
@@ -51,10 +51,11 @@ public final class NodeGrant {
     /** When billing stops; null while the grant lives. */
     Instant endsAt;
 
-    NodeGrant(String id, Node node, TenantCluster cluster, int gpus, Money lockedRate, Instant grantedAt,
-              Instant holdUntil, Instant protectedUntil, boolean replacement) {
+    NodeGrant(String id, String nodeId, PoolId pool, TenantCluster cluster, int gpus, Money lockedRate,
+              Instant grantedAt, Instant holdUntil, Instant protectedUntil, boolean replacement) {
         this.id = id;
-        this.node = node;
+        this.nodeId = nodeId;
+        this.pool = pool;
         this.cluster = cluster;
         this.gpus = gpus;
         this.lockedRate = lockedRate;
@@ -76,19 +77,19 @@ public final class NodeGrant {
     }
 
     long currentMarketRate() {
-        return request != null ? request.marketRate : marketRate;
+        return gang != null ? gang.marketRate : marketRate;
     }
 
     boolean currentLockedInForce() {
-        return request != null ? request.lockedInForce : lockedInForce;
+        return gang != null ? gang.lockedInForce : lockedInForce;
     }
 
-    /** Leaves its request, keeping the rates in force at that moment. */
+    /** Leaves its gang, keeping the rates in force at that moment. */
     void detach() {
-        if (request != null) {
-            marketRate = request.marketRate;
-            lockedInForce = request.lockedInForce;
-            request = null;
+        if (gang != null) {
+            marketRate = gang.marketRate;
+            lockedInForce = gang.lockedInForce;
+            gang = null;
         }
     }
 
@@ -97,7 +98,7 @@ public final class NodeGrant {
     }
 
     public String nodeId() {
-        return node.id;
+        return nodeId;
     }
 
     public String clusterId() {
@@ -105,7 +106,7 @@ public final class NodeGrant {
     }
 
     public String requestId() {
-        return request == null ? null : request.id;
+        return gang == null ? null : gang.requestId;
     }
 
     public Money lockedRate() {
@@ -136,6 +137,6 @@ public final class NodeGrant {
     }
 
     public boolean idle() {
-        return request == null;
+        return gang == null;
     }
 }

@@ -8,7 +8,7 @@ public final class Tenant {
     long charged;
     /**
      * What the tenant's closed ledger entries add up to. It moves only when an entry closes, so a saved market
-     * keeps it and works {@link #charged} out again from its grants' open entries (see {@link Market#restore}).
+     * keeps it and works {@link #charged} out again from its grants' open entries when it is restored.
      */
     long settled;
     /** The tenant's position in the market's tenant order: the index of its per-tick figures. */

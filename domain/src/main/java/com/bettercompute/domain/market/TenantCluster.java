@@ -1,12 +1,12 @@
 package com.bettercompute.domain.market;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
-/** A tenant's Kubernetes cluster as the market sees it: its limit price, max size, queue and block. */
+/** A tenant's Kubernetes cluster as the market sees it: its limit price, max size, block and the replacements owed. */
 public final class TenantCluster {
     final String id;
     final Tenant tenant;
@@ -20,10 +20,9 @@ public final class TenantCluster {
     java.time.Instant limitSetAt;
     /** GPUs of its market requests that are filed, admitted or under notice. */
     long usedGpus;
-    final List<MarketRequest> queue = new ArrayList<>();
-    final List<MarketRequest> blockWaiting = new ArrayList<>();
     final Map<PoolId, ArrayDeque<ReplacementClaim>> claims = new HashMap<>();
-    final java.util.TreeMap<String, Node> blockNodes = new java.util.TreeMap<>();
+    /** The ids of the nodes of its base load block. */
+    final TreeSet<String> blockNodes = new TreeSet<>();
 
     TenantCluster(String id, Tenant tenant, int slot, long maxGpus, Money limit) {
         this.id = id;
@@ -65,8 +64,8 @@ public final class TenantCluster {
     }
 
     /** The nodes of its base load block, in id order. */
-    public java.util.List<String> blockNodeIds() {
-        return java.util.List.copyOf(blockNodes.keySet());
+    public List<String> blockNodeIds() {
+        return List.copyOf(blockNodes);
     }
 
     public long usedGpus() {
