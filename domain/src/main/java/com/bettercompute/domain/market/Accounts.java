@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The market's accounts (MARKET.md, "Credits", "Limit price" and "Max cluster size"): tenants and their
- * credits, their clusters with each one's limit price, max cluster size and packing.
+ * The market's accounts: tenants and their credits, their clusters with each one's limit price, max cluster
+ * size and packing.
  */
 final class Accounts {
     private final MarketState state;

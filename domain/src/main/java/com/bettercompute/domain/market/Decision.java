@@ -11,7 +11,7 @@ import java.time.Instant;
 sealed interface Decision {
     MarketRequest request();
 
-    /** Its reason changes, with an event (MARKET.md, "Reasons"). */
+    /** Its reason changes, with an event. */
     record GiveReason(MarketRequest request, int at, Reason reason, String message) implements Decision {
     }
 

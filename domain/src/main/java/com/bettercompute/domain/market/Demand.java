@@ -5,10 +5,7 @@ import com.bettercompute.domain.ErrorCode;
 import java.time.Instant;
 import java.util.Map;
 
-/**
- * The market's demand (MARKET.md, "Requests"): jobs file their requests, change their own limit price and
- * priority class, and end.
- */
+/** The market's demand: jobs file their requests, change their own limit price and priority class, and end. */
 final class Demand {
     private final MarketState state;
     private final ChangeLog changes;

@@ -57,7 +57,6 @@ public final class Market {
 
     // ---------------------------------------------------------------- supply
 
-    /** @throws DomainException CONFLICT when the pool exists */
     public void addPool(PoolId id, int gpusPerNode, Money reserve) {
         supply.addPool(id, gpusPerNode, reserve);
     }
@@ -66,7 +65,6 @@ public final class Market {
         supply.changeReserve(id, reserve);
     }
 
-    /** @throws DomainException CONFLICT when the node exists */
     public void addNode(String nodeId, PoolId poolId) {
         supply.addNode(nodeId, poolId);
     }
@@ -103,7 +101,6 @@ public final class Market {
 
     // ---------------------------------------------------------------- accounts
 
-    /** @throws DomainException CONFLICT when the tenant exists */
     public void addTenant(String tenantId, Money credits) {
         accounts.addTenant(tenantId, credits);
     }
@@ -112,7 +109,6 @@ public final class Market {
         accounts.credit(tenantId, amount);
     }
 
-    /** @throws DomainException CONFLICT when the cluster exists */
     public void addCluster(String clusterId, String tenantId, long maxGpus, Money limit) {
         accounts.addCluster(clusterId, tenantId, maxGpus, limit);
     }

@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The market's supply (MARKET.md, "Supply" and "Base load block"): pools and their reserve prices, the nodes
- * of each pool, the nodes a cluster's base load block takes out of supply, and what health checks say of a
- * node. What happens to a grant on a node that leaves is the grant lifecycle's.
+ * The market's supply: pools and their reserve prices, the nodes of each pool, the nodes a cluster's base
+ * load block takes out of supply, and what health checks say of a node. What happens to a grant on a node
+ * that leaves is the grant lifecycle's.
  */
 final class Supply {
     private final MarketState state;
