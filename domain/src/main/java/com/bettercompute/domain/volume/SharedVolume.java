@@ -117,9 +117,12 @@ public record SharedVolume(
         return copy(state, message, optIn, bytesHeld, sampledAt, meter, progress, version + 1, now, deletedAt);
     }
 
-    /** A delete was accepted: the volume goes {@code deleting}, and billing stops at {@code now}. */
+    /**
+     * A delete was accepted: the volume goes {@code deleting} and its meter ends (the caller bills what
+     * {@link StorageMeter#stop} closed at {@code now} in the same transaction).
+     */
     public SharedVolume deleteAcceptedAt(Instant now) {
-        return copy(VolumeState.DELETING, null, deleteWithCluster, bytesHeld, sampledAt, meter, progress.deleteAccepted(now), version + 1,
+        return copy(VolumeState.DELETING, null, deleteWithCluster, bytesHeld, sampledAt, null, progress.deleteAccepted(now), version + 1,
                 now, deletedAt);
     }
 
