@@ -9,6 +9,8 @@ import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.application.port.UsageLedger;
+import com.bettercompute.application.port.StorageLedger;
+import com.bettercompute.application.port.VolumeRepository;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
@@ -93,6 +95,8 @@ public final class Database implements AutoCloseable {
     private final JdbiMarketLedger marketLedger;
     private final JdbiMarketFeed marketFeed;
     private final JdbiLoadBalancerRepository loadBalancers;
+    private final JdbiVolumeRepository volumes;
+    private final JdbiStorageLedger storageLedger;
     private final ChangeSignal marketSaved;
     private final ChangeSignal clustersChanged;
 
@@ -115,6 +119,8 @@ public final class Database implements AutoCloseable {
         this.marketLedger = new JdbiMarketLedger(jdbi);
         this.marketFeed = new JdbiMarketFeed(jdbi);
         this.loadBalancers = new JdbiLoadBalancerRepository(jdbi);
+        this.volumes = new JdbiVolumeRepository(jdbi);
+        this.storageLedger = new JdbiStorageLedger(jdbi);
         this.marketSaved = new ChangeSignal(!postgres);
     }
 
@@ -257,6 +263,14 @@ public final class Database implements AutoCloseable {
 
     public UsageLedger usage() {
         return usage;
+    }
+
+    public VolumeRepository volumes() {
+        return volumes;
+    }
+
+    public StorageLedger storageLedger() {
+        return storageLedger;
     }
 
     /**
