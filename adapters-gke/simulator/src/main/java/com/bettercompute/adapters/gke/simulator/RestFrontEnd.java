@@ -405,11 +405,11 @@ final class RestFrontEnd {
         };
     }
 
-    private static void send(HttpExchange exchange, int status, String body) throws IOException {
+    static void send(HttpExchange exchange, int status, String body) throws IOException {
         send(exchange, status, body, "application/json; charset=UTF-8");
     }
 
-    private static void send(HttpExchange exchange, int status, String body, String contentType) throws IOException {
+    static void send(HttpExchange exchange, int status, String body, String contentType) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.sendResponseHeaders(status, bytes.length);
