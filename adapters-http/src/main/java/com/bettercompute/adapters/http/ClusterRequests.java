@@ -92,6 +92,21 @@ final class ClusterRequests {
         }
     }
 
+    /** The body of {@code delete}: {@code deleteVolume} (default false) destroys the cluster's shared volume with it. */
+    record DeleteCluster(@Required String tenantId, @Required String clusterId, Boolean deleteVolume)
+            implements Request<DeleteCluster.Command> {
+        record Command(ClusterRef ref, boolean deleteVolume) {}
+
+        @Override
+        public Command command(Fields in) {
+            String tenantId = in.string("tenantId", this.tenantId, true, 128, Patterns.TENANT_ID);
+            String clusterId = in.string("clusterId", this.clusterId, true, 56, Patterns.CLUSTER_ID);
+            Boolean deleteVolume = in.bool("deleteVolume", this.deleteVolume, false);
+            in.finish(this).throwIfInvalid();
+            return new Command(new ClusterRef(tenantId, clusterId), deleteVolume);
+        }
+    }
+
     record UpdateCluster(@Required String tenantId, @Required String clusterId, String version, String releaseChannel,
                          List<String> authorizedNetworks, String description) implements Request<UpdateClusterCommand> {
         @Override

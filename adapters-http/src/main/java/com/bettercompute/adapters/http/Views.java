@@ -26,14 +26,21 @@ final class Views {
                        String releaseChannel, String requestedVersion, String kubernetesVersion, String nodeVersion,
                        String endpoint, List<String> authorizedNetworks, boolean privateNodes, String networkId, String state,
                        String message, String providerName, String ownerId, long version, String createdAt, String updatedAt,
-                       String readyAt, String deletedAt, List<NodePoolView> nodePools) {
+                       String readyAt, String deletedAt, List<NodePoolView> nodePools,
+                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+                       VolumeViews.ClusterVolume sharedVolume) {
         static ClusterView of(Cluster c) {
+            return of(c, null);
+        }
+
+        /** With the cluster's shared volume (null: it has none, or it is not shown). */
+        static ClusterView of(Cluster c, VolumeViews.ClusterVolume volume) {
             return new ClusterView(c.id(), c.tenantId(), c.projectId(), c.poolId(), c.providerAccountId(), c.name(),
                     c.description(), c.mode().wire(), c.location(), c.region(), c.locationType().wire(),
                     c.releaseChannel().wire(), c.requestedVersion(), c.kubernetesVersion(), c.nodeVersion(), c.endpoint(),
                     c.authorizedNetworks(), c.privateNodes(), c.networkId(), c.state().wire(), c.message(), c.providerName(),
                     c.ownerId(), c.version(), time(c.createdAt()), time(c.updatedAt()), time(c.readyAt()), time(c.deletedAt()),
-                    c.nodePools().stream().map(NodePoolView::of).toList());
+                    c.nodePools().stream().map(NodePoolView::of).toList(), volume);
         }
     }
 

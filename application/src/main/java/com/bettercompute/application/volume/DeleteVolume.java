@@ -36,9 +36,14 @@ public final class DeleteVolume {
         this.clock = clock;
     }
 
+    /** {@code ACCESS_DENIED} ({@code session-required}) unless the caller is a person in a console session. */
+    public static void requireSession(Caller caller) {
+        refuseIfRefused(VolumeDeletePolicy.caller(caller.viaSession()));
+    }
+
     /** @param storageName the volume's storage name; {@code typed}: what the person typed back to confirm */
     public SharedVolume delete(Caller caller, String org, String storageName, String typed) {
-        refuseIfRefused(VolumeDeletePolicy.caller(caller.viaSession()));
+        requireSession(caller);
         authorizer.require(caller, Action.DELETE, Resource.tenant(org));
         return GuardedWrite.retry(() -> {
             SharedVolume v = volumes.forTenant(org).stream().filter(found -> found.storageName().equals(storageName)).findFirst()

@@ -124,6 +124,11 @@ public final class FilestoreSimulator implements AutoCloseable {
         return "http://127.0.0.1:" + port();
     }
 
+    /** Where the shares' directories are: {@code <project>/<zone>/<instance>/} under it. */
+    public Path shareRoot() {
+        return root;
+    }
+
     /** The directory of an instance's file share: write a file here and the share holds its bytes. */
     public Path shareDirectory(String project, String location, String instance) {
         return root.resolve(project).resolve(location).resolve(instance);
