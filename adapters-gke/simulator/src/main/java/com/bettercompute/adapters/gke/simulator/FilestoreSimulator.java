@@ -168,19 +168,12 @@ public final class FilestoreSimulator implements AutoCloseable {
             try {
                 RestFrontEnd.send(exchange, 200, serve(method, path, query, body));
             } catch (StatusRuntimeException e) {
-                Status s = e.getStatus();
-                Map<String, Object> error = new LinkedHashMap<>();
-                error.put("code", RestFrontEnd.httpStatus(s.getCode()));
-                error.put("message", s.getDescription());
-                error.put("status", s.getCode().name());
-                RestFrontEnd.send(exchange, RestFrontEnd.httpStatus(s.getCode()), RestFrontEnd.json(Map.of("error", error)));
+                RestFrontEnd.sendError(exchange, e.getStatus());
             } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
-                RestFrontEnd.send(exchange, 400, RestFrontEnd.json(Map.of("error", Map.of("code", 400, "message", "Invalid request: " + e.getMessage(),
-                        "status", "INVALID_ARGUMENT"))));
+                RestFrontEnd.sendError(exchange, Status.INVALID_ARGUMENT.withDescription("Invalid request: " + e.getMessage()));
             } catch (RuntimeException e) {
                 LOG.error("filestore simulator: unexpected failure on {} {}", method, path, e);
-                RestFrontEnd.send(exchange, 500, RestFrontEnd.json(Map.of("error", Map.of("code", 500, "message", "Internal error in the Filestore simulator.",
-                        "status", "INTERNAL"))));
+                RestFrontEnd.sendError(exchange, Status.INTERNAL.withDescription("Internal error in the Filestore simulator."));
             }
         }
     }

@@ -377,7 +377,7 @@ final class RestFrontEnd {
 
     // ---------------------------------------------------------------- replies
 
-    private static void sendError(HttpExchange exchange, Status status) throws IOException {
+    static void sendError(HttpExchange exchange, Status status) throws IOException {
         String message = status.getDescription() == null ? status.getCode().name() : status.getDescription();
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("code", httpStatus(status.getCode()));
