@@ -26,9 +26,7 @@ final class Views {
                        String releaseChannel, String requestedVersion, String kubernetesVersion, String nodeVersion,
                        String endpoint, List<String> authorizedNetworks, boolean privateNodes, String networkId, String state,
                        String message, String providerName, String ownerId, long version, String createdAt, String updatedAt,
-                       String readyAt, String deletedAt, List<NodePoolView> nodePools,
-                       @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
-                       VolumeViews.ClusterVolume sharedVolume) {
+                       String readyAt, String deletedAt, List<NodePoolView> nodePools, VolumeViews.ClusterVolume sharedVolume) {
         static ClusterView of(Cluster c) {
             return of(c, null);
         }

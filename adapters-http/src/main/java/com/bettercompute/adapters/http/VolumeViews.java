@@ -2,7 +2,6 @@ package com.bettercompute.adapters.http;
 
 import com.bettercompute.application.volume.VolumeView;
 import com.bettercompute.domain.volume.SharedVolume;
-import com.fasterxml.jackson.annotation.JsonInclude;
 
 import java.util.List;
 
@@ -28,7 +27,6 @@ final class VolumeViews {
     record VolumeList(List<VolumeItem> items) {}
 
     /** A cluster's volume in its {@code get}: where every node mounts it, and what it is called. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
     record ClusterVolume(String path, String label, String storageName, int sizeGiB, String state) {
         static ClusterVolume of(SharedVolume v) {
             return new ClusterVolume(v.path(), v.label(), v.storageName(), v.sizeGiB(), v.state().wire());
