@@ -3,6 +3,7 @@ package com.bettercompute.bootstrap;
 import com.bettercompute.adapters.http.AdmissionKeys;
 import com.bettercompute.adapters.http.AdmissionServer;
 import com.bettercompute.adapters.http.ApiServer;
+import com.bettercompute.adapters.http.VolumeUseCases;
 import com.bettercompute.application.admission.AdmitWorkload;
 import com.bettercompute.application.admission.MutateWorkload;
 import com.bettercompute.application.admission.ReadMarketFacts;
@@ -266,11 +267,12 @@ public final class Server implements AutoCloseable {
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
             SignInUseCases signIn = signInUseCases(config, db, cache, authorizer, providers, tenantClusters, issuer::get, clock);
             MarketUseCases marketUseCases = marketUseCases(market, db, cache, authorizer, parsed.market(), clock);
+            VolumeUseCases volumeUseCases = volumes.useCases(authorizer,
+                    new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer)), parsed.storage());
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
                     marketUseCases, signIn,
-                    new Console(useCases, nodePools, marketUseCases, consoleUseCases(market, db, cache, authorizer), clock),
-                    volumes.useCases(authorizer, new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer)),
-                            parsed.storage()));
+                    new Console(useCases, nodePools, marketUseCases, consoleUseCases(market, db, cache, authorizer), volumeUseCases, clock),
+                    volumeUseCases);
             int port = api.start(config.host(), config.port());
             issuer.compareAndSet(null, "http://" + ServeCommand.displayHost(config.host()) + ":" + port);
             return new Server(db, changes, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market,
