@@ -3,8 +3,8 @@ package com.bettercompute.bootstrap.e2e;
 import com.bettercompute.adapters.gke.simulator.FilestoreSimulator;
 import com.bettercompute.bootstrap.ServerConfig;
 import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -37,24 +37,27 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SharedVolumeEndToEndTest {
     static final Duration PATIENCE = Duration.ofSeconds(60);
-    RunningServer server;
-    final Path home = Path.of("target", "shared-volume-e2e", Long.toString(System.nanoTime()));
+    /** One server for the tests here (a start is most of a test's time); each test names its own cluster. */
+    static RunningServer server;
+    static final Path HOME = Path.of("target", "shared-volume-e2e", Long.toString(System.nanoTime()));
 
-    @BeforeEach
-    void start() throws IOException {
-        Files.createDirectories(home);
+    @BeforeAll
+    static void start() throws IOException {
+        Files.createDirectories(HOME);
         String catalog = new String(RunningServer.class.getResourceAsStream("/e2e-catalog.yaml").readAllBytes(), StandardCharsets.UTF_8)
                 + "\nstorage:\n  sharedVolumePools: [" + RunningServer.POOL + "]\n  sampleEvery: 1s\n"
                 + "  billing:\n    - {site: us-central1, pricePerGiBMonth: \"0.20\"}\n";
-        Path file = home.resolve("catalog.yaml");
+        Path file = HOME.resolve("catalog.yaml");
         Files.writeString(file, catalog);
         server = RunningServer.start(ServerConfig.defaults().withPort(0).withDb(RunningServer.h2()).withCatalog(file)
                 .withProvider("simulator", null, 1, 1, 2));
     }
 
-    @AfterEach
-    void stop() {
-        server.close();
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
     }
 
     @Test
@@ -67,7 +70,7 @@ class SharedVolumeEndToEndTest {
         assertThat(volume.get("sizeGiB").asInt()).isEqualTo(2048);
         String storageName = volume.get("storageName").asText();
 
-        JsonNode listed = volumes().get(0);
+        JsonNode listed = volume(storageName);
         assertThat(listed.get("label").asText()).isEqualTo("train-shared");
         assertThat(listed.get("storage_name").asText()).isEqualTo(storageName);
         assertThat(listed.get("cluster").asText()).isEqualTo("train");
@@ -75,7 +78,7 @@ class SharedVolumeEndToEndTest {
 
         FilestoreSimulator filestore = server.server().filestoreSimulator().orElseThrow();
         Files.write(filestore.shareDirectory("platform-prod", "us-central1-a", storageName).resolve("checkpoint.bin"), new byte[1 << 20]);
-        JsonNode holding = await(() -> volumes().get(0), v -> v.get("bytes").asLong() == 1 << 20, "the bytes written");
+        JsonNode holding = await(() -> volume(storageName), v -> v.get("bytes").asLong() == 1 << 20, "the bytes written");
         assertThat(holding.get("charge_per_month").asText()).isEqualTo("0.000195");
 
         HttpResponse<String> refused = delete("/api/k8s/volumes?volume=" + storageName + "&confirm=" + storageName, ALICE);
@@ -87,10 +90,11 @@ class SharedVolumeEndToEndTest {
 
         server.call("delete", ALICE, Map.of("tenantId", "acme", "clusterId", id));
         await(() -> get(id), c -> c.get("state").asText().equals("deleted"), "cluster deleted");
-        JsonNode preserved = await(() -> volumes().get(0), v -> v.get("state").asText().equals("preserved"), "volume preserved");
+        JsonNode preserved = await(() -> volume(storageName), v -> v.get("state").asText().equals("preserved"), "volume preserved");
         assertThat(preserved.get("cluster").isNull()).as("preserved, no cluster").isTrue();
         assertThat(Files.exists(filestore.shareDirectory("platform-prod", "us-central1-a", storageName).resolve("checkpoint.bin"))).isTrue();
-        assertThat(events()).contains("kubernetes.volume.created", "kubernetes.volume.attached", "kubernetes.volume.preserved");
+        assertThat(events(storageName)).containsExactly("kubernetes.volume.created", "kubernetes.volume.attached",
+                "kubernetes.volume.preserved");
 
         List<String> listedByGcloud = gcloudFilestoreList(filestore);
         if (listedByGcloud != null) {
@@ -106,8 +110,10 @@ class SharedVolumeEndToEndTest {
         RunningServer.Reply deleting = server.call("delete", ALICE, Map.of("tenantId", "acme", "clusterId", id, "deleteVolume", true));
         assertThat(deleting.status()).isEqualTo(200);
         await(() -> get(id), c -> c.get("state").asText().equals("deleted"), "cluster deleted");
-        await(() -> server.get("/api/k8s/volumes", ALICE).json(), v -> v.get("items").isEmpty(), "the volume gone");
-        assertThat(events()).contains("kubernetes.volume.deleting", "kubernetes.volume.deleted");
+        await(() -> server.get("/api/k8s/volumes", ALICE).json(), v -> v.get("items").findValuesAsText("storage_name").stream()
+                .noneMatch(storageName::equals), "the volume gone");
+        assertThat(events(storageName)).containsExactly("kubernetes.volume.created", "kubernetes.volume.attached",
+                "kubernetes.volume.deleting", "kubernetes.volume.deleted");
         assertThat(server.server().filestoreSimulator().orElseThrow().instanceNames()).noneMatch(n -> n.endsWith(storageName));
     }
 
@@ -117,16 +123,25 @@ class SharedVolumeEndToEndTest {
         return server.call("get", ALICE, Map.of("tenantId", "acme", "clusterId", id)).json();
     }
 
-    JsonNode volumes() {
+    /** The volume of {@code GET /api/k8s/volumes} with this storage name. */
+    JsonNode volume(String storageName) {
         RunningServer.Reply r = server.get("/api/k8s/volumes", ALICE);
         assertThat(r.status()).as(r.text()).isEqualTo(200);
-        return r.json().get("items");
+        for (JsonNode v : r.json().get("items")) {
+            if (v.get("storage_name").asText().equals(storageName)) {
+                return v;
+            }
+        }
+        throw new AssertionError("no volume " + storageName + " listed: " + r.text());
     }
 
-    List<String> events() {
+    /** The types of the organization's events about the volume of this storage name, oldest first. */
+    List<String> events(String storageName) {
         List<String> types = new ArrayList<>();
         for (JsonNode e : server.get("/api/events?tenantId=acme&limit=1000", ALICE).json().get("items")) {
-            types.add(e.get("type").asText());
+            if (e.path("data").path("storageName").asText().equals(storageName)) {
+                types.add(e.get("type").asText());
+            }
         }
         return types;
     }
@@ -158,15 +173,15 @@ class SharedVolumeEndToEndTest {
         ProcessBuilder builder = new ProcessBuilder(gcloud, "filestore", "instances", "list", "--location", "us-central1-a");
         Map<String, String> env = builder.environment();
         env.keySet().removeIf(k -> k.startsWith("CLOUDSDK_") || k.startsWith("GOOGLE_"));
-        env.put("CLOUDSDK_CONFIG", home.resolve("gcloud").toAbsolutePath().toString());
+        env.put("CLOUDSDK_CONFIG", HOME.resolve("gcloud").toAbsolutePath().toString());
         env.put("CLOUDSDK_CORE_PROJECT", "platform-prod");
         env.put("CLOUDSDK_CORE_DISABLE_PROMPTS", "1");
         env.put("CLOUDSDK_AUTH_ACCESS_TOKEN", "simulator-does-not-check");
         env.put("CLOUDSDK_API_ENDPOINT_OVERRIDES_FILE", filestore.url() + "/");
         env.put("CLOUDSDK_CORE_DISABLE_USAGE_REPORTING", "true");
         env.put("CLOUDSDK_COMPONENT_MANAGER_DISABLE_UPDATE_CHECK", "true");
-        Path out = home.resolve("gcloud-out.txt");
-        Path err = home.resolve("gcloud-err.txt");
+        Path out = HOME.resolve("gcloud-out.txt");
+        Path err = HOME.resolve("gcloud-err.txt");
         Process p = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         if (!p.waitFor(90, TimeUnit.SECONDS)) {
             p.destroyForcibly();
