@@ -16,16 +16,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 import static com.bettercompute.bootstrap.e2e.RunningServer.ALICE;
+import static com.bettercompute.bootstrap.e2e.NodePoolsEndToEndTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -36,7 +33,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * shows the instance, when gcloud is on the machine.
  */
 class SharedVolumeEndToEndTest {
-    static final Duration PATIENCE = Duration.ofSeconds(60);
     /** One server for the tests here (a start is most of a test's time); each test names its own cluster. */
     static RunningServer server;
     static final Path HOME = Path.of("target", "shared-volume-e2e", Long.toString(System.nanoTime()));
@@ -149,19 +145,6 @@ class SharedVolumeEndToEndTest {
     HttpResponse<String> delete(String pathAndQuery, String token) throws IOException, InterruptedException {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + pathAndQuery)).DELETE()
                 .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    static JsonNode await(Supplier<JsonNode> read, Predicate<JsonNode> condition, String what) {
-        Instant deadline = Instant.now().plus(PATIENCE);
-        JsonNode seen = read.get();
-        while (!condition.test(seen)) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError(what + " never came; last seen: " + seen);
-            }
-            ReconcilerEndToEndTest.pause(Duration.ofMillis(200));
-            seen = read.get();
-        }
-        return seen;
     }
 
     /** {@code gcloud filestore instances list} against the simulator (a private gcloud configuration); null without gcloud. */
