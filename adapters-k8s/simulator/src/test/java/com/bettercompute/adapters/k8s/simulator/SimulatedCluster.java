@@ -95,8 +95,56 @@ final class SimulatedCluster implements AutoCloseable {
         apis.step();
     }
 
-    /** The platform's objects in a market-managed cluster: the ProvisioningRequest CRD, one flavor, the ClusterQueue and the rest. */
+    /**
+     * Kueue as its release installs it, reduced to what the simulated cluster reads: its CRDs, its namespace, its
+     * configuration (these integrations) and its controller Deployment, which runs on the CPU worker.
+     */
+    void installKueue(String... frameworks) {
+        KueueCrds.all().forEach(crd -> client.resource(client.getKubernetesSerialization().asJson(crd)).create());
+        apply("""
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: kueue-system}
+                """);
+        apply("""
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: kueue-manager-config, namespace: kueue-system}
+                data:
+                  controller_manager_config.yaml: |
+                    apiVersion: config.kueue.x-k8s.io/v1beta1
+                    kind: Configuration
+                    manageJobsWithoutQueueName: false
+                    integrations:
+                      frameworks: [%s]
+                """.formatted(String.join(", ", frameworks)));
+        controller("kueue-system", "kueue-controller-manager", "registry.k8s.io/kueue/kueue:v0.13.4");
+    }
+
+    /** An add-on's controller Deployment of one replica. */
+    void controller(String namespace, String name, String image) {
+        apply("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: %2$s, namespace: %1$s}
+                spec:
+                  replicas: 1
+                  selector: {matchLabels: {control-plane: %2$s}}
+                  template:
+                    metadata: {labels: {control-plane: %2$s}}
+                    spec:
+                      containers: [{name: manager, image: "%3$s"}]
+                """.formatted(namespace, name, image));
+    }
+
+    /** Kueue (the Job integration) and the platform's objects in a market-managed cluster. */
     void installMarket(int gpuQuota) {
+        installKueue("batch/job");
+        installMarketObjects(gpuQuota);
+    }
+
+    /** The platform's objects in a market-managed cluster: the ProvisioningRequest CRD, one flavor, the ClusterQueue and the rest. */
+    void installMarketObjects(int gpuQuota) {
         apply("""
                 apiVersion: apiextensions.k8s.io/v1
                 kind: CustomResourceDefinition
