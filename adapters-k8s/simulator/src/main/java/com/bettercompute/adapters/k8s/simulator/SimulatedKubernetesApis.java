@@ -997,7 +997,10 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         }
 
         private Map<String, Object> namespaceLabels(String namespace) {
-            return Obj.labels(Obj.map(store.get("/api/v1/namespaces/" + namespace)));
+            Map<String, Object> labels = new java.util.LinkedHashMap<>(Obj.labels(Obj.map(store.get("/api/v1/namespaces/" + namespace))));
+            // kube-apiserver gives every namespace this label, which webhooks' namespace selectors name
+            labels.put("kubernetes.io/metadata.name", namespace);
+            return labels;
         }
 
         /** The caller as {@code request.userInfo}: the platform, or the user its token authenticated (a service account, a person). */

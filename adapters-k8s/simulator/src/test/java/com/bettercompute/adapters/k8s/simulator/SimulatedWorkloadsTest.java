@@ -137,7 +137,8 @@ class SimulatedWorkloadsTest {
         assertThatThrownBy(() -> cluster.apply(gpuPod("lonely"))).isInstanceOf(KubernetesClientException.class)
                 .hasMessageContaining("no endpoints available for service \"kueue-webhook-service\"");
 
-        cluster.installMarket(64);
+        cluster.installKueue("batch/job", "pod");
+        cluster.installMarketObjects(64);
         cluster.apply(gpuPod("served"));
         assertThat(cluster.client.pods().inNamespace("default").withName("served").get().getSpec().getSchedulingGates())
                 .extracting(g -> g.getName()).containsExactly("kueue.x-k8s.io/admission");
