@@ -201,7 +201,7 @@ final class InClusterMarketLoop implements AutoCloseable {
         KeepClusterComponents.Outcome outcome = components.keep(clusterId);
         String now = outcome.ready() ? "" : outcome.waitingFor();
         String before = waiting.put(clusterId, now);
-        if (!now.equals(before == null ? "" : before)) {
+        if (!now.equals(before)) {
             if (now.isEmpty()) {
                 LOG.info("cluster {}: the market's add-ons are ready: {}", clusterId, outcome.components().stream()
                         .map(c -> c.name() + " " + c.version()).toList());

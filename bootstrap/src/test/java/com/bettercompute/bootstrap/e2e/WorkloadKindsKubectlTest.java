@@ -91,10 +91,12 @@ class WorkloadKindsKubectlTest {
                 // with a limit price: every GPU pod runs on the nodes granted to its own request
                 assertThat(MarketApiEndToEndTest.send(s, "PUT", "/api/k8s/bid", RunningServer.ALICE,
                         "{\"cluster\":\"work\",\"limit_price\":\"2.40\"}").status()).isEqualTo(200);
-                List<Pod> running = await("every GPU pod running", () -> {
+                // six nodes, each a provider node pool made one operation at a time: longer than one await's patience
+                List<Pod> running = said(s, k, () -> MarketInTenantClusterEndToEndTest.await("every GPU pod running",
+                        MarketInTenantClusterEndToEndTest.PATIENCE.multipliedBy(2), () -> {
                     List<Pod> gpu = k.pods().inNamespace("default").withLabel("tier", "gpu").list().getItems();
                     return gpu.size() == 6 && gpu.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())) ? gpu : null;
-                });
+                }));
                 assertThat(running).allSatisfy(p -> assertThat(k.nodes().withName(p.getSpec().getNodeName()).get().getMetadata()
                         .getLabels()).containsKey(REQUEST_LABEL));
                 assertThat(running).extracting(p -> p.getSpec().getNodeName()).doesNotHaveDuplicates();
@@ -129,6 +131,18 @@ class WorkloadKindsKubectlTest {
                 assertThat(k.pods().inNamespace("default").withLabel("tier", "cpu").list().getItems())
                         .as("CPU work is never reclaimed").hasSize(4).allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
             }
+        }
+    }
+
+    /** The wait's answer; when it fails, what held it: the market's requests, and the pods as they stand. */
+    private static <T> T said(RunningServer s, KubernetesClient k, java.util.function.Supplier<T> wait) throws Exception {
+        try {
+            return wait.get();
+        } catch (AssertionError e) {
+            String requests = s.get("/api/k8s/requests?cluster=work", RunningServer.ALICE).text();
+            String pods = String.join("\n", k.pods().inNamespace("default").list().getItems().stream()
+                    .map(p -> p.getMetadata().getName() + " " + p.getStatus().getPhase() + " on " + p.getSpec().getNodeName()).toList());
+            throw new AssertionError(e.getMessage() + "\nrequests: " + requests + "\npods:\n" + pods, e);
         }
     }
 

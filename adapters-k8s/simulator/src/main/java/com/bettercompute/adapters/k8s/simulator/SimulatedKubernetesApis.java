@@ -670,8 +670,9 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         private synchronized void reconcile() {
             Instant now = clock.instant();
             boolean changed = false;
+            // what runs is read once per reconcile: an add-on that turns ready here runs from the next one
+            InstalledComponents.Running running = InstalledComponents.read(store);
             for (int round = 0; round < MAX_ROUNDS; round++) {
-                InstalledComponents.Running running = InstalledComponents.read(store);
                 // Kueue first: a Job it queues is suspended before the Job controller makes its pods.
                 kueue.reconcile(now, running);
                 deployments.reconcile(now);

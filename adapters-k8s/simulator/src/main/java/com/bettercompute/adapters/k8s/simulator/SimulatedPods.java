@@ -324,7 +324,9 @@ final class SimulatedPods {
                     node = chosen;
                 }
             }
-            if (node != null && "Pending".equals(Obj.str(changed, "status", "phase")) && Obj.isTrue(nodes.get(node), "Ready")) {
+            // a pod created without a status (kubectl's) is Pending, as the API server makes it
+            String phase = Obj.str(changed, "status", "phase");
+            if (node != null && (phase == null || "Pending".equals(phase)) && Obj.isTrue(nodes.get(node), "Ready")) {
                 Map<String, Object> status = Obj.child(changed, "status");
                 status.put("phase", "Running");
                 status.put("startTime", stamp);
