@@ -64,11 +64,37 @@ final class KueueFrameworks {
         }
     }
 
+    /**
+     * A job Kueue suspends whole: started by writing the admitted templates into it and resuming it, stopped by
+     * suspending it with its own templates back.
+     */
+    abstract static class SuspendableJob extends Framework {
+        /** The object with these pod set templates (by pod set name) in place of its own. */
+        abstract Map<String, Object> withTemplates(Map<String, Object> o, Map<String, Map<String, Object>> templates);
+
+        /** Sets the object's suspend field. */
+        abstract void suspend(Map<String, Object> o, boolean suspend);
+
+        Map<String, Object> started(Map<String, Object> o, Map<String, Map<String, Object>> templates) {
+            Map<String, Object> changed = withTemplates(o, templates);
+            suspend(changed, false);
+            return changed;
+        }
+
+        Map<String, Object> stopped(Map<String, Object> o, List<PodSet> original) {
+            Map<String, Map<String, Object>> back = new LinkedHashMap<>();
+            original.stream().filter(set -> set.template() != null).forEach(set -> back.put(set.name(), set.template()));
+            Map<String, Object> changed = withTemplates(o, back);
+            suspend(changed, true);
+            return changed;
+        }
+    }
+
     static List<Framework> all() {
         return List.of(new BatchJob(), new JobSet(), new MpiJob(), new Pod());
     }
 
-    static final class BatchJob extends Framework {
+    static final class BatchJob extends SuspendableJob {
         String name() { return "batch/job"; }
         String collection() { return "/apis/batch/v1/jobs"; }
         String apiVersion() { return "batch/v1"; }
@@ -83,20 +109,16 @@ final class KueueFrameworks {
             return List.of(new PodSet("main", SimulatedKueue.parallelism(o), Obj.copy(Obj.map(Obj.at(o, "spec", "template")))));
         }
 
-        Map<String, Object> started(Map<String, Object> o, Map<String, Map<String, Object>> templates) {
+        Map<String, Object> withTemplates(Map<String, Object> o, Map<String, Map<String, Object>> templates) {
             Map<String, Object> changed = Obj.copy(o);
-            Obj.child(changed, "spec").put("template", templates.get("main"));
-            Obj.child(changed, "spec").put("suspend", false);
+            if (templates.get("main") != null) {
+                Obj.child(changed, "spec").put("template", Obj.copy(templates.get("main")));
+            }
             return changed;
         }
 
-        Map<String, Object> stopped(Map<String, Object> o, List<PodSet> original) {
-            Map<String, Object> changed = Obj.copy(o);
-            Obj.child(changed, "spec").put("suspend", true);
-            if (!original.isEmpty() && original.get(0).template() != null) {
-                Obj.child(changed, "spec").put("template", Obj.copy(original.get(0).template()));
-            }
-            return changed;
+        void suspend(Map<String, Object> o, boolean suspend) {
+            Obj.child(o, "spec").put("suspend", suspend);
         }
 
         boolean finished(Map<String, Object> o) {
@@ -109,7 +131,7 @@ final class KueueFrameworks {
         }
     }
 
-    static final class JobSet extends Framework {
+    static final class JobSet extends SuspendableJob {
         String name() { return "jobset.x-k8s.io/jobset"; }
         String collection() { return SimulatedJobSets.COLLECTION; }
         String apiVersion() { return SimulatedJobSets.API_VERSION; }
@@ -135,21 +157,11 @@ final class KueueFrameworks {
             return out;
         }
 
-        Map<String, Object> started(Map<String, Object> o, Map<String, Map<String, Object>> templates) {
-            Map<String, Object> changed = withTemplates(o, templates);
-            Obj.child(changed, "spec").put("suspend", false);
-            return changed;
+        void suspend(Map<String, Object> o, boolean suspend) {
+            Obj.child(o, "spec").put("suspend", suspend);
         }
 
-        Map<String, Object> stopped(Map<String, Object> o, List<PodSet> original) {
-            Map<String, Object> back = new LinkedHashMap<>();
-            original.forEach(s -> back.put(s.name(), s.template()));
-            Map<String, Object> changed = withTemplates(o, castTemplates(back));
-            Obj.child(changed, "spec").put("suspend", true);
-            return changed;
-        }
-
-        private static Map<String, Object> withTemplates(Map<String, Object> o, Map<String, Map<String, Object>> templates) {
+        Map<String, Object> withTemplates(Map<String, Object> o, Map<String, Map<String, Object>> templates) {
             Map<String, Object> changed = Obj.copy(o);
             for (Object r : Obj.list(Obj.at(changed, "spec", "replicatedJobs"))) {
                 Map<String, Object> rj = Obj.map(r);
@@ -166,7 +178,7 @@ final class KueueFrameworks {
         }
     }
 
-    static final class MpiJob extends Framework {
+    static final class MpiJob extends SuspendableJob {
         private static final List<String> ROLES = List.of("Launcher", "Worker");
 
         String name() { return "kubeflow.org/mpijob"; }
@@ -193,21 +205,11 @@ final class KueueFrameworks {
             return out;
         }
 
-        Map<String, Object> started(Map<String, Object> o, Map<String, Map<String, Object>> templates) {
-            Map<String, Object> changed = withTemplates(o, templates);
-            Obj.child(changed, "spec", "runPolicy").put("suspend", false);
-            return changed;
+        void suspend(Map<String, Object> o, boolean suspend) {
+            Obj.child(o, "spec", "runPolicy").put("suspend", suspend);
         }
 
-        Map<String, Object> stopped(Map<String, Object> o, List<PodSet> original) {
-            Map<String, Object> back = new LinkedHashMap<>();
-            original.forEach(s -> back.put(s.name(), s.template()));
-            Map<String, Object> changed = withTemplates(o, castTemplates(back));
-            Obj.child(changed, "spec", "runPolicy").put("suspend", true);
-            return changed;
-        }
-
-        private static Map<String, Object> withTemplates(Map<String, Object> o, Map<String, Map<String, Object>> templates) {
+        Map<String, Object> withTemplates(Map<String, Object> o, Map<String, Map<String, Object>> templates) {
             Map<String, Object> changed = Obj.copy(o);
             for (String role : ROLES) {
                 Map<String, Object> template = templates.get(role.toLowerCase(Locale.ROOT));
@@ -292,12 +294,5 @@ final class KueueFrameworks {
         boolean finished(Map<String, Object> o) {
             return SimulatedDeployments.terminal(o);
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Map<String, Object>> castTemplates(Map<String, Object> templates) {
-        Map<String, Map<String, Object>> out = new LinkedHashMap<>();
-        templates.forEach((k, v) -> out.put(k, (Map<String, Object>) v));
-        return out;
     }
 }

@@ -167,15 +167,21 @@ final class SimulatedDeployments {
         }
     }
 
-    /** A pod of a controller's template: its labels and annotations, owned by the controller, Pending. */
+    /** A pod of a controller's template ({@code spec.template}): its labels and annotations, owned by the controller, Pending. */
     static Map<String, Object> pod(Map<String, Object> controller, String name, String kind, String apiVersion) {
-        Map<String, Object> template = Obj.copy(Obj.map(Obj.at(controller, "spec", "template")));
+        return pod(Obj.map(Obj.at(controller, "spec", "template")), controller, name, kind, apiVersion, "Always");
+    }
+
+    /** A pod of this template, owned by the controller, Pending; {@code restartPolicy} when the template names none. */
+    static Map<String, Object> pod(Map<String, Object> podTemplate, Map<String, Object> controller, String name, String kind,
+                                   String apiVersion, String restartPolicy) {
+        Map<String, Object> template = Obj.copy(podTemplate);
         Map<String, Object> metadata = Obj.child(template, "metadata");
         metadata.put("name", name);
         metadata.put("namespace", Obj.namespace(controller));
         metadata.put("ownerReferences", List.of(SimulatedKueue.owner(apiVersion, kind, controller)));
         Map<String, Object> spec = Obj.child(template, "spec");
-        spec.putIfAbsent("restartPolicy", "Always");
+        spec.putIfAbsent("restartPolicy", restartPolicy);
         Map<String, Object> pod = new LinkedHashMap<>();
         pod.put("apiVersion", "v1");
         pod.put("kind", "Pod");

@@ -610,13 +610,13 @@ final class SimulatedKueue {
         if (current == null) {
             return;
         }
-        Owned now2 = new Owned(o.framework(), current);
+        Owned latest = new Owned(o.framework(), current);
         if (Obj.isTrue(w, "Admitted") && rejectedBy == null && evictedBy == null) {
             if (o.framework().suspended(current)) {
-                start(now2, w, nodeSelector);
+                start(latest, w, nodeSelector);
             }
         } else if (!o.framework().suspended(current)) {
-            stop(now2, w, now);
+            stop(latest, w, now);
         }
     }
 

@@ -117,25 +117,15 @@ final class SimulatedMpiJobs {
 
     /** A launcher or worker pod from its replica spec's template, as the MPIJob holds it now. */
     private static Map<String, Object> pod(Map<String, Object> job, String role, String name, int index) {
-        Map<String, Object> template = Obj.copy(Obj.map(Obj.at(job, "spec", "mpiReplicaSpecs", role, "template")));
-        Map<String, Object> metadata = Obj.child(template, "metadata");
-        metadata.put("name", name);
-        metadata.put("namespace", Obj.namespace(job));
-        Map<String, Object> labels = Obj.child(metadata, "labels");
+        Map<String, Object> pod = SimulatedDeployments.pod(Obj.map(Obj.at(job, "spec", "mpiReplicaSpecs", role, "template")), job, name,
+                "MPIJob", API_VERSION, "Never");
+        Map<String, Object> labels = Obj.child(pod, "metadata", "labels");
         labels.put(JOB_NAME_LABEL, Obj.name(job));
         labels.put(ROLE_LABEL, role.toLowerCase(java.util.Locale.ROOT));
         labels.put(INDEX_LABEL, Integer.toString(index));
-        metadata.put("ownerReferences", List.of(SimulatedKueue.owner(API_VERSION, "MPIJob", job)));
-        Map<String, Object> spec = Obj.child(template, "spec");
-        spec.putIfAbsent("restartPolicy", "Never");
+        Map<String, Object> spec = Obj.child(pod, "spec");
         spec.put("hostname", name);
         spec.put("subdomain", Obj.name(job));
-        Map<String, Object> pod = new LinkedHashMap<>();
-        pod.put("apiVersion", "v1");
-        pod.put("kind", "Pod");
-        pod.put("metadata", metadata);
-        pod.put("spec", spec);
-        pod.put("status", new LinkedHashMap<>(Map.of("phase", "Pending")));
         return pod;
     }
 
