@@ -174,7 +174,7 @@ public final class Server implements AutoCloseable {
         }
         CatalogFile.Parsed parsed = CatalogFile.parseAll(catalogText);
         Catalog catalog = parsed.catalog();
-        Database db = Database.open(config.db());
+        Database db = Database.open(config.db(), null, null, CaffeineJdbiCaches::new);
         // on PostgreSQL: hears the other replicas' market saves and cluster writes (what is kept in memory)
         ChangeListening changes = db.newChangeListener().map(l -> ChangeListening.start(l, "db-changes")).orElse(null);
         GkeProviderSetup provider = null;
