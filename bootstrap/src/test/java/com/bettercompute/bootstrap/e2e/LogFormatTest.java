@@ -40,7 +40,8 @@ class LogFormatTest {
         List<String> lines = runWithTraffic(dir, "json");
         List<JsonNode> logs = new ArrayList<>();
         for (String line : lines) {
-            if (line.startsWith("listening on ") || line.startsWith("admission webhooks on ") || line.startsWith("gke simulator")) {
+            if (line.startsWith("listening on ") || line.startsWith("admission webhooks on ") || line.startsWith("gke simulator")
+                    || line.startsWith("filestore simulator")) {
                 continue; // what serve prints for a person, on standard output
             }
             JsonNode json = RunningServer.JSON.readTree(line);
