@@ -216,8 +216,8 @@ class ReconcileMarketNodesTest {
         assertThat(cluster.eventsWithReason("NodeOutOfService")).extracting(e -> e.eventName())
                 .anySatisfy(n -> assertThat(n).startsWith("gke-a-0."))
                 .anySatisfy(n -> assertThat(n).startsWith("train-0."));
-        assertThat(new ReadMarketRequest(w.markets).read(JOB).reason()).as("the gang reads short by one node")
-                .isEqualTo("Provisioning");
+        assertThat(new ReadMarketRequest(w.markets).read(JOB).reason()).as("nothing changes on the request")
+                .isEqualTo("Provisioned");
 
         w.tick.run();
         makePools();
