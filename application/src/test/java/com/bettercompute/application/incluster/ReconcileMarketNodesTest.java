@@ -73,6 +73,17 @@ class ReconcileMarketNodesTest {
         }
     }
 
+    /** Both pools made and their nodes Ready in the cluster, {@code gke-a-0} running {@code train-0}; one pass read them. */
+    List<String> twoReadyNodes() {
+        makePools();
+        List<String> pools = marketPools();
+        cluster.node("gke-a-0", pools.get(0), true);
+        cluster.node("gke-b-0", pools.get(1), true);
+        cluster.pod("gke-a-0", "research", "train-0");
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        return pools;
+    }
+
     @Test
     void each_grant_becomes_one_pool_named_from_it_one_provider_change_per_pass_and_a_replay_makes_none_twice() {
         var first = nodes.reconcile(MarketWorld.ACME_TRAIN);
@@ -147,12 +158,7 @@ class ReconcileMarketNodesTest {
 
     @Test
     void a_notice_cordons_taints_annotates_and_evicts_with_the_time_left_and_a_rescind_undoes_it() {
-        makePools();
-        List<String> pools = marketPools();
-        cluster.node("gke-a-0", pools.get(0), true);
-        cluster.node("gke-b-0", pools.get(1), true);
-        cluster.pod("gke-a-0", "research", "train-0");
-        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        List<String> pools = twoReadyNodes();
         w.ports.clock().advance(Duration.ofHours(3));
         w.enrol.enrol(new EnrolCluster.Command(MarketWorld.GLOBEX_TRAIN, 64L, null, null));
         var credited = w.markets.load();
@@ -192,12 +198,7 @@ class ReconcileMarketNodesTest {
 
     @Test
     void a_node_out_of_service_stays_cordoned_and_tainted_its_pods_evicted_with_the_grace_and_its_replacement_keeps_the_window() {
-        makePools();
-        List<String> pools = marketPools();
-        cluster.node("gke-a-0", pools.get(0), true);
-        cluster.node("gke-b-0", pools.get(1), true);
-        cluster.pod("gke-a-0", "research", "train-0");
-        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        List<String> pools = twoReadyNodes();
         NodeGrant failed = w.markets.load().liveGrants().stream()
                 .filter(g -> ReconcileMarketNodes.poolName(g.clusterId(), g.nodeId()).equals(pools.get(0))).findFirst().orElseThrow();
         w.ports.clock().advance(Duration.ofMinutes(20));
@@ -232,11 +233,7 @@ class ReconcileMarketNodesTest {
 
     @Test
     void a_tenants_own_cordon_of_a_market_node_stays_as_the_tenant_set_it() {
-        makePools();
-        List<String> pools = marketPools();
-        cluster.node("gke-a-0", pools.get(0), true);
-        cluster.node("gke-b-0", pools.get(1), true);
-        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        twoReadyNodes();
         var served = cluster.nodes.get("gke-a-0");
         cluster.nodes.put("gke-a-0", new MarketClusterClient.ClusterNode(served.name(), served.labels(), served.annotations(),
                 true, true, served.taints()));
