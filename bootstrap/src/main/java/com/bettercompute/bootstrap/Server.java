@@ -206,7 +206,8 @@ public final class Server implements AutoCloseable {
                     Duration.ofSeconds(config.reconcileSettledSeconds()));
             // ---- shared volumes: made with their clusters, looked after by the volume loop (VolumeModule) ----
             volumes = VolumeModule.start(config.gkeEndpoint() == null ? config.provider() : "simulator",
-                    Duration.ofSeconds(config.simOperationSeconds()), config.simulatorStateDir(), db, cache.catalog(), parsed.storage(),
+                    Duration.ofSeconds(config.simOperationSeconds()), config.simulatorStateDir(), db, market.markets(), cache.catalog(),
+                    parsed.storage(),
                     cadence, clock);
             ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(),
                     db.outbox(), db.usage(), providers, cadence, clock,

@@ -7,6 +7,7 @@ import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.market.MarketCallers;
 import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.SharedVolumeProviders;
 import com.bettercompute.application.reconcile.Cadence;
 import com.bettercompute.application.volume.ClusterVolumes;
@@ -50,22 +51,24 @@ public final class VolumeModule implements AutoCloseable {
     private ScheduledExecutorService loop;
 
     private VolumeModule(FilestoreSimulator simulator, Map<String, FilestoreSharedVolumeProvider> clients, SharedVolumeProviders providers,
-                         Database db, CatalogRepository catalog, StorageSettings settings, Cadence cadence, Clock clock) {
+                         Database db, MarketRepository markets, CatalogRepository catalog, StorageSettings settings, Cadence cadence, Clock clock) {
         this.simulator = simulator;
         this.clients = clients;
         this.db = db;
         this.clock = clock;
         this.clusterVolumes = new ClusterVolumes(db.transactions(), db.clusters(), db.volumes(), db.outbox(), providers, settings, cadence);
         this.reconcile = new ReconcileVolume(db.transactions(), db.volumes(), db.clusters(), catalog, db.outbox(), db.storageLedger(),
-                providers, settings, cadence, clock);
+                markets, providers, settings, cadence, clock);
     }
 
     /**
      * @param provider       {@code gke}: real Filestore (application-default credentials, or an account's own key file);
      *                       anything else: the simulator's Filestore API on {@code simulatorState} (null: in memory)
      * @param simOperation   how long the simulated Filestore's operations take
+     * @param markets        the market, where storage charges come off the tenant's balance
      */
-    static VolumeModule start(String provider, Duration simOperation, Path simulatorState, Database db, CatalogRepository catalog,
+    static VolumeModule start(String provider, Duration simOperation, Path simulatorState, Database db, MarketRepository markets,
+                              CatalogRepository catalog,
                               StorageSettings settings, Cadence cadence, Clock clock) {
         FilestoreSimulator simulator = "gke".equals(provider) ? null : FilestoreSimulator.start(clock, simOperation, 0, simulatorState);
         Map<String, FilestoreSharedVolumeProvider> clients = new ConcurrentHashMap<>();
@@ -74,7 +77,7 @@ public final class VolumeModule implements AutoCloseable {
                 k -> simulator != null ? FilestoreSharedVolumeProvider.restWithoutCredentials(simulator.url(), clock)
                         : account.credentialsFile() == null ? FilestoreSharedVolumeProvider.google(clock)
                         : FilestoreSharedVolumeProvider.google(Path.of(account.credentialsFile()), clock));
-        return new VolumeModule(simulator, clients, providers, db, catalog, settings, cadence, clock);
+        return new VolumeModule(simulator, clients, providers, db, markets, catalog, settings, cadence, clock);
     }
 
     /** The volume's part of each cluster's reconcile pass. */
