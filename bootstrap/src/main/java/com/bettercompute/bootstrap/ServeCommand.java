@@ -25,6 +25,8 @@ final class ServeCommand {
             new Options.Spec("catalog", null, "catalog file (YAML); default: the built-in demo catalog"),
             new Options.Spec("provider", "simulator", "simulator (the built-in GKE simulator) or gke"),
             new Options.Spec("gke-endpoint", null, "HOST:PORT of another GKE API, e.g. a standalone simulator"),
+            new Options.Spec("filestore-endpoint", null, "URL of another Filestore API (http://HOST:PORT on loopback, else https://),"
+                    + " e.g. a standalone simulator's; needed with --gke-endpoint where the catalog provisions shared volumes"),
             new Options.Spec("sim-operation-seconds", "20", "how long the simulator's operations take"),
             new Options.Spec("reconcile-converging-seconds", "30", "how often converging clusters are looked at"),
             new Options.Spec("reconcile-settled-seconds", "300", "how often ready and failed clusters are refreshed"),
@@ -79,7 +81,8 @@ final class ServeCommand {
                     Path.of(o.get("data-dir").orElseThrow()),
                     new RequestLimits.Settings(o.integer("principal-concurrency", 1, 10_000), o.integer("principal-rate", 1, 1_000_000),
                             java.time.Duration.ofSeconds(o.integer("body-timeout-seconds", 1, 3_600))),
-                    o.integer("market-tick-seconds", 1, 3_600), publicUrl(o.get("public-url").orElse(null)));
+                    o.integer("market-tick-seconds", 1, 3_600), publicUrl(o.get("public-url").orElse(null)),
+                    o.get("filestore-endpoint").orElse(null));
             int admissionPort = o.get("admission-port").isPresent() ? o.integer("admission-port", 0, 65535)
                     : config.port() == 0 ? 0 : DEFAULT_ADMISSION_PORT;
             admission = new AdmissionConfig(admissionPort, o.get("admission-url").orElse(null),
@@ -110,7 +113,7 @@ final class ServeCommand {
         CountDownLatch stopped = new CountDownLatch(1);
         stopOnSignal(server, stopped, err);
         server.simulatorBanner().ifPresent(out::println);
-        server.filestoreSimulator().ifPresent(f -> out.println("filestore simulator: " + f.url() + " (shares under " + f.shareRoot() + ")"));
+        server.filestoreSimulator().ifPresent(f -> out.println(f.banner()));
         out.println("listening on http://" + displayHost(config.host()) + ":" + server.port());
         out.println("admission webhooks on https://" + displayHost(config.host()) + ":" + server.admissionPort());
         if (server.demoToken() != null) {

@@ -205,10 +205,7 @@ public final class Server implements AutoCloseable {
             Cadence cadence = Cadence.of(Duration.ofSeconds(config.reconcileConvergingSeconds()),
                     Duration.ofSeconds(config.reconcileSettledSeconds()));
             // ---- shared volumes: made with their clusters, looked after by the volume loop (VolumeModule) ----
-            volumes = VolumeModule.start(config.gkeEndpoint() == null ? config.provider() : "simulator",
-                    Duration.ofSeconds(config.simOperationSeconds()), config.simulatorStateDir(), db, market.markets(), cache.catalog(),
-                    parsed.storage(),
-                    cadence, clock);
+            volumes = VolumeModule.start(config, db, market.markets(), cache.catalog(), parsed.storage(), cadence, clock);
             ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(),
                     db.outbox(), db.usage(), providers, cadence, clock,
                     new EnrolReadyCluster(market.transactions(), market.markets(), db.clusters(), parsed.market(), clock),

@@ -11,6 +11,8 @@ import java.nio.file.Path;
  * simulator's world under {@code gke-simulator/}, and the ID token signing keys under {@code oidc/}; null
  * keeps those in memory (tests, load runs). {@code publicUrl} is the platform's base URL as its users
  * and clusters reach it, the ID tokens' issuer; null: {@code http://<host>:<port>} of the API.
+ * {@code filestoreEndpoint} is the Filestore API the shared volumes are made at, with {@code --gke-endpoint} or to
+ * override Google's; null: the embedded simulator's, or Google's with {@code --provider gke}.
  */
 public record ServerConfig(
         String host,
@@ -28,10 +30,11 @@ public record ServerConfig(
         Path dataDir,
         RequestLimits.Settings requestLimits,
         int marketTickSeconds,
-        String publicUrl) {
+        String publicUrl,
+        String filestoreEndpoint) {
 
     public static ServerConfig defaults() {
-        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600, null, RequestLimits.Settings.defaults(), 5, null);
+        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600, null, RequestLimits.Settings.defaults(), 5, null, null);
     }
 
     /** Who holds reconcile leases: the option, else host and port, so a restarted server takes its own leases back at once. */
@@ -50,49 +53,49 @@ public record ServerConfig(
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
+        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint);
     }
 
     public ServerConfig withDb(String url) {
-        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
+        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint);
     }
 
     public ServerConfig withProvider(String p, String endpoint, int operationSeconds, int converging, int settled) {
-        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
+        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint);
     }
 
     /** Without the reconciler: an API-only replica (clusters stay as the API left them). */
     public ServerConfig withoutReconciler() {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
+                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint);
     }
 
     public ServerConfig withCatalog(Path file) {
-        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
+        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint);
     }
 
     /** How long a kubeconfig's token lives when {@code credentials} is not told (the module's {@code credentialTtlSeconds}). */
     public ServerConfig withCredentialTtlSeconds(int seconds) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, seconds, dataDir, requestLimits, marketTickSeconds, publicUrl);
+                reconcileSettledSeconds, replicaId, reconcile, seconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint);
     }
 
     /** Each principal's share of the API and the deadline of a request body. */
     public ServerConfig withRequestLimits(RequestLimits.Settings limits) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, limits, marketTickSeconds, publicUrl);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, limits, marketTickSeconds, publicUrl, filestoreEndpoint);
     }
 
     /** How often the market clears, in seconds ({@code --market-tick-seconds}). */
     public ServerConfig withMarketTickSeconds(int seconds) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, seconds, publicUrl);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, seconds, publicUrl, filestoreEndpoint);
     }
 
     /** With the embedded simulator's state kept under {@code dir} (null: in memory). */
     public ServerConfig withDataDir(Path dir) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dir, requestLimits, marketTickSeconds, publicUrl);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint);
     }
 
     /** Where the embedded GKE simulator keeps its world, or null to keep it in memory. */
@@ -103,6 +106,12 @@ public record ServerConfig(
     /** The platform's public base URL (the OpenID Connect issuer); null: the API's own address. */
     public ServerConfig withPublicUrl(String url) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, url);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, url, filestoreEndpoint);
+    }
+
+    /** The Filestore API (and its Cloud Monitoring read) the shared volumes are made at ({@code --filestore-endpoint}). */
+    public ServerConfig withFilestoreEndpoint(String url) {
+        return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, url);
     }
 }

@@ -50,6 +50,16 @@ class ServeCommandTest {
     }
 
     @Test
+    void a_catalog_that_provisions_volumes_with_a_gke_endpoint_and_no_filestore_endpoint_stops_the_start_with_what_to_do() {
+        // the built-in demo catalog provisions shared volumes on its pool
+        assertThat(serve(Map.of(), "--port", "0", "--db", "jdbc:h2:mem:no-filestore", "--gke-endpoint", "127.0.0.1:9")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--gke-endpoint names no Filestore API").contains("--filestore-endpoint");
+        assertThat(serve(Map.of(), "--port", "0", "--db", "jdbc:h2:mem:far-filestore", "--filestore-endpoint", "http://10.0.0.5:80"))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--filestore-endpoint over http is for this machine only");
+    }
+
+    @Test
     void help_lists_every_option() {
         assertThat(serve(Map.of(), "--help")).isZero();
         for (Options.Spec spec : ServeCommand.SPECS) {
