@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * works the same cluster at once), runs one pass on a worker thread and gives the lease back. A pass says
  * when to look again: within {@code lease} that is scheduled here (a conflict or a converging cluster is
  * looked at on time, not at the next poll); the time is also saved on the row, so the poll — and any other
- * replica — finds it anyway. A replica that dies holding a lease loses it when it expires.
+ * replica — finds it anyway. A replica that dies holding a lease loses it when it expires; started again under the
+ * same id, it takes it back at once (the poll finds its own leases due; {@code running} keeps its passes in flight
+ * from running twice).
  *
  * <p>{@link #close()} is graceful: no new pass is claimed, the passes in flight finish (at most
  * {@code drain}), every lease this worker holds is released, and only then it returns, so the database can
@@ -104,7 +106,7 @@ public final class ReconcileWorker implements AutoCloseable {
 
     private void poll() {
         Instant now = clock.instant();
-        List<String> due = clusters.due(now, BATCH);
+        List<String> due = clusters.due(now, owner, BATCH);
         int claimed = 0;
         for (String id : due) {
             if (closing) {

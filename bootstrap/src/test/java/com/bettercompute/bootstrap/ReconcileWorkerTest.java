@@ -151,6 +151,47 @@ class ReconcileWorkerTest {
     }
 
     @Test
+    void started_again_under_its_id_it_takes_back_at_once_the_lease_its_killed_process_left() throws Exception {
+        // the lease a process killed in the middle of a pass left behind: an hour still to run
+        Instant now = ports.clock().instant();
+        assertThat(ports.clusters().claim(ID, "replica-a", now, now.plusSeconds(3600))).isTrue();
+        CountDownLatch onePass = new CountDownLatch(1);
+        worker = new ReconcileWorker(ports.clusters(), reconcile(Cadence.DEFAULT, false), ports.clock(), "replica-a",
+                Duration.ofSeconds(60), Duration.ofMillis(10), 2, Duration.ofSeconds(20), (pass, took) -> {
+                    passes.add(pass);
+                    onePass.countDown();
+                });
+        assertThat(onePass.await(60, TimeUnit.SECONDS)).as("a pass before the old lease expired").isTrue();
+        assertThat(passes.get(0).outcome()).isEqualTo(ReconcileCluster.Outcome.ACCEPTED);
+    }
+
+    @Test
+    void another_replica_waits_for_the_lease_a_killed_one_left_to_expire() throws Exception {
+        Instant now = ports.clock().instant();
+        assertThat(ports.clusters().claim(ID, "replica-a", now, now.plusSeconds(3600))).isTrue();
+        CountDownLatch threePolls = new CountDownLatch(3);
+        List<Integer> dueSeen = new CopyOnWriteArrayList<>();
+        worker = new ReconcileWorker(ports.clusters(), reconcile(Cadence.DEFAULT, false), ports.clock(), "replica-b",
+                Duration.ofSeconds(60), Duration.ofMillis(10), 2, Duration.ofSeconds(20), new ReconcileWorker.Listener() {
+                    @Override
+                    public void onPass(Pass pass, Duration took) {
+                        passes.add(pass);
+                    }
+
+                    @Override
+                    public void onPoll(int due, int claimed) {
+                        dueSeen.add(due);
+                        threePolls.countDown();
+                    }
+                });
+        assertThat(threePolls.await(60, TimeUnit.SECONDS)).isTrue();
+        worker.close();
+        assertThat(dueSeen).as("nothing due to another replica").containsOnly(0);
+        assertThat(passes).isEmpty();
+        assertThat(ports.clusters().find(ID).orElseThrow().state()).isEqualTo(ClusterState.PENDING);
+    }
+
+    @Test
     void close_stops_claiming_lets_the_pass_in_flight_finish_and_releases_its_lease() throws Exception {
         worker = new ReconcileWorker(ports.clusters(), reconcile(Cadence.DEFAULT, true), ports.clock(), "replica-a",
                 Duration.ofSeconds(60), Duration.ofMillis(10), 2, Duration.ofSeconds(30), (pass, took) -> passes.add(pass));

@@ -574,7 +574,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
     }
 
     @Override
-    public List<String> due(Instant now, int limit) {
+    public List<String> due(Instant now, String owner, int limit) {
         if (limit <= 0) {
             return List.of();
         }
@@ -582,10 +582,10 @@ public final class JdbiClusterRepository implements ClusterRepository {
                         SELECT id FROM clusters
                         WHERE state <> :deleted
                           AND (next_reconcile_at IS NULL OR next_reconcile_at <= :now)
-                          AND (lease_owner IS NULL OR lease_until < :now)
+                          AND (lease_owner IS NULL OR lease_until < :now OR lease_owner = :owner)
                         ORDER BY COALESCE(next_reconcile_at, created_at), id
                         LIMIT :limit""")
-                .bind("deleted", ClusterState.DELETED.wire()).bind("now", now).bind("limit", limit)
+                .bind("deleted", ClusterState.DELETED.wire()).bind("now", now).bind("owner", owner).bind("limit", limit)
                 .mapTo(String.class).list());
     }
 

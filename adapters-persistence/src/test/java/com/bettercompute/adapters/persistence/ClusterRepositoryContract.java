@@ -505,7 +505,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
             expected.add(c.id());
         }
 
-        assertThat(clusters.due(NOW, 100)).containsExactlyElementsOf(expected);
+        assertThat(clusters.due(NOW, "replica-z", 100)).containsExactlyElementsOf(expected);
     }
 
     @Test
@@ -515,9 +515,9 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster now = saveProgress(inserted(minimal("acme", "now", T0)), nextAttemptAt(NOW));
         Cluster past = saveProgress(inserted(minimal("acme", "past", T0)), nextAttemptAt(NOW.minusSeconds(1)));
 
-        assertThat(clusters.due(NOW, 100)).containsExactlyInAnyOrder(asap.id(), now.id(), past.id());
-        assertThat(clusters.due(NOW.plusSeconds(30), 100)).contains(later.id()).hasSize(4);
-        assertThat(clusters.due(NOW.minusSeconds(1), 100)).containsExactlyInAnyOrder(asap.id(), past.id());
+        assertThat(clusters.due(NOW, "replica-z", 100)).containsExactlyInAnyOrder(asap.id(), now.id(), past.id());
+        assertThat(clusters.due(NOW.plusSeconds(30), "replica-z", 100)).contains(later.id()).hasSize(4);
+        assertThat(clusters.due(NOW.minusSeconds(1), "replica-z", 100)).containsExactlyInAnyOrder(asap.id(), past.id());
     }
 
     @Test
@@ -529,9 +529,9 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster d = inserted(minimal("acme", "d", T0.plusSeconds(100)));
         List<String> sameInstant = b.id().compareTo(d.id()) < 0 ? List.of(b.id(), d.id()) : List.of(d.id(), b.id());
 
-        assertThat(clusters.due(NOW, 100)).containsExactly(c.id(), sameInstant.get(0), sameInstant.get(1), a.id());
-        assertThat(clusters.due(NOW, 2)).containsExactly(c.id(), sameInstant.get(0));
-        assertThat(clusters.due(NOW, 0)).isEmpty();
+        assertThat(clusters.due(NOW, "replica-z", 100)).containsExactly(c.id(), sameInstant.get(0), sameInstant.get(1), a.id());
+        assertThat(clusters.due(NOW, "replica-z", 2)).containsExactly(c.id(), sameInstant.get(0));
+        assertThat(clusters.due(NOW, "replica-z", 0)).isEmpty();
     }
 
     @Test
@@ -540,12 +540,23 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster free = inserted(minimal("acme", "free", T0.plusSeconds(1)));
         assertThat(clusters.claim(held.id(), "replica-a", NOW, NOW.plusSeconds(60))).isTrue();
 
-        assertThat(clusters.due(NOW, 100)).containsExactly(free.id());
-        assertThat(clusters.due(NOW.plusSeconds(60), 100)).containsExactly(free.id());
-        assertThat(clusters.due(NOW.plusSeconds(61), 100)).containsExactly(held.id(), free.id());
+        assertThat(clusters.due(NOW, "replica-z", 100)).containsExactly(free.id());
+        assertThat(clusters.due(NOW.plusSeconds(60), "replica-z", 100)).containsExactly(free.id());
+        assertThat(clusters.due(NOW.plusSeconds(61), "replica-z", 100)).containsExactly(held.id(), free.id());
 
         clusters.release(held.id(), "replica-a");
-        assertThat(clusters.due(NOW, 100)).containsExactly(held.id(), free.id());
+        assertThat(clusters.due(NOW, "replica-z", 100)).containsExactly(held.id(), free.id());
+    }
+
+    @Test
+    void due_gives_a_replica_the_clusters_it_holds_itself_so_one_started_again_under_its_id_takes_them_back_at_once() {
+        Cluster held = inserted(minimal("acme", "held", T0));
+        Cluster free = inserted(minimal("acme", "free", T0.plusSeconds(1)));
+        assertThat(clusters.claim(held.id(), "replica-a", NOW, NOW.plusSeconds(60))).isTrue();
+
+        assertThat(clusters.due(NOW.plusSeconds(1), "replica-a", 100)).containsExactly(held.id(), free.id());
+        assertThat(clusters.due(NOW.plusSeconds(1), "replica-b", 100)).containsExactly(free.id());
+        assertThat(clusters.claim(held.id(), "replica-a", NOW.plusSeconds(1), NOW.plusSeconds(61))).isTrue();
     }
 
     @Test
@@ -587,7 +598,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         assertThat(clusters.find(c.id())).contains(v2);
 
         assertThat(clusters.claim(c.id(), "replica-b", NOW.plusSeconds(1), NOW.plusSeconds(61))).isFalse();
-        assertThat(clusters.due(NOW.plusSeconds(1), 100)).isEmpty();
+        assertThat(clusters.due(NOW.plusSeconds(1), "replica-z", 100)).isEmpty();
         assertThat(clusters.claim(c.id(), "replica-a", NOW.plusSeconds(1), NOW.plusSeconds(61))).isTrue();
     }
 

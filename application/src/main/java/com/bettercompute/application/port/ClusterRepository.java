@@ -83,11 +83,13 @@ public interface ClusterRepository {
     boolean updateRequest(Cluster cluster, long expectedVersion);
 
     /**
-     * Ids of clusters the reconciler should look at now: not {@code deleted}, whose
-     * {@code progress.nextAttemptAt} is null or not after {@code now}, and whose lease is free or expired
-     * at {@code now}; the longest waiting first, at most {@code limit}.
+     * Ids of clusters replica {@code owner} should look at now: not {@code deleted}, whose
+     * {@code progress.nextAttemptAt} is null or not after {@code now}, and whose lease is free, expired at
+     * {@code now}, or {@code owner}'s own — a replica killed in a pass and started again under the same id takes
+     * its clusters back at once instead of waiting for its old leases to expire (its own passes in flight it
+     * tells apart itself); the longest waiting first, at most {@code limit}.
      */
-    List<String> due(java.time.Instant now, int limit);
+    List<String> due(java.time.Instant now, String owner, int limit);
 
     /**
      * Takes the cluster's lease for {@code owner} until {@code until}, by one conditional update: only if

@@ -131,11 +131,11 @@ public final class InMemoryClusterRepository implements ClusterRepository {
     }
 
     @Override
-    public List<String> due(Instant now, int limit) {
+    public List<String> due(Instant now, String owner, int limit) {
         return store.locked(s -> s.clusters.values().stream()
                 .filter(c -> !c.deleted())
                 .filter(c -> c.progress().nextAttemptAt() == null || !c.progress().nextAttemptAt().isAfter(now))
-                .filter(c -> free(s.leases.get(c.id()), now))
+                .filter(c -> free(s.leases.get(c.id()), now) || s.leases.get(c.id()).owner().equals(owner))
                 .sorted(Comparator.comparing(InMemoryClusterRepository::waitingSince).thenComparing(Cluster::id))
                 .limit(Math.max(0, limit))
                 .map(Cluster::id)

@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -84,6 +85,7 @@ public final class FilestoreSimulator implements AutoCloseable {
     private final Map<String, Instance> instances = new LinkedHashMap<>();
     private final Map<String, Op> operations = new LinkedHashMap<>();
     private final Deque<String> failingOperations = new ArrayDeque<>();
+    private volatile Consumer<Call> onCall = call -> { };
     private final HttpServer server;
     private final ExecutorService executor;
     private int sequence;
@@ -146,6 +148,18 @@ public final class FilestoreSimulator implements AutoCloseable {
         }
     }
 
+    /** A call about one instance the simulator took: {@code create}, {@code delete} or {@code get}, and the instance's full name. */
+    public record Call(String verb, String instance) {}
+
+    /**
+     * Tells {@code hook} of each create, delete and read of an instance once the simulator has taken it and before it
+     * answers, on the thread that serves the call: a crash test kills the caller there, when the call has taken effect
+     * and its answer is lost. The hook's failure answers the call {@code INTERNAL}.
+     */
+    public void onCall(Consumer<Call> hook) {
+        onCall = hook;
+    }
+
     public void operationDuration(Duration d) {
         operationDuration = d;
     }
@@ -171,7 +185,17 @@ public final class FilestoreSimulator implements AutoCloseable {
             Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             try {
-                RestFrontEnd.send(exchange, 200, serve(method, path, query, body));
+                String answer = serve(method, path, query, body);
+                Matcher instance = INSTANCE.matcher(path);
+                Matcher instances = INSTANCES.matcher(path);
+                if (instance.matches()) {
+                    onCall.accept(new Call(method.equals("DELETE") ? "delete" : "get",
+                            "projects/" + instance.group(1) + "/locations/" + instance.group(2) + "/instances/" + instance.group(3)));
+                } else if (instances.matches() && method.equals("POST")) {
+                    onCall.accept(new Call("create", "projects/" + instances.group(1) + "/locations/" + instances.group(2)
+                            + "/instances/" + query.get("instanceId")));
+                }
+                RestFrontEnd.send(exchange, 200, answer);
             } catch (StatusRuntimeException e) {
                 RestFrontEnd.sendError(exchange, e.getStatus());
             } catch (InvalidProtocolBufferException | IllegalArgumentException e) {
