@@ -42,7 +42,7 @@ final class AdmissionReviews {
     /** One review's request, as far as the rules need it. */
     record Review(String uid, String group, String resource, String subResource, Workload.Operation operation,
                   String namespace, String name, String username, JsonNode object, JsonNode oldObject) {
-        /** What the review is about: a workload, one of the cluster's Kueue objects, or something else (null). */
+        /** What the review is about: a workload, one of the cluster's Kueue objects, a Service, a ConfigMap, or something else (null). */
         Subject subject() {
             if (subResource != null && !subResource.isEmpty()) {
                 return null;
@@ -54,12 +54,14 @@ final class AdmissionReviews {
                 case "batch/jobs", "jobset.x-k8s.io/jobsets", "kubeflow.org/mpijobs", "/pods", "apps/deployments",
                      "apps/statefulsets", "apps/replicasets" -> Subject.WORKLOAD;
                 case "/services" -> Subject.SERVICE;
+                case "/configmaps" -> Subject.CONFIG_MAP;
                 default -> null;
             };
         }
     }
 
-    enum Subject { WORKLOAD, KUEUE, SERVICE }
+    /** {@code CONFIG_MAP}: the platform's webhook is called only for its own, the shared volume's. */
+    enum Subject { WORKLOAD, KUEUE, SERVICE, CONFIG_MAP }
 
     static Review read(byte[] body) {
         JsonNode root;
@@ -259,7 +261,7 @@ final class AdmissionReviews {
         return labels;
     }
 
-    /** The change to one of the cluster's Kueue objects a review shows. */
+    /** The change to one of the platform's objects in the cluster (its Kueue objects, its ConfigMap) a review shows. */
     static PlatformObjectChange platformObjectChange(Review review) {
         JsonNode old = review.oldObject();
         boolean owned = old != null && "platform".equals(old.path("metadata").path("labels").path(MarketClusterClient.OWNED_BY).asText(null));

@@ -124,7 +124,7 @@ public final class AdmissionServer {
 
     private static Verdict validate(AdmitWorkload admit, String cluster, AdmissionReviews.Review review) {
         AdmissionReviews.Subject subject = review.subject();
-        if (subject == AdmissionReviews.Subject.KUEUE) {
+        if (subject == AdmissionReviews.Subject.KUEUE || subject == AdmissionReviews.Subject.CONFIG_MAP) {
             return admit.guard(AdmissionReviews.platformObjectChange(review));
         }
         if (subject == AdmissionReviews.Subject.WORKLOAD) {

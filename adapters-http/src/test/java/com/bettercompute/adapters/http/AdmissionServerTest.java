@@ -203,6 +203,28 @@ class AdmissionServerTest {
     }
 
     @Test
+    void a_tenants_edit_or_delete_of_the_shared_volume_configmap_is_station_owned() throws Exception {
+        String old = """
+                {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"shared-volume","namespace":"better-compute-system",
+                 "labels":{"nationalcompute.com/owned-by":"platform"}},"data":{"path":"/mnt/shared","sizeGiB":"2048"}}""";
+        String edited = old.replace("/mnt/shared", "/elsewhere");
+        JsonNode r = answer(client.post(path + "validate", review("configmaps", "", "UPDATE", edited, old).replace("\"name\":\"train\"",
+                "\"name\":\"shared-volume\"")));
+        assertFalse(r.path("allowed").asBoolean());
+        assertEquals("StationOwned", r.path("status").path("reason").asText());
+        assertTrue(r.path("status").path("message").asText().startsWith("StationOwned: ConfigMap \"shared-volume\" is the platform's"),
+                r.toString());
+        JsonNode deleted = answer(client.post(path + "validate", review("configmaps", "", "DELETE", "null", old)));
+        assertEquals("StationOwned", deleted.path("status").path("reason").asText());
+        String relabelled = old.replace("\"nationalcompute.com/owned-by\":\"platform\"", "\"nationalcompute.com/owned-by\":\"me\"");
+        assertEquals("StationOwned", answer(client.post(path + "validate", review("configmaps", "", "UPDATE", relabelled, old)))
+                .path("status").path("reason").asText(), "taking the label off is a change too");
+        String tenants = old.replace("\"labels\":{\"nationalcompute.com/owned-by\":\"platform\"}", "\"labels\":{}");
+        assertTrue(answer(client.post(path + "validate", review("configmaps", "", "DELETE", "null", tenants))).path("allowed").asBoolean(),
+                "a ConfigMap of the tenant's is the tenant's");
+    }
+
+    @Test
     void a_wrong_path_token_is_no_such_webhook() throws Exception {
         HttpResponse<String> r = client.post("/admission/" + MarketWorld.ACME_TRAIN + "/guess/validate",
                 review("jobs", "batch", "CREATE", job(4), "null"));

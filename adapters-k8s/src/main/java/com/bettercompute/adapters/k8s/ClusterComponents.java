@@ -59,7 +59,7 @@ final class ClusterComponents {
             "ClusterRole", "ClusterRoleBinding", "ConfigMap", "Secret", "Service", "Deployment",
             "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration");
 
-    /** Where each kind of the bundle lives: addressed explicitly, so no API discovery is needed. */
+    /** Where each kind the platform applies lives: addressed explicitly, so no API discovery is needed. */
     private static final Map<String, ResourceDefinitionContext> CONTEXTS = contexts();
 
     private static final KubernetesSerialization JSON = new KubernetesSerialization();
@@ -78,6 +78,7 @@ final class ClusterComponents {
         out.put("Secret", context("", "v1", "Secret", "secrets", true));
         out.put("Service", context("", "v1", "Service", "services", true));
         out.put("Deployment", context("apps", "v1", "Deployment", "deployments", true));
+        out.put("DaemonSet", context("apps", "v1", "DaemonSet", "daemonsets", true));
         out.put("MutatingWebhookConfiguration", context("admissionregistration.k8s.io", "v1", "MutatingWebhookConfiguration",
                 "mutatingwebhookconfigurations", false));
         out.put("ValidatingWebhookConfiguration", context("admissionregistration.k8s.io", "v1", "ValidatingWebhookConfiguration",
@@ -93,7 +94,7 @@ final class ClusterComponents {
     static ResourceDefinitionContext contextOf(GenericKubernetesResource object) {
         ResourceDefinitionContext c = CONTEXTS.get(object.getKind());
         if (c == null) {
-            throw new IllegalStateException("the cluster components bundle holds a " + object.getKind()
+            throw new IllegalStateException("a platform object is a " + object.getKind()
                     + ", which the platform does not know how to apply");
         }
         return c;

@@ -1,6 +1,7 @@
 package com.bettercompute.adapters.persistence;
 
 import com.bettercompute.application.port.VolumeRepository;
+import com.bettercompute.domain.volume.NfsExport;
 import com.bettercompute.domain.volume.SharedVolume;
 import com.bettercompute.domain.volume.StorageMeter;
 import com.bettercompute.domain.volume.VolumeState;
@@ -22,7 +23,7 @@ import java.util.Optional;
  */
 public final class JdbiVolumeRepository implements VolumeRepository {
     private static final List<String> COLUMNS = List.of("id", "tenant_id", "cluster_id", "cluster_name", "provider_account_id",
-            "region", "location", "storage_name", "path", "size_gib", "state", "message", "delete_with_cluster", "bytes_held",
+            "region", "location", "storage_name", "path", "size_gib", "nfs_server", "nfs_path", "state", "message", "delete_with_cluster", "bytes_held",
             "sampled_at", "meter_sample_at", "meter_bytes", "meter_hour", "meter_byte_millis", "pending_action", "pending_operation",
             "failures", "next_attempt_at", "delete_accepted_at", "version", "created_at", "updated_at", "deleted_at");
     private static final String SELECT = "SELECT " + String.join(", ", COLUMNS) + " FROM shared_volumes";
@@ -78,6 +79,12 @@ public final class JdbiVolumeRepository implements VolumeRepository {
                 .bind("now", now).bind("limit", limit).mapTo(String.class).list());
     }
 
+    @Override
+    public List<SharedVolume> attached() {
+        return db.call("listing the attached volumes", h -> h.createQuery(SELECT + " WHERE state = 'attached' ORDER BY created_at, id")
+                .map((rs, ctx) -> volume(rs)).list());
+    }
+
     private static Map<String, Object> row(SharedVolume v) {
         StorageMeter m = v.meter();
         SharedVolume.Progress p = v.progress();
@@ -92,6 +99,8 @@ public final class JdbiVolumeRepository implements VolumeRepository {
         row.put("storage_name", v.storageName());
         row.put("path", v.path());
         row.put("size_gib", v.sizeGiB());
+        row.put("nfs_server", v.export() == null ? null : v.export().server());
+        row.put("nfs_path", v.export() == null ? null : v.export().path());
         row.put("state", v.state().wire());
         row.put("message", v.message());
         row.put("delete_with_cluster", v.deleteWithCluster());
@@ -121,7 +130,8 @@ public final class JdbiVolumeRepository implements VolumeRepository {
         Long bytesHeld = rs.wasNull() ? null : bytes;
         return new SharedVolume(rs.getString("id"), rs.getString("tenant_id"), rs.getString("cluster_id"), rs.getString("cluster_name"),
                 rs.getString("provider_account_id"), rs.getString("region"), rs.getString("location"), rs.getString("storage_name"),
-                rs.getString("path"), rs.getInt("size_gib"), VolumeState.valueOf(rs.getString("state").toUpperCase(Locale.ROOT)),
+                rs.getString("path"), rs.getInt("size_gib"),
+                rs.getString("nfs_server") == null ? null : new NfsExport(rs.getString("nfs_server"), rs.getString("nfs_path")), VolumeState.valueOf(rs.getString("state").toUpperCase(Locale.ROOT)),
                 rs.getString("message"), rs.getBoolean("delete_with_cluster"), bytesHeld, Times.instant(rs, "sampled_at"), meter,
                 new SharedVolume.Progress(rs.getString("pending_action"), rs.getString("pending_operation"), rs.getInt("failures"),
                         Times.instant(rs, "next_attempt_at"), Times.instant(rs, "delete_accepted_at")),

@@ -2,6 +2,7 @@ package com.bettercompute.adapters.persistence;
 
 import com.bettercompute.domain.cluster.Ids;
 import com.bettercompute.domain.market.Money;
+import com.bettercompute.domain.volume.NfsExport;
 import com.bettercompute.domain.volume.SharedVolume;
 import com.bettercompute.domain.volume.StorageCharge;
 import com.bettercompute.domain.volume.StorageMeter;
@@ -60,7 +61,8 @@ abstract class VolumeStoreContract {
         assertThat(stores.volumes().insert(v)).isTrue();
         assertThat(stores.volumes().find(v.id())).contains(v);
 
-        SharedVolume full = v.withState(VolumeState.ATTACHED, "a message", T0.plusSeconds(1)).withDeleteWithCluster(true, T0.plusSeconds(2))
+        SharedVolume full = v.withState(VolumeState.ATTACHED, "a message", T0.plusSeconds(1)).withExport(NfsExport.of("10.99.1.2", "shared"))
+                .withDeleteWithCluster(true, T0.plusSeconds(2))
                 .sampled(5_000_000_000_000L, T0.plusSeconds(3), new StorageMeter(T0.plusSeconds(3), 5_000_000_000_000L,
                         Instant.parse("2026-12-01T10:00:00Z"), new BigInteger("123456789012345678901234567")))
                 .withProgress(new SharedVolume.Progress("delete-volume", "projects/p/locations/l/operations/op-1", 2,
@@ -144,6 +146,24 @@ abstract class VolumeStoreContract {
         assertThat(stores.volumes().due(T0.plusSeconds(60), 10)).containsExactly(attached.id(), deleting.id());
         assertThat(stores.volumes().due(T0.plusSeconds(600), 10)).containsExactly(attached.id(), later.id(), deleting.id());
         assertThat(stores.volumes().due(T0.plusSeconds(600), 1)).containsExactly(attached.id());
+    }
+
+    @Test
+    void attached_are_the_volumes_on_their_clusters_oldest_first() {
+        SharedVolume pending = volume("acme", "kcl_p", T0);
+        SharedVolume b = volume("acme", "kcl_b", T0.plusSeconds(2));
+        SharedVolume a = volume("globex", "kcl_a", T0.plusSeconds(1));
+        SharedVolume kept = volume("acme", "kcl_k", T0.plusSeconds(3));
+        for (SharedVolume v : List.of(pending, b, a, kept)) {
+            stores.volumes().insert(v);
+        }
+        SharedVolume attachedB = b.withState(VolumeState.ATTACHED, null, T0).withExport(NfsExport.of("10.99.1.2", "shared"));
+        SharedVolume attachedA = a.withState(VolumeState.ATTACHED, null, T0);
+        stores.volumes().update(attachedB, b.version());
+        stores.volumes().update(attachedA, a.version());
+        stores.volumes().update(kept.withState(VolumeState.PRESERVED, null, T0), kept.version());
+
+        assertThat(stores.volumes().attached()).containsExactly(attachedA, attachedB);
     }
 
     @Test

@@ -28,8 +28,8 @@ import java.util.Set;
  *       total. Checked on the workload applied (a Job, JobSet, MPIJob, Deployment, StatefulSet, ReplicaSet or
  *       bare pod; replicas count as pods), never on the pods a
  *       controller makes later, since a job in the queue is never refused later.</li>
- *   <li>{@code StationOwned}: the platform's own Kueue objects refuse a change of their spec or labels and
- *       their deletion by anyone but the platform.</li>
+ *   <li>{@code StationOwned}: the platform's own Kueue objects, and the ConfigMap that shows the cluster's shared
+ *       volume, refuse a change of their declaration or labels and their deletion by anyone but the platform.</li>
  * </ul>
  * A workload the platform cannot decide on (the database cannot be read) is refused when it asks for GPUs
  * and allowed when it does not (fail closed for the market, open for CPU-only work outside it).
@@ -82,7 +82,10 @@ public final class AdmitWorkload {
         return workload.controlled() ? Verdict.allow() : balance(facts, workload);
     }
 
-    /** The validating webhook's answer for a change to one of the cluster's Kueue objects. */
+    /**
+     * The validating webhook's answer for a change to one of the platform's objects in the cluster: its Kueue objects,
+     * and the ConfigMap that shows the cluster's shared volume.
+     */
     public Verdict guard(PlatformObjectChange change) {
         boolean changes = change.operation() == Workload.Operation.DELETE
                 || (change.operation() == Workload.Operation.UPDATE && change.declarationChanged());
@@ -92,9 +95,14 @@ public final class AdmitWorkload {
         String what = change.operation() == Workload.Operation.DELETE ? "deleted" : "changed";
         return Verdict.refuse(Verdict.STATION_OWNED, change.kind() + " \"" + change.name() + "\" is the platform's ("
                 + MarketClusterClient.OWNED_BY + ": platform) and cannot be " + what + " by "
-                + change.username() + ". The platform keeps it as the market declares it; the quota of ClusterQueue "
-                + "\"market\" is your max cluster size: ask support to change it.");
+                + change.username() + ". " + (CONFIG_MAP.equals(change.kind())
+                ? "It shows the cluster's shared volume as the platform has it, read-only; the volume itself is seen and "
+                        + "deleted on the console's Storage page."
+                : "The platform keeps it as the market declares it; the quota of ClusterQueue \"market\" is your max cluster "
+                        + "size: ask support to change it."));
     }
+
+    private static final String CONFIG_MAP = "ConfigMap";
 
     private static Verdict size(MarketFacts facts, Workload workload, Workload.PodTemplate t) {
         if (t.gpusPerPod() == 0) {

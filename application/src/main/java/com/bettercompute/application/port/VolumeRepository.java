@@ -29,6 +29,9 @@ public interface VolumeRepository {
      */
     boolean update(SharedVolume volume, long expectedVersion);
 
+    /** The volumes attached to their clusters now, oldest first (then by id): those the clusters' nodes mount. */
+    List<SharedVolume> attached();
+
     /**
      * Ids of the volumes the volume loop looks after (neither deleted nor still being made with their cluster), whose
      * next look is due at {@code now} (or that have none), oldest first, at most {@code limit}.

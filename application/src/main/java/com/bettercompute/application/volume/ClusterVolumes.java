@@ -19,6 +19,7 @@ import com.bettercompute.domain.cluster.Ids;
 import com.bettercompute.domain.cluster.LocationType;
 import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.event.ClusterEvent;
+import com.bettercompute.domain.volume.NfsExport;
 import com.bettercompute.domain.volume.SharedVolume;
 import com.bettercompute.domain.volume.VolumeEvent;
 import com.bettercompute.domain.volume.VolumeSizePolicy;
@@ -162,7 +163,7 @@ public final class ClusterVolumes {
         }
         switch (obs.status()) {
             case READY: {
-                SharedVolume attached = v.withState(VolumeState.ATTACHED, null, now)
+                SharedVolume attached = v.withState(VolumeState.ATTACHED, null, now).withExport(export(obs))
                         .withProgress(v.progress().settled().next(now));
                 if (!writes.save(v, attached, List.of(new VolumeEvent.VolumeCreated(attached, now),
                         new VolumeEvent.VolumeAttached(attached, now)))) {
@@ -185,6 +186,11 @@ public final class ClusterVolumes {
             default:
                 return wait(c, Kind.SAVED, 1, now);
         }
+    }
+
+    /** Where nodes mount a ready instance from; null when the provider names no address. */
+    static NfsExport export(VolumeObservation obs) {
+        return obs.address() == null || obs.share() == null ? null : NfsExport.of(obs.address(), obs.share());
     }
 
     private Held create(Cluster c, SharedVolume v, SharedVolumeProvider provider, SharedVolumeProvider.VolumeLocator at, Instant now,

@@ -16,6 +16,7 @@ import com.bettercompute.application.reconcile.Cadence;
 import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterState;
+import com.bettercompute.domain.volume.NfsExport;
 import com.bettercompute.domain.volume.SharedVolume;
 import com.bettercompute.domain.volume.StorageMeter;
 import com.bettercompute.domain.volume.VolumeEvent;
@@ -93,7 +94,7 @@ public final class ReconcileVolume {
         SharedVolumeProvider.VolumeLocator at = ClusterVolumes.locator(v, account.get());
         try {
             return switch (v.state()) {
-                case ATTACHED -> clusterGone(v) ? fate(v, provider, at, now) : sample(v, provider, at, now);
+                case ATTACHED -> clusterGone(v) ? fate(v, provider, at, now) : sample(withExport(v, provider, at), provider, at, now);
                 case PRESERVED -> sample(v, provider, at, now);
                 case DELETING -> destroy(v, provider, at, now);
                 default -> null;
@@ -132,6 +133,22 @@ public final class ReconcileVolume {
             outbox.append(new VolumeEvent.VolumeDeleting(deleting, now).stored());
             return true;
         });
+    }
+
+    /**
+     * The volume with where its nodes mount it from: read from the provider once for a volume attached before the export
+     * was kept with it (a new one has it from its attach), and saved.
+     */
+    private SharedVolume withExport(SharedVolume v, SharedVolumeProvider provider, SharedVolumeProvider.VolumeLocator at) {
+        if (v.export() != null) {
+            return v;
+        }
+        NfsExport export = ClusterVolumes.export(provider.observe(at));
+        if (export == null) {
+            return v;
+        }
+        SharedVolume known = v.withExport(export);
+        return writes.save(v, known, List.of()) ? known : v;
     }
 
     private Duration sample(SharedVolume v, SharedVolumeProvider provider, SharedVolumeProvider.VolumeLocator at, Instant now) {

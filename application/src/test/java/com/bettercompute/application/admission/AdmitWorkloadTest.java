@@ -221,6 +221,17 @@ class AdmitWorkloadTest {
     }
 
     @Test
+    void the_shared_volume_configmap_refuses_a_tenants_edit_and_says_where_the_volume_is_managed() {
+        Verdict v = admit.guard(new PlatformObjectChange("ConfigMap", "shared-volume", Operation.DELETE, true, false,
+                "alice@acme.example"));
+        assertEquals("StationOwned", v.reason());
+        assertEquals("StationOwned: ConfigMap \"shared-volume\" is the platform's (nationalcompute.com/owned-by: platform) "
+                + "and cannot be deleted by alice@acme.example. It shows the cluster's shared volume as the platform has it, "
+                + "read-only; the volume itself is seen and deleted on the console's Storage page.", v.message());
+        assertTrue(admit.guard(new PlatformObjectChange("ConfigMap", "shared-volume", Operation.UPDATE, true, true, PLATFORM)).allowed());
+    }
+
+    @Test
     void a_market_that_cannot_be_read_refuses_gpu_workloads_and_lets_cpu_work_through() {
         MarketRepository down = new MarketRepository() {
             @Override

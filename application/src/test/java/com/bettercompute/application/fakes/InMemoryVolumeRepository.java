@@ -58,6 +58,11 @@ public final class InMemoryVolumeRepository implements VolumeRepository {
     }
 
     @Override
+    public List<SharedVolume> attached() {
+        return store.locked(s -> s.volumes.values().stream().filter(v -> v.state() == VolumeState.ATTACHED).sorted(OLDEST_FIRST).toList());
+    }
+
+    @Override
     public List<String> due(Instant now, int limit) {
         return store.locked(s -> s.volumes.values().stream()
                 .filter(v -> v.state() == VolumeState.ATTACHED || v.state() == VolumeState.PRESERVED || v.state() == VolumeState.DELETING)

@@ -44,6 +44,7 @@ import com.bettercompute.domain.cluster.NodePoolSpec;
 import com.bettercompute.domain.cluster.ReleaseChannel;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Money;
+import com.bettercompute.domain.volume.NfsExport;
 import com.bettercompute.domain.volume.SharedVolume;
 import com.bettercompute.domain.volume.StorageCharge;
 import com.bettercompute.domain.volume.StoragePrice;
@@ -121,9 +122,22 @@ class SharedVolumeLifecycleTest {
         converge();
 
         assertThat(volume().state()).isEqualTo(VolumeState.ATTACHED);
+        assertThat(volume().export()).as("where the nodes mount it from, kept with it").isEqualTo(new NfsExport("10.0.0.2", "/shared"));
         assertThat(cluster().state()).isEqualTo(ClusterState.READY);
         assertThat(events()).contains("kubernetes.volume.created", "kubernetes.volume.attached");
         assertThat(files.instanceCount()).isEqualTo(1);
+    }
+
+    @Test
+    void a_volume_attached_before_its_export_was_kept_has_it_read_from_the_provider_by_the_volume_loop() {
+        inserted(Instant.parse("2026-12-01T09:00:00Z"));
+        converge();
+        SharedVolume attached = volume();
+        volumes.update(attached.withExport(null), attached.version());
+
+        volumeLoop.reconcile(VOLUME);
+
+        assertThat(volume().export()).isEqualTo(new NfsExport("10.0.0.2", "/shared"));
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.time.Instant;
  * @param storageName       the provider-side name (bc-v-…): what a person types back to delete it
  * @param location          the zone the file share lives in
  * @param sizeGiB           its capacity, fixed at creation by {@link VolumeSizePolicy}
+ * @param export            where nodes mount it from, once the provider made it; null before
  * @param deleteWithCluster the cluster's delete opted in to deleting it too
  * @param bytesHeld         the bytes it held at the last sample; null before the first
  * @param meter             the billing integral in progress; null before the first sample and after a delete
@@ -27,6 +28,7 @@ public record SharedVolume(
         String storageName,
         String path,
         int sizeGiB,
+        NfsExport export,
         VolumeState state,
         String message,
         boolean deleteWithCluster,
@@ -87,7 +89,7 @@ public record SharedVolume(
     public static SharedVolume forCluster(String id, String tenantId, String clusterId, String clusterName, String providerAccountId,
                                           String region, String location, String storageName, int sizeGiB, Instant now) {
         return new SharedVolume(id, tenantId, clusterId, clusterName, providerAccountId, region, location, storageName, MOUNT_PATH,
-                sizeGiB, VolumeState.PENDING, null, false, null, null, null, Progress.NONE, 1, now, now, null);
+                sizeGiB, null, VolumeState.PENDING, null, false, null, null, null, Progress.NONE, 1, now, now, null);
     }
 
     /** {@code <cluster>-shared}: how people know the volume. */
@@ -102,6 +104,12 @@ public record SharedVolume(
 
     public boolean deleteAccepted() {
         return progress.deleteAcceptedAt() != null;
+    }
+
+    /** Where nodes mount it from, as the provider reports it: bookkeeping, not a new revision. */
+    public SharedVolume withExport(NfsExport e) {
+        return new SharedVolume(id, tenantId, clusterId, clusterName, providerAccountId, region, location, storageName, path, sizeGiB,
+                e, state, message, deleteWithCluster, bytesHeld, sampledAt, meter, progress, version, createdAt, updatedAt, deletedAt);
     }
 
     public SharedVolume withProgress(Progress p) {
@@ -141,6 +149,6 @@ public record SharedVolume(
     private SharedVolume copy(VolumeState s, String msg, boolean optIn, Long bytes, Instant sampled, StorageMeter m, Progress p,
                               long v, Instant updated, Instant deleted) {
         return new SharedVolume(id, tenantId, clusterId, clusterName, providerAccountId, region, location, storageName, path, sizeGiB,
-                s, msg, optIn, bytes, sampled, m, p, v, createdAt, updated, deleted);
+                export, s, msg, optIn, bytes, sampled, m, p, v, createdAt, updated, deleted);
     }
 }

@@ -94,7 +94,7 @@ class VolumePoliciesTest {
         assertThat(v.storageName()).matches("bc-v-[0-9a-hjkmnp-tv-z]{24}").hasSizeLessThanOrEqualTo(63);
         assertThat(v.showsStorageName()).isTrue();
         SharedVolume same = new SharedVolume(v.id(), v.tenantId(), v.clusterId(), "train", v.providerAccountId(), v.region(),
-                v.location(), "train-shared", v.path(), v.sizeGiB(), v.state(), null, false, null, null, null, null, 1, T0, T0, null);
+                v.location(), "train-shared", v.path(), v.sizeGiB(), null, v.state(), null, false, null, null, null, null, 1, T0, T0, null);
         assertThat(same.showsStorageName()).isFalse();
     }
 
