@@ -206,6 +206,10 @@ public final class Server implements AutoCloseable {
                     Duration.ofSeconds(config.reconcileSettledSeconds()));
             // ---- shared volumes: made with their clusters, looked after by the volume loop (VolumeModule) ----
             volumes = VolumeModule.start(config, db, market.markets(), cache.catalog(), parsed.storage(), cadence, clock);
+            VolumeModule startedVolumes = volumes;
+            // on the embedded default the simulated nodes mount the Filestore simulator's shares: a hostPath the
+            // platform's DaemonSet mounts a share onto is that share's real directory
+            setup.kubernetesApis().ifPresent(apis -> startedVolumes.simulator().ifPresent(filestore -> apis.nfsExports(filestore::exportDirectory)));
             ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(),
                     db.outbox(), db.usage(), providers, cadence, clock,
                     new EnrolReadyCluster(market.transactions(), market.markets(), db.clusters(), parsed.market(), clock),
@@ -220,7 +224,7 @@ public final class Server implements AutoCloseable {
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
                         Duration.ofMillis(500), 4, RECONCILE_DRAIN,
                         (pass, took) -> metrics.reconcilePass(pass.outcome().name().toLowerCase(java.util.Locale.ROOT), took.toNanos()));
-                volumes.startLoop();
+                volumes.startLoop(providers, admission.endpoints());
             }
             // ---- the operator's view: metrics and readiness ----
             metrics.database(db, clock);

@@ -4,16 +4,21 @@ import com.bettercompute.adapters.gke.FilestoreSharedVolumeProvider;
 import com.bettercompute.adapters.gke.GkeClusterProviders.Transport;
 import com.bettercompute.adapters.gke.simulator.FilestoreSimulator;
 import com.bettercompute.adapters.http.VolumeUseCases;
+import com.bettercompute.adapters.k8s.Fabric8SharedVolumeMounts;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.access.Authorizer;
+import com.bettercompute.application.incluster.ClusterConnections;
 import com.bettercompute.application.market.MarketCallers;
+import com.bettercompute.application.port.AdmissionEndpoints;
 import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.ClusterProviders;
 import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.application.port.SharedVolumeProviders;
 import com.bettercompute.application.reconcile.Cadence;
 import com.bettercompute.application.volume.ClusterVolumes;
 import com.bettercompute.application.volume.DeleteVolume;
+import com.bettercompute.application.volume.KeepVolumeMounts;
 import com.bettercompute.application.volume.ListVolumes;
 import com.bettercompute.application.volume.ReconcileVolume;
 import com.bettercompute.application.volume.StorageSettings;
@@ -24,6 +29,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +48,9 @@ public final class VolumeModule implements AutoCloseable {
     /** How often the volume loop looks for volumes due; a volume's own next look is on its row. */
     static final Duration LOOP_EVERY = Duration.ofSeconds(2);
     static final int BATCH = 64;
+    /** How often an attached volume's mount is checked in its cluster once it is there. */
+    static final Duration KEEP_MOUNT_EVERY = Duration.ofSeconds(60);
+    static final Duration MOUNT_RETRY = Duration.ofSeconds(10);
 
     private final FilestoreSimulator simulator;
     /** The Filestore clients made so far (one per set of credentials), closed with the module. */
@@ -50,7 +59,13 @@ public final class VolumeModule implements AutoCloseable {
     private final ReconcileVolume reconcile;
     private final Database db;
     private final Clock clock;
+    private final CatalogRepository catalog;
     private ScheduledExecutorService loop;
+    private ScheduledExecutorService mountLoop;
+    private Fabric8SharedVolumeMounts mountClient;
+    private KeepVolumeMounts mounts;
+    /** When each cluster's mount is looked at next; read and written on the mount thread only. */
+    private final Map<String, Instant> nextMountKeep = new java.util.HashMap<>();
 
     private VolumeModule(FilestoreSimulator simulator, Map<String, FilestoreSharedVolumeProvider> clients, SharedVolumeProviders providers,
                          Database db, MarketRepository markets, CatalogRepository catalog, StorageSettings settings, Cadence cadence, Clock clock) {
@@ -58,6 +73,7 @@ public final class VolumeModule implements AutoCloseable {
         this.clients = clients;
         this.db = db;
         this.clock = clock;
+        this.catalog = catalog;
         this.clusterVolumes = new ClusterVolumes(db.transactions(), db.clusters(), db.volumes(), db.outbox(), providers, settings, cadence);
         this.reconcile = new ReconcileVolume(db.transactions(), db.volumes(), db.clusters(), catalog, db.outbox(), db.storageLedger(),
                 markets, providers, settings, cadence, clock);
@@ -113,14 +129,52 @@ public final class VolumeModule implements AutoCloseable {
         return clusterVolumes;
     }
 
-    /** Starts the volume loop (only where the reconcilers run). */
-    void startLoop() {
-        loop = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "volume-loop");
-            t.setDaemon(true);
-            return t;
-        });
+    /**
+     * Starts the volume loop, and the keeping of each attached volume's mount inside its cluster (only where the
+     * reconcilers run): the clusters are reached through {@code providers}, the ConfigMap's webhook is {@code admission}'s.
+     */
+    void startLoop(ClusterProviders providers, AdmissionEndpoints admission) {
+        loop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "volume-loop"));
         loop.scheduleWithFixedDelay(this::passSafely, 0, LOOP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        mountClient = new Fabric8SharedVolumeMounts(Server.TENANT_CLUSTER_TIMEOUT_MILLIS);
+        mounts = new KeepVolumeMounts(db.volumes(), new ClusterConnections(db.clusters(), catalog, providers), mountClient, admission);
+        // its own thread: a tenant cluster slow to answer never holds up the volumes' provider side
+        mountLoop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "volume-mounts"));
+        mountLoop.scheduleWithFixedDelay(this::keepMountsSafely, 0, LOOP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /**
+     * Each attached volume's mount in its cluster: as soon as the cluster is reachable, then every {@link #KEEP_MOUNT_EVERY}
+     * (a node that joins gets the mount from the DaemonSet at once; an edit or a delete is undone then); a failure is
+     * tried again after {@link #MOUNT_RETRY}.
+     */
+    private void keepMountsSafely() {
+        try {
+            Instant now = clock.instant();
+            List<String> clusters = mounts.clusters();
+            nextMountKeep.keySet().retainAll(clusters);
+            for (String clusterId : clusters) {
+                Instant due = nextMountKeep.get(clusterId);
+                if (due != null && now.isBefore(due)) {
+                    continue;
+                }
+                try {
+                    // not reachable yet: looked at again at the next tick
+                    nextMountKeep.put(clusterId, mounts.keep(clusterId) ? now.plus(KEEP_MOUNT_EVERY) : now);
+                } catch (RuntimeException e) {
+                    LOG.warn("cluster {}: keeping its shared volume's mount failed: {}", clusterId, e.getMessage());
+                    nextMountKeep.put(clusterId, now.plus(MOUNT_RETRY));
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("volume mounts: {}", e.toString());
+        }
     }
 
     private void passSafely() {
@@ -147,13 +201,18 @@ public final class VolumeModule implements AutoCloseable {
 
     @Override
     public void close() {
-        if (loop != null) {
-            loop.shutdown();
-            try {
-                loop.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+        for (ScheduledExecutorService executor : java.util.Arrays.asList(loop, mountLoop)) {
+            if (executor != null) {
+                executor.shutdown();
+                try {
+                    executor.awaitTermination(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
+        }
+        if (mountClient != null) {
+            mountClient.close();
         }
         clients.values().forEach(FilestoreSharedVolumeProvider::close);
         if (simulator != null) {

@@ -107,6 +107,39 @@ class FilestoreOnSimulatorTest extends SharedVolumeProviderContract {
         assertThat(Files.exists(simulator.shareDirectory(AT.project(), AT.location(), AT.name()))).isFalse();
     }
 
+    @Test
+    void the_export_a_ready_instance_serves_is_its_share_directory_where_nodes_read_and_write() {
+        provider().create(new SharedVolumeProvider.VolumeSpec(AT, VOLUME, "acme", 1024));
+        SharedVolumeProvider.VolumeObservation creating = provider().observe(AT);
+        letOperationsFinish();
+        SharedVolumeProvider.VolumeObservation ready = provider().observe(AT);
+
+        assertThat(creating.address()).as("no address before it is ready").isNull();
+        assertThat(simulator.exportDirectory(ready.address(), "/" + ready.share()))
+                .contains(simulator.shareDirectory(AT.project(), AT.location(), AT.name()));
+        assertThat(simulator.exportDirectory(ready.address(), "/other")).isEmpty();
+        assertThat(simulator.exportDirectory("10.0.0.254", "/" + ready.share())).isEmpty();
+    }
+
+    @Test
+    void each_call_about_an_instance_is_told_once_it_took_effect_and_before_it_is_answered() {
+        java.util.List<FilestoreSimulator.Call> calls = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.List<Boolean> existedWhenTold = new java.util.concurrent.CopyOnWriteArrayList<>();
+        simulator.onCall(call -> {
+            calls.add(call);
+            existedWhenTold.add(simulator.instanceNames().contains(call.instance()));
+        });
+
+        provider().create(new SharedVolumeProvider.VolumeSpec(AT, VOLUME, "acme", 1024));
+        letOperationsFinish();
+        provider().delete(AT, VOLUME);
+
+        String name = AT.toString();
+        assertThat(calls).containsExactly(new FilestoreSimulator.Call("create", name), new FilestoreSimulator.Call("get", name),
+                new FilestoreSimulator.Call("delete", name));
+        assertThat(existedWhenTold).as("the create had taken effect when it was told").containsExactly(true, true, true);
+    }
+
     private static HttpResponse<String> send(HttpRequest request) {
         try {
             return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());

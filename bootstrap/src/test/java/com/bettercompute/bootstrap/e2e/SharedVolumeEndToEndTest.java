@@ -3,6 +3,7 @@ package com.bettercompute.bootstrap.e2e;
 import com.bettercompute.adapters.gke.simulator.FilestoreSimulator;
 import com.bettercompute.bootstrap.ServerConfig;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in-process), over HTTP: made with the cluster and shown by its {@code get}, listed under {@code /api/k8s/volumes},
  * its bytes moving when a file is written into the share's directory, never deleted by an API token
  * ({@code session-required}), preserved when its cluster is deleted — and {@code gcloud filestore instances list}
- * shows the instance, when gcloud is on the machine.
+ * shows the instance, when gcloud is on the machine. Inside the cluster: the platform's DaemonSet mounts it on every
+ * node, a pod writing under {@code hostPath: /mnt/shared} fills it, and {@code kubectl} (when on the machine) shows the
+ * ConfigMap {@code shared-volume} and is refused its delete and edit ({@code StationOwned}).
  */
 class SharedVolumeEndToEndTest {
     /** One server for the tests here (a start is most of a test's time); each test names its own cluster. */
@@ -73,8 +76,31 @@ class SharedVolumeEndToEndTest {
         assertThat(listed.get("charge_per_month").asText()).isEqualTo("0.00");
 
         FilestoreSimulator filestore = server.server().filestoreSimulator().orElseThrow();
-        Files.write(filestore.shareDirectory("platform-prod", "us-central1-a", storageName).resolve("checkpoint.bin"), new byte[1 << 20]);
-        JsonNode holding = await(() -> volume(storageName), v -> v.get("bytes").asLong() == 1 << 20, "the bytes written");
+        Path kubeconfig = HOME.resolve("train.kubeconfig");
+        try (KubernetesClient alice = MarketJobEndToEndTest.client(server, ALICE, ready, kubeconfig)) {
+            // inside the cluster: the platform's ConfigMap shows the volume, read-only to the tenant
+            if (Programs.find("kubectl").isPresent()) {
+                JsonNode shown = await(() -> configMap(kubeconfig), c -> c.has("data"), "kubectl get configmap shared-volume");
+                assertThat(shown.get("data").get("label").asText()).isEqualTo("train-shared");
+                assertThat(shown.get("data").get("storageName").asText()).isEqualTo(storageName);
+                assertThat(shown.get("data").get("path").asText()).isEqualTo("/mnt/shared");
+                assertThat(shown.get("data").get("sizeGiB").asText()).isEqualTo("2048");
+                LaunchAdmissionKubectlTest.Run delete = LaunchAdmissionKubectlTest.kubectl(kubeconfig, "delete", "configmap", "shared-volume",
+                        "-n", "better-compute-system");
+                assertThat(delete.exit()).as(delete.out()).isNotZero();
+                assertThat(delete.out()).contains("denied the request").contains("StationOwned");
+                LaunchAdmissionKubectlTest.Run edit = LaunchAdmissionKubectlTest.kubectl(kubeconfig, "patch", "configmap", "shared-volume",
+                        "-n", "better-compute-system", "--type", "merge", "-p", "{\"data\":{\"path\":\"/elsewhere\"}}");
+                assertThat(edit.exit()).as(edit.out()).isNotZero();
+                assertThat(edit.out()).contains("StationOwned");
+                assertThat(configMap(kubeconfig).get("data").get("path").asText()).isEqualTo("/mnt/shared");
+            }
+            // every node mounts the volume (the GPU nodes' taint tolerated); a pod writing under its hostPath fills it
+            await(() -> RunningServer.JSON.valueToTree(alice.apps().daemonSets().inNamespace("kube-system").withName("shared-volume-mount")
+                    .get()), d -> d.path("status").path("numberReady").asInt() == 3, "the mount on the CPU worker and both GPU nodes");
+            alice.resource(WRITER).create();
+        }
+        JsonNode holding = await(() -> volume(storageName), v -> v.get("bytes").asLong() == 1 << 20, "the bytes a pod wrote");
         assertThat(holding.get("charge_per_month").asText()).isEqualTo("0.000195");
 
         HttpResponse<String> refused = delete("/api/k8s/volumes?volume=" + storageName + "&confirm=" + storageName, ALICE);
@@ -113,7 +139,35 @@ class SharedVolumeEndToEndTest {
         assertThat(server.server().filestoreSimulator().orElseThrow().instanceNames()).noneMatch(n -> n.endsWith(storageName));
     }
 
+    /** A pod on the CPU worker writing a checkpoint of 1 MiB into the shared volume through a hostPath (as the simulated kubelet does). */
+    static final String WRITER = """
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              name: writer
+              namespace: default
+              annotations: {sim.better-compute.dev/writes: "/data/checkpoint.bin=1048576"}
+            spec:
+              nodeSelector: {node-role.kubernetes.io/cpu: ""}
+              containers:
+                - name: train
+                  image: trainer
+                  volumeMounts: [{name: shared, mountPath: /data}]
+              volumes: [{name: shared, hostPath: {path: /mnt/shared, type: Directory}}]
+            """;
+
     // ------------------------------------------------------------------ helpers
+
+    /** {@code kubectl get configmap shared-volume -n better-compute-system -o json}: the object, or an empty one while it is not there. */
+    static JsonNode configMap(Path kubeconfig) {
+        try {
+            LaunchAdmissionKubectlTest.Run r = LaunchAdmissionKubectlTest.kubectl(kubeconfig, "get", "configmap", "shared-volume", "-n",
+                    "better-compute-system", "-o", "json");
+            return r.exit() == 0 ? RunningServer.JSON.readTree(r.out()) : RunningServer.JSON.createObjectNode();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
 
     JsonNode get(String id) {
         return server.call("get", ALICE, Map.of("tenantId", "acme", "clusterId", id)).json();

@@ -34,6 +34,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
@@ -139,6 +140,23 @@ public final class FilestoreSimulator implements AutoCloseable {
     /** The directory of an instance's file share: write a file here and the share holds its bytes. */
     public Path shareDirectory(String project, String location, String instance) {
         return root.resolve(project).resolve(location).resolve(instance);
+    }
+
+    /**
+     * The directory of the NFS export {@code path} ({@code /<file share>}) a ready instance serves at {@code server}: what
+     * a node that mounts it reads and writes. Empty when no ready instance serves it.
+     */
+    public synchronized Optional<Path> exportDirectory(String server, String path) {
+        settle();
+        for (Instance i : instances.values()) {
+            boolean serves = i.getNetworksList().stream().anyMatch(n -> n.getIpAddressesList().contains(server));
+            boolean exports = i.getFileSharesList().stream().anyMatch(f -> ("/" + f.getName()).equals(path));
+            if (i.getState() == Instance.State.READY && serves && exports) {
+                String[] parts = i.getName().split("/");
+                return Optional.of(shareDirectory(parts[1], parts[3], parts[5]));
+            }
+        }
+        return Optional.empty();
     }
 
     /** The next {@code count} operations started end with this error (a create leaves its instance in ERROR). */

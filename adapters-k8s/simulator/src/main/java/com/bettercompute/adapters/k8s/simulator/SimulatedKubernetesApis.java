@@ -212,6 +212,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private final Map<String, SimCluster> clusters = new ConcurrentHashMap<>();
     /** Each cluster as the issuer of its ServiceAccount tokens. */
     private final ServiceAccountIssuer serviceAccounts;
+    /** Where the nodes find the NFS exports pods mount; none until {@link #nfsExports} says. */
+    private volatile NfsExports nfsExports = NfsExports.NONE;
     /** The platform as the issuer of people's ID tokens; null until {@link #trustIssuer} names it. */
     private volatile OidcAuthenticator trusted;
     /** Where the issuer to trust is read at the next ID token while {@link #trusted} is null; null: nowhere. */
@@ -327,6 +329,14 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 LOG.warn("simulated Kubernetes API: the objects of the deleted cluster {} could not be removed: {}", key, e.getMessage());
             }
         }
+    }
+
+    /**
+     * Where every cluster's nodes find the NFS exports their pods mount (the Filestore simulator's shares, on the
+     * embedded default): a {@code hostPath} a pod mounts an export onto is that export's directory on that node.
+     */
+    public void nfsExports(NfsExports exports) {
+        this.nfsExports = exports == null ? NfsExports.NONE : exports;
     }
 
     /** The CA of every simulated cluster: base64 of the server certificate's PEM, as GKE reports a CA. */
@@ -588,6 +598,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         final SimulatedDaemonSets daemonSets = new SimulatedDaemonSets(store, pods);
         final SimulatedJobSets jobSets = new SimulatedJobSets(store);
         final SimulatedMpiJobs mpiJobs = new SimulatedMpiJobs(store, pods);
+        final SimulatedHostPaths hostPaths = new SimulatedHostPaths(store, () -> nfsExports);
 
         SimCluster(String project, String location, String name) {
             this.project = project;
@@ -691,6 +702,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 }
                 changed = true;
             }
+            // the nodes' file systems: what the pods running now mount and write
+            hostPaths.reconcile();
             if (changed) {
                 save();
             }
