@@ -20,6 +20,13 @@ public interface MarketClusterClient {
     String NODE_CLASS_LABEL = "nationalcompute.com/node-class";
     String REQUEST_LABEL = "nationalcompute.com/request";
     String MARKET_NODE_LABEL = "nationalcompute.com/market-node";
+    /** The label ({@code "true"}) of a node of the cluster's base load block. */
+    String BLOCK_NODE_LABEL = "nationalcompute.com/base-load-block";
+    /**
+     * The {@code provisioningClassDetails} key naming the provider node pool of the block node a sub-node request
+     * is seated on; Kueue pins the request's pods to it through the node pool label {@link #NODE_POOL_LABEL}.
+     */
+    String BLOCK_NODE_DETAIL = "nationalcompute.com/block-node";
     String LIMIT_PRICE_LABEL = "nationalcompute.com/limit-price";
     String PRIORITY_LABEL = "kueue.x-k8s.io/priority-class";
     /** The GPU worker taint's key ({@code =true:NoSchedule}), tolerated by injection on admission. */

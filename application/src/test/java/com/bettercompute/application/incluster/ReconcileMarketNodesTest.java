@@ -103,6 +103,33 @@ class ReconcileMarketNodesTest {
     }
 
     @Test
+    void a_block_node_joins_as_a_pool_of_its_own_labelled_for_the_block_and_its_ready_makes_the_block_live() {
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.ACME_TRAIN, null, true, new EnrolCluster.Block(MarketWorld.POOL, 1)));
+        String blockNode = w.markets.load().cluster(MarketWorld.ACME_TRAIN).blockNodeIds().get(0);
+        String blockPool = ReconcileMarketNodes.poolName(MarketWorld.ACME_TRAIN, blockNode);
+        makePools();
+        assertThat(marketPools()).contains(blockPool).hasSize(3);
+        assertThat(w.markets.load().node(blockNode).liveBlockNode()).as("not live before its node is ready").isFalse();
+
+        cluster.node("gke-block-0", blockPool, true);
+        var outcome = nodes.reconcile(MarketWorld.ACME_TRAIN);
+
+        assertThat(outcome.ready()).containsExactly(blockNode);
+        assertThat(cluster.nodes.get("gke-block-0").labels()).containsEntry("nationalcompute.com/base-load-block", "true")
+                .containsEntry("nationalcompute.com/market-node", "true").containsEntry("nationalcompute.com/node-class", "h100-8x")
+                .doesNotContainKey("nationalcompute.com/request");
+        assertThat(cluster.nodes.get("gke-block-0").taints())
+                .containsExactly(new NodeTaint("nationalcompute.com/gpu-worker", "true", "NoSchedule"));
+        assertThat(w.markets.load().node(blockNode).liveBlockNode()).isTrue();
+        assertThat(w.ports.outbox().all()).extracting(e -> e.event().type()).containsOnlyOnce("market.block-node.ready");
+
+        cluster.nodes.remove("gke-block-0");
+        assertThat(nodes.reconcile(MarketWorld.ACME_TRAIN).left()).containsExactly(blockNode);
+        assertThat(w.markets.load().node(blockNode).liveBlockNode()).isFalse();
+        assertThat(marketPools()).as("the block's pool stays: the node comes back to it").contains(blockPool);
+    }
+
+    @Test
     void a_node_carries_the_market_labels_and_the_gpu_worker_taint_and_its_ready_is_the_markets_node_ready() {
         makePools();
         List<String> pools = marketPools();

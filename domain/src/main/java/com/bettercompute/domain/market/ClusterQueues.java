@@ -80,7 +80,10 @@ final class ClusterQueues {
         }
     }
 
-    /** Seats waiting sub-node requests on the cluster's live block nodes. */
+    /**
+     * Seats waiting sub-node requests on the cluster's live block nodes (in service and ready in the cluster):
+     * a block node that has not joined seats nothing, so its requests wait instead of reading Provisioned.
+     */
     void packBlock(ClusterBook book, Instant now, List<MarketEvent> events) {
         TenantCluster c = book.cluster;
         Map<PoolId, List<MarketRequest>> byPool = new TreeMap<>();
@@ -92,7 +95,7 @@ final class ClusterQueues {
             Map<String, Integer> freeGpus = new LinkedHashMap<>();
             for (String nodeId : c.blockNodes) {
                 Node node = state.nodes.get(nodeId);
-                if (node.inService && node.pool.equals(e.getKey())) {
+                if (node.liveBlockNode() && node.pool.equals(e.getKey())) {
                     freeGpus.put(node.id, perNode - node.seatedGpus);
                 }
             }

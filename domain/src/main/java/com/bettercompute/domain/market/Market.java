@@ -191,6 +191,22 @@ public final class Market {
     }
 
     /**
+     * A base load block node is ready in its cluster: it seats sub-node requests from the next tick on. Until
+     * then the block is not live and those requests wait. Idempotent; a node outside any block is ignored.
+     */
+    public void blockNodeReady(String nodeId, Instant at) {
+        supply.blockNodeReady(nodeId, at);
+    }
+
+    /**
+     * A base load block node that was ready left its cluster: the requests seated on it wait for the block
+     * again. Idempotent; a node outside any block, or not ready, is ignored.
+     */
+    public void blockNodeLeft(String nodeId) {
+        supply.blockNodeLeft(nodeId);
+    }
+
+    /**
      * Health checks cordoned a node: its grant stops billing now and, while protected, the cluster is
      * owed a replacement at the locked rate.
      */

@@ -241,6 +241,36 @@ class SimulatedKueueTest {
         eachNodeHoldsAtMostItsGpus();
     }
 
+    @Test
+    void sub_node_jobs_seated_on_a_block_node_share_it_and_never_take_more_gpus_than_it_has() {
+        cluster.installMarket(32);
+        cluster.blockNode("mk-block1");
+        cluster.grant("mk-other", 1, "r-other");
+        for (String job : List.of("a", "b", "c")) {
+            cluster.job(job, 1, 4, "normal", null);
+        }
+        cluster.advance(Duration.ofSeconds(10));
+        for (String job : List.of("a", "b", "c")) {
+            cluster.provisioningStatus(cluster.workloadOf(job).getMetadata().getName() + "-market-1",
+                    Map.of("nationalcompute.com/block-node", "mk-block1"),
+                    new String[] {"Accepted", "True", "Accepted", "The market read this request."},
+                    new String[] {"Provisioned", "True", "Provisioned", "Provisioned: seated on base load block node b1"});
+        }
+        cluster.advance(Duration.ofSeconds(1));
+        cluster.advance(Duration.ofSeconds(1));
+
+        List<Pod> pods = cluster.client.pods().inNamespace("default").list().getItems();
+        assertThat(pods).hasSize(3).allSatisfy(p -> assertThat(p.getSpec().getNodeSelector())
+                .containsEntry("cloud.google.com/gke-nodepool", "mk-block1")
+                .doesNotContainKey("nationalcompute.com/request"));
+        assertThat(pods).filteredOn(p -> "Running".equals(p.getStatus().getPhase()))
+                .as("two 4-GPU pods share the 8-GPU block node").hasSize(2)
+                .allSatisfy(p -> assertThat(cluster.client.nodes().withName(p.getSpec().getNodeName()).get().getMetadata()
+                        .getLabels()).containsEntry("nationalcompute.com/base-load-block", "true"));
+        assertThat(pods).filteredOn(p -> p.getSpec().getNodeName() == null)
+                .as("the third waits: the block node has no GPUs left, and it never runs on a market node").hasSize(1);
+    }
+
     private void eachNodeHoldsAtMostItsGpus() {
         java.util.Map<String, Long> gpus = new java.util.HashMap<>();
         for (Pod p : cluster.client.pods().inNamespace("default").list().getItems()) {
