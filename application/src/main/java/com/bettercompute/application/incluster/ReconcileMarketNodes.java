@@ -36,6 +36,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -168,10 +169,14 @@ public final class ReconcileMarketNodes {
                 nodesByPool.put(pool, n);
             }
         }
+        // Every node reclaimed in this pass drains together: all cordoned first, then all their pods.
+        List<NodeNotice.Drain> drains = new ArrayList<>();
+        Duration grace = market.timings().evictionGrace();
         for (Map.Entry<String, Node> e : draining.entrySet()) {
             ClusterNode node = nodesByPool.get(e.getKey());
             if (node != null) {
-                notice.drain(connection.get(), node, e.getValue().drainingUntil(), labels(e.getValue().pool().nodeClass(), null));
+                Instant until = e.getValue().drainingUntil();
+                drains.add(new NodeNotice.Drain(node, until.minus(grace), until, labels(e.getValue().pool().nodeClass(), null)));
             }
         }
         for (Map.Entry<String, Node> e : outOfService.entrySet()) {
@@ -212,7 +217,7 @@ public final class ReconcileMarketNodes {
             Instant deadline = request != null && market.hasOpenRequest(jobOf(market, request))
                     ? noticeDeadline(market, grant) : null;
             if (deadline != null) {
-                notice.drain(connection.get(), node, deadline, labels);
+                drains.add(new NodeNotice.Drain(node, deadline.minus(market.timings().notice()), deadline, labels));
             } else {
                 notice.keep(connection.get(), node, labels);
             }
@@ -221,6 +226,7 @@ public final class ReconcileMarketNodes {
                 outcome.ready().add(grant.nodeId());
             }
         }
+        notice.drain(connection.get(), drains);
         return outcome;
     }
 

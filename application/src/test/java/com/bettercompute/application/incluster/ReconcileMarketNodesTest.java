@@ -197,6 +197,7 @@ class ReconcileMarketNodesTest {
         var deadline = new ReadMarketRequest(w.markets).read(JOB).noticeDeadline();
         assertThat(deadline).as("the rival's bid reclaims acme's gang with notice").isNotNull();
         w.ports.clock().advance(Duration.ofSeconds(15));
+        cluster.pod("gke-b-0", "research", "train-1");
 
         nodes.reconcile(MarketWorld.ACME_TRAIN);
         nodes.reconcile(MarketWorld.ACME_TRAIN);
@@ -206,10 +207,14 @@ class ReconcileMarketNodesTest {
         assertThat(a.taints()).contains(new NodeTaint("nationalcompute.com/preempting", "true", "NoSchedule"));
         assertThat(cluster.pods.get("gke-a-0").get(0).annotations())
                 .containsEntry("marketplace.nationalcompute.com/preempt-at", deadline.toString());
-        assertThat(cluster.evictions).containsExactly(java.util.Map.entry("train-0", 45L));
+        assertThat(cluster.evictions).containsExactly(java.util.Map.entry("train-0", 45L), java.util.Map.entry("train-1", 45L));
         assertThat(cluster.eventsWithReason("NodePreempting")).extracting(e -> e.eventName())
                 .anySatisfy(n -> assertThat(n).startsWith("gke-a-0."))
-                .anySatisfy(n -> assertThat(n).startsWith("train-0."));
+                .anySatisfy(n -> assertThat(n).startsWith("train-0."))
+                .anySatisfy(n -> assertThat(n).startsWith("gke-b-0."))
+                .anySatisfy(n -> assertThat(n).startsWith("train-1."));
+        assertThat(cluster.eventsWithReason("NodePreempting")).as("every node and pod of the gang at the notice's moment")
+                .hasSize(4).extracting(e -> e.at()).containsOnly(deadline.minus(w.markets.load().timings().notice()));
 
         var m = w.markets.load();
         m.endJob("rival", w.ports.clock().instant());
