@@ -31,7 +31,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.security.SecureRandom;
 
 /**
@@ -78,14 +77,6 @@ public final class JoseIdTokenSigner implements IdTokenSigner {
         JoseIdTokenSigner signer = new JoseIdTokenSigner(store, clock, schedule);
         signer.plan();
         return signer;
-    }
-
-    /**
-     * A signer whose keys live in this process's memory alone: for a server that has nowhere to keep them sealed
-     * (neither a key-encryption key nor a data directory: tests, load runs). A restart makes new keys.
-     */
-    public static JoseIdTokenSigner inMemory(Clock clock, SigningKeySchedule schedule) {
-        return open(new Memory(), clock, schedule);
     }
 
     @Override
@@ -199,36 +190,5 @@ public final class JoseIdTokenSigner implements IdTokenSigner {
             }
         }
         return new Kept(keys, byKid);
-    }
-
-    /** The keys of a server with nowhere to keep them sealed, by generation, in this process alone. */
-    private static final class Memory implements SigningKeyRepository {
-        private final TreeMap<Long, SigningKey> keys = new TreeMap<>();
-        private long version;
-
-        @Override
-        public synchronized List<SigningKey> all() {
-            return List.copyOf(keys.values());
-        }
-
-        @Override
-        public synchronized boolean add(SigningKey key) {
-            version++;
-            return keys.putIfAbsent(key.generation(), key) == null;
-        }
-
-        @Override
-        public synchronized int removeBefore(long generation) {
-            version++;
-            var older = keys.headMap(generation);
-            int removed = older.size();
-            older.clear();
-            return removed;
-        }
-
-        @Override
-        public synchronized long version() {
-            return version;
-        }
     }
 }

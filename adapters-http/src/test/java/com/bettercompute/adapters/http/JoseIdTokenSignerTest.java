@@ -136,14 +136,4 @@ class JoseIdTokenSignerTest {
         }
         assertThat(store.all()).hasSize(2);
     }
-
-    @Test
-    void a_signer_in_memory_keeps_its_keys_to_itself() throws Exception {
-        JoseIdTokenSigner one = JoseIdTokenSigner.inMemory(clock, SCHEDULE);
-        JoseIdTokenSigner other = JoseIdTokenSigner.inMemory(clock, SCHEDULE);
-
-        verified(one.sign(token()), one);
-        assertThat(other.signingKeyId()).isNotEqualTo(one.signingKeyId());
-        assertThat(store.all()).isEmpty();
-    }
 }
