@@ -2,11 +2,7 @@ package com.bettercompute.adapters.persistence;
 
 import com.bettercompute.application.port.SigningKeyRepository;
 import com.bettercompute.application.port.SigningKeyRepository.SigningKey;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -21,30 +17,8 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What every {@link SigningKeyRepository} must do; run against the fake, H2 and PostgreSQL. */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class SigningKeyRepositoryContract {
+abstract class SigningKeyRepositoryContract extends BackendContract<SigningKeyRepository> {
     static final Instant T0 = Instant.parse("2026-03-01T10:15:30.123456Z");
-
-    private Backend<SigningKeyRepository> backend;
-    private SigningKeyRepository keys;
-
-    protected abstract Backend<SigningKeyRepository> open();
-
-    @BeforeAll
-    void openBackend() {
-        backend = open();
-        keys = backend.port();
-    }
-
-    @BeforeEach
-    void wipe() {
-        backend.wipe().run();
-    }
-
-    @AfterAll
-    void closeBackend() {
-        backend.close();
-    }
 
     static SigningKey key(long generation, String kid) {
         Instant made = T0.plus(Duration.ofDays(30 * (generation - 1)));
@@ -54,21 +28,21 @@ abstract class SigningKeyRepositoryContract {
 
     @Test
     void keys_come_back_as_added_oldest_generation_first() {
-        assertThat(keys.all()).isEmpty();
+        assertThat(port.all()).isEmpty();
 
-        assertThat(keys.add(key(2, "k2"))).isTrue();
-        assertThat(keys.add(key(1, "k1"))).isTrue();
+        assertThat(port.add(key(2, "k2"))).isTrue();
+        assertThat(port.add(key(1, "k1"))).isTrue();
 
-        assertThat(keys.all()).containsExactly(key(1, "k1"), key(2, "k2"));
+        assertThat(port.all()).containsExactly(key(1, "k1"), key(2, "k2"));
     }
 
     @Test
     void a_generation_already_kept_is_not_added_again_and_the_first_key_stays() {
-        keys.add(key(1, "first"));
+        port.add(key(1, "first"));
 
-        assertThat(keys.add(key(1, "second"))).isFalse();
+        assertThat(port.add(key(1, "second"))).isFalse();
 
-        assertThat(keys.all()).containsExactly(key(1, "first"));
+        assertThat(port.all()).containsExactly(key(1, "first"));
     }
 
     @Test
@@ -82,7 +56,7 @@ abstract class SigningKeyRepositoryContract {
                 String kid = "replica-" + i;
                 added.add(pool.submit(() -> {
                     together.await(20, TimeUnit.SECONDS);
-                    return keys.add(key(1, kid));
+                    return port.add(key(1, kid));
                 }));
             }
             int winners = 0;
@@ -90,7 +64,7 @@ abstract class SigningKeyRepositoryContract {
                 winners += f.get(60, TimeUnit.SECONDS) ? 1 : 0;
             }
             assertThat(winners).isEqualTo(1);
-            assertThat(keys.all()).hasSize(1);
+            assertThat(port.all()).hasSize(1);
         } finally {
             pool.shutdownNow();
         }
@@ -98,27 +72,27 @@ abstract class SigningKeyRepositoryContract {
 
     @Test
     void remove_before_takes_the_older_generations_only() {
-        keys.add(key(1, "k1"));
-        keys.add(key(2, "k2"));
-        keys.add(key(3, "k3"));
+        port.add(key(1, "k1"));
+        port.add(key(2, "k2"));
+        port.add(key(3, "k3"));
 
-        assertThat(keys.removeBefore(3)).isEqualTo(2);
-        assertThat(keys.removeBefore(3)).isZero();
+        assertThat(port.removeBefore(3)).isEqualTo(2);
+        assertThat(port.removeBefore(3)).isZero();
 
-        assertThat(keys.all()).containsExactly(key(3, "k3"));
+        assertThat(port.all()).containsExactly(key(3, "k3"));
     }
 
     @Test
     void the_version_holds_while_nothing_is_added_and_moves_when_a_key_is() {
-        long before = keys.version();
-        assertThat(keys.version()).isEqualTo(before);
+        long before = port.version();
+        assertThat(port.version()).isEqualTo(before);
 
-        keys.add(key(1, "k1"));
-        long after = keys.version();
+        port.add(key(1, "k1"));
+        long after = port.version();
 
         assertThat(after).isNotEqualTo(before);
-        assertThat(keys.add(key(1, "again"))).isFalse();
-        keys.add(key(2, "k2"));
-        assertThat(keys.version()).isNotEqualTo(after);
+        assertThat(port.add(key(1, "again"))).isFalse();
+        port.add(key(2, "k2"));
+        assertThat(port.version()).isNotEqualTo(after);
     }
 }

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,21 +37,11 @@ class SigningKeySignalTest {
 
         long read = second.version();
         replicas.listen(secondDb);
-        long listening = awaitChange(second, read, "the replica listens");
+        long listening = Replicas.awaitChange(second::version, read, "the replica listens");
         assertThat(second.version()).as("nothing added: the same number, without a query").isEqualTo(listening);
 
         first.add(new SigningKey(2, "k2", "{\"d\":\"y\"}", T0, T0.plusSeconds(3600)));
-        awaitChange(second, listening, "the other replica's key is heard");
+        Replicas.awaitChange(second::version, listening, "the other replica's key is heard");
         assertThat(second.all()).extracting(SigningKey::kid).containsExactly("k1", "k2");
-    }
-
-    /** The version once it differs from {@code from}. */
-    private static long awaitChange(SigningKeyRepository keys, long from, String what) {
-        AtomicLong now = new AtomicLong();
-        Replicas.await(() -> {
-            now.set(keys.version());
-            return now.get() != from;
-        }, what);
-        return now.get();
     }
 }
