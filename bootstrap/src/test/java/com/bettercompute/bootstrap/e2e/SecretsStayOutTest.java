@@ -40,13 +40,7 @@ class SecretsStayOutTest {
 
     @Test
     void no_api_token_in_logs_events_errors_or_the_database() throws Exception {
-        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        // the access lines do not go up to the root (logback.xml queues them for an appender of their own)
-        Logger access = (Logger) LoggerFactory.getLogger("better-compute.access");
-        ListAppender<ILoggingEvent> logs = new ListAppender<>();
-        logs.start();
-        root.addAppender(logs);
-        access.addAppender(logs);
+        CapturedLogs logs = new CapturedLogs();
         String db = h2();
         List<String> bodies = new ArrayList<>();
         String unknownToken = "not-a-real-token-4f1b2c";
@@ -63,21 +57,17 @@ class SecretsStayOutTest {
             bodies.add(server.get("/api/events?limit=1000", OPS).text());
             bodies.add(server.get("/api/events?after=x", OPS).text());
         } finally {
-            root.detachAppender(logs);
-            access.detachAppender(logs);
+            logs.close();
         }
         // A restart loads the catalog again: still only hashes.
         RunningServer.start(db).close();
 
         String dump = databaseDump(db);
         assertThat(dump).contains("acme").contains("user:alice@acme.example");
-        assertThat(logs.list).as("the access log of the run").anySatisfy(e ->
+        assertThat(logs.appender.list).as("the access log of the run").anySatisfy(e ->
                 assertThat(e.getFormattedMessage()).contains("/api/compute/kubernetesClusters/create").contains("caller=user:alice@acme.example"));
         for (String token : List.of(ALICE, BOB, CAROL, DAVE, OPS, unknownToken)) {
-            for (ILoggingEvent e : logs.list) {
-                assertThat(e.getFormattedMessage()).doesNotContain(token);
-                assertThat(throwableText(e.getThrowableProxy())).doesNotContain(token);
-            }
+            logs.assertNowhere(token);
             for (String body : bodies) {
                 assertThat(body).as("a reply").doesNotContain(token);
             }
@@ -87,12 +77,7 @@ class SecretsStayOutTest {
 
     @Test
     void no_console_session_csrf_token_signing_key_or_key_encryption_key_in_logs_or_the_database(@TempDir Path dir) throws Exception {
-        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-        Logger access = (Logger) LoggerFactory.getLogger("better-compute.access");
-        ListAppender<ILoggingEvent> logs = new ListAppender<>();
-        logs.start();
-        root.addAppender(logs);
-        access.addAppender(logs);
+        CapturedLogs logs = new CapturedLogs();
         String db = h2();
         List<String> secrets = new ArrayList<>();
         try (RunningServer server = RunningServer.start(ServerConfig.defaults().withPort(0).withDb(db).withCatalog(catalogFile())
@@ -110,8 +95,7 @@ class SecretsStayOutTest {
             assertThat(csrf.find()).as(page).isTrue();
             secrets.add(csrf.group(1));
         } finally {
-            root.detachAppender(logs);
-            access.detachAppender(logs);
+            logs.close();
         }
         Path keyFile = dir.resolve("secrets").resolve("key-encryption-key");
         assertThat(Files.getPosixFilePermissions(keyFile)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
@@ -131,10 +115,34 @@ class SecretsStayOutTest {
         assertThat(dump).as("the sealed key names the key-encryption key by its id").contains(kek.id());
         for (String secret : secrets) {
             assertThat(dump).as("the database").doesNotContain(secret);
-            for (ILoggingEvent e : logs.list) {
+            logs.assertNowhere(secret);
+        }
+    }
+
+    /** The server's log lines while it is open: the root's and the access log's (which does not go up to the root). */
+    static final class CapturedLogs implements AutoCloseable {
+        final Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        final Logger access = (Logger) LoggerFactory.getLogger("better-compute.access");
+        final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+        CapturedLogs() {
+            appender.start();
+            root.addAppender(appender);
+            access.addAppender(appender);
+        }
+
+        /** No line, nor the exception a line carries, shows {@code secret}. */
+        void assertNowhere(String secret) {
+            for (ILoggingEvent e : List.copyOf(appender.list)) {
                 assertThat(e.getFormattedMessage()).doesNotContain(secret);
                 assertThat(throwableText(e.getThrowableProxy())).doesNotContain(secret);
             }
+        }
+
+        @Override
+        public void close() {
+            root.detachAppender(appender);
+            access.detachAppender(appender);
         }
     }
 

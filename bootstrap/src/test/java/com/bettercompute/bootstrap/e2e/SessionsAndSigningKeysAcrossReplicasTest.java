@@ -41,8 +41,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * its data directory across the restart) and the reconciler; replica B serves people only, its provider A's
  * simulator.
  *
- * <p>About a minute: two replicas started twice, a cluster made ready, and the real {@code kubectl} and
- * {@code curl} through the plugin; it is the one test of the replicated deployment as people meet it.
+ * <p>About 30 s on a quiet machine: two replicas started twice, a cluster made ready, and the real {@code kubectl}
+ * and {@code curl} through the plugin; it is the one test of the replicated deployment as people meet it.
  */
 class SessionsAndSigningKeysAcrossReplicasTest {
     static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
