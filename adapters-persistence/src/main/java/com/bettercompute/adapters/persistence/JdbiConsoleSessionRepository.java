@@ -9,7 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
-/** {@link ConsoleSessionRepository} on {@code console_sessions} (V70): hashes only, never a session id or a token. */
+/** {@link ConsoleSessionRepository} on {@code console_sessions} (V86): hashes only, never a session id or a token. */
 public final class JdbiConsoleSessionRepository implements ConsoleSessionRepository {
     private static final List<String> COLUMNS = List.of("id_hash", "token_hash", "signed_in_at", "last_seen_at");
 

@@ -8,13 +8,13 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * {@link SigningKeyRepository} on {@code oidc_signing_keys} (V70). Each key pair is sealed with the replica's
+ * {@link SigningKeyRepository} on {@code oidc_signing_keys} (V86). Each key pair is sealed with the replica's
  * {@link KeyEncryptionKey} (AES-256-GCM, authenticated with the row's generation and kid, so a sealed value moved
  * to another row does not open), and the row names the key-encryption key by its id: a replica given another key
  * refuses to read rather than fail on each key, and says which ids differ.
  *
  * <p>{@link #version()} costs no query while the replica hears the others' writes ({@link ChangeSignal}, moved by
- * the table's trigger, V71); otherwise it reads the newest generation.
+ * the table's trigger, V87); otherwise it reads the newest generation.
  */
 public final class JdbiSigningKeyRepository implements SigningKeyRepository {
     private final Db db;
