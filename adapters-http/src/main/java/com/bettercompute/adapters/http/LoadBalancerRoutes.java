@@ -2,12 +2,9 @@ package com.bettercompute.adapters.http;
 
 import com.bettercompute.application.cluster.Patterns;
 import com.bettercompute.application.loadbalancer.ListLoadBalancers;
-import com.bettercompute.domain.input.Input;
 import com.bettercompute.domain.loadbalancer.LoadBalancer;
-import io.javalin.http.Context;
 
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Who holds which address, for an operator: {@code GET /api/operator/load-balancers?tenant=&region=} lists every
@@ -22,16 +19,9 @@ final class LoadBalancerRoutes {
     static void install(Router router, ListLoadBalancers list) {
         router.get(PATH, "Every Service's load balancer: tenant, cluster, namespace/name, region, address and state",
                 List.of("tenant", "region"), LoadBalancerList.class, (caller, ctx) -> new LoadBalancerList(list.forOperator(caller,
-                        optional(ctx, "tenant", Patterns.TENANT_ID), optional(ctx, "region", Patterns.LOCATION))
+                        MarketRoutes.optional(ctx, "tenant", Patterns.TENANT_ID),
+                        MarketRoutes.optional(ctx, "region", Patterns.LOCATION))
                         .stream().map(LoadBalancerItem::of).toList()));
-    }
-
-    private static String optional(Context ctx, String name, Pattern pattern) {
-        String value = ctx.queryParam(name);
-        if (value != null && !pattern.matcher(value).matches()) {
-            throw Input.invalid(name, "must match " + pattern.pattern());
-        }
-        return value;
     }
 
     /**
