@@ -393,7 +393,7 @@ public final class Server implements AutoCloseable {
     static final int ONBOARDING_PER_MINUTE = 10;
 
     /**
-     * Sign-in to clusters (docs/decisions.md, "Sign-in to clusters"): the platform as their OpenID Connect
+     * Sign-in to clusters (docs/decisions/sign-in.md): the platform as their OpenID Connect
      * provider, its keys shared by the replicas in the database ({@link SignInKeys}).
      */
     static SignInUseCases signInUseCases(ServerConfig config, Database db, CatalogCache cache, Authorizer authorizer,
