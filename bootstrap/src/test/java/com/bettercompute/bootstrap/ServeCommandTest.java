@@ -47,6 +47,10 @@ class ServeCommandTest {
         assertThat(serve(Map.of(), "--port", "http")).isEqualTo(2);
         assertThat(serve(Map.of("BC_PROVIDER", "aws"))).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--provider must be simulator or gke");
+        assertThat(serve(Map.of("BC_KEY_ENCRYPTION_KEY", "c2VjcmV0LWJ1dC1zaG9ydA=="))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("option --key-encryption-key (BC_KEY_ENCRYPTION_KEY) must be 32 random bytes in base64")
+                .doesNotContain("c2VjcmV0LWJ1dC1zaG9ydA==");
     }
 
     @Test
