@@ -100,6 +100,7 @@ public final class Database implements AutoCloseable {
     private final JdbiLoadBalancerRepository loadBalancers;
     private final JdbiVolumeRepository volumes;
     private final JdbiStorageLedger storageLedger;
+    private final JdbiInClusterLeases inClusterLeases;
     private final ChangeSignal marketSaved;
     private final ChangeSignal clustersChanged;
 
@@ -124,6 +125,7 @@ public final class Database implements AutoCloseable {
         this.loadBalancers = new JdbiLoadBalancerRepository(jdbi);
         this.volumes = new JdbiVolumeRepository(jdbi);
         this.storageLedger = new JdbiStorageLedger(jdbi);
+        this.inClusterLeases = new JdbiInClusterLeases(jdbi);
         this.marketSaved = new ChangeSignal(!postgres);
     }
 
@@ -335,9 +337,9 @@ public final class Database implements AutoCloseable {
         return new MarketTickLock(dataSource, postgres, MarketTickLock.LOAD_BALANCER_KEY, "load balancers");
     }
 
-    /** The lock that lets one replica at a time carry the market out inside the tenant clusters. */
-    public MarketTickLock newInClusterLock() {
-        return new MarketTickLock(dataSource, postgres, MarketTickLock.IN_CLUSTER_KEY, "market in-cluster");
+    /** Which replica carries the market into which tenant cluster (see {@link JdbiInClusterLeases}). */
+    public com.bettercompute.application.port.InClusterLeases inClusterLeases() {
+        return inClusterLeases;
     }
 
     // ---- for the operator: readiness, the pool's numbers, the reconciler's backlog (read by bootstrap) ----
