@@ -99,6 +99,9 @@ public final class SyncClusterDemand {
      * @return each cluster's outcome, by cluster id (nothing changed for a cluster that is not enrolled)
      */
     public Map<String, Outcome> sync(Market view, List<Observed> clusters) {
+        // A refusal past its wait no longer holds anything back: forgotten, so jobs deleted while refused do not pile up.
+        Instant expired = clock.instant().minus(RETRY_REFUSED);
+        refusedAt.values().removeIf(at -> !at.isAfter(expired));
         Map<String, Outcome> outcomes = new LinkedHashMap<>();
         List<Observed> changing = new ArrayList<>();
         for (Observed c : clusters) {
@@ -157,7 +160,8 @@ public final class SyncClusterDemand {
                         return true;
                     }
                 } catch (DomainException e) {
-                    // a label the market refuses: apply logs it once and keeps what the market holds
+                    // a label the market refuses: apply logs it once and keeps what the market holds; looked at
+                    // again after RETRY_REFUSED like any refusal
                     if (!refusedAt.containsKey(fingerprint(jobId, job))) {
                         return true;
                     }

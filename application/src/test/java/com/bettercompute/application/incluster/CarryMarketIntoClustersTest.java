@@ -110,6 +110,28 @@ class CarryMarketIntoClustersTest {
     }
 
     @Test
+    void a_job_the_market_refuses_is_not_tried_again_at_every_pass_but_after_a_while() {
+        CarryMarketIntoClusters only = replica("r1");
+        only.pass();
+        var job = cluster.job("ml", "odd", 12, "h100-8x");
+        cluster.request(job, "odd-1", w.ports.clock().instant());
+        int loads = w.markets.loads();
+        int saves = w.markets.saves();
+
+        only.pass();
+        assertThat(w.markets.loads() - loads).as("the view and the write that refused it").isEqualTo(2);
+        loads = w.markets.loads();
+        only.pass();
+        assertThat(w.markets.loads() - loads).as("a standing refusal: the view only").isEqualTo(1);
+
+        w.ports.clock().advance(SyncClusterDemand.RETRY_REFUSED);
+        loads = w.markets.loads();
+        only.pass();
+        assertThat(w.markets.loads() - loads).as("tried again").isEqualTo(2);
+        assertThat(w.markets.saves()).as("never filed").isEqualTo(saves);
+    }
+
+    @Test
     void a_second_replica_takes_its_share_which_the_first_gives_back() {
         CarryMarketIntoClusters first = replica("r1");
         CarryMarketIntoClusters second = replica("r2");
