@@ -114,8 +114,8 @@ public final class MarketModule implements AutoCloseable {
     }
 
     /**
-     * Starts carrying the market out inside its tenant clusters (docs/decisions.md, "The market inside tenant
-     * clusters"): platform objects (with the admission webhooks' configurations of {@code admission}), demand in,
+     * Starts carrying the market out inside its tenant clusters (docs/decisions/market-in-cluster.md,
+     * docs/decisions/in-cluster-loop.md): platform objects (with the admission webhooks' configurations of {@code admission}), demand in,
      * verdicts out, nodes; this replica works the clusters it holds a lease on, as {@code replicaId}. Only where the
      * reconcilers run.
      */
