@@ -8,7 +8,24 @@ import com.bettercompute.application.incluster.KeepPlatformObjects;
 import com.bettercompute.application.incluster.PublishRequestStatus;
 import com.bettercompute.application.incluster.ReconcileMarketNodes;
 import com.bettercompute.application.incluster.SyncClusterDemand;
+import com.bettercompute.adapters.http.MarketUseCases;
+import com.bettercompute.application.access.Authorizer;
+import com.bettercompute.application.cluster.ReadableClusters;
+import com.bettercompute.application.market.Bids;
+import com.bettercompute.application.market.ChangeReservePrice;
+import com.bettercompute.application.market.ChangeSupply;
+import com.bettercompute.application.market.EnrolCluster;
+import com.bettercompute.application.market.ListClusterRequests;
+import com.bettercompute.application.market.LoadMarketCatalog;
+import com.bettercompute.application.market.MarketCallers;
 import com.bettercompute.application.market.MarketCatalog;
+import com.bettercompute.application.market.ReadBalance;
+import com.bettercompute.application.market.ReadGpuUsage;
+import com.bettercompute.application.market.ReadMarketFeed;
+import com.bettercompute.application.market.RemoveMarketCluster;
+import com.bettercompute.application.market.ReportNodeBack;
+import com.bettercompute.application.market.ReportNodeOutOfService;
+import com.bettercompute.application.market.TopUpCredits;
 import com.bettercompute.application.port.MarketEffects;
 import com.bettercompute.application.port.MarketFeed;
 import com.bettercompute.application.port.MarketLedger;
@@ -69,6 +86,18 @@ public final class MarketModule implements AutoCloseable {
     }
 
     /**
+     * The market of a server: on its database, ticking every {@code --market-tick-seconds} where the reconcilers run,
+     * with the catalog's market section loaded; closed with the server.
+     */
+    static MarketModule start(DatabaseModule data, MarketCatalog catalog, ServerConfig config, Metrics metrics, Clock clock,
+                              Closer closer) {
+        MarketModule market = closer.add("market",
+                start(data.db(), clock, Duration.ofSeconds(config.marketTickSeconds()), config.reconcile(), metrics));
+        new LoadMarketCatalog(market.transactions(), market.markets(), market.ledger(), data.db().clusters(), clock).load(catalog);
+        return market;
+    }
+
+    /**
      * Builds the market on {@code db}; with {@code ticking}, starts the tick loop every {@code tickEvery}.
      * The market's clock counts in milliseconds, finer than any of its rules and exactly what both databases
      * keep, so a market reloaded after a restart is the one that was saved.
@@ -125,6 +154,29 @@ public final class MarketModule implements AutoCloseable {
                         clusterClient, db.outbox(), clock),
                 clock, IN_CLUSTER_EVERY, OBJECTS_EVERY, db.newInClusterLock());
         effects.wake = inCluster::wake;
+    }
+
+    /**
+     * The market's routes (API.md, "The market API") over this module's stores; principals and the catalog are read
+     * through the same cache as every other route's.
+     */
+    MarketUseCases useCases(DatabaseModule data, MarketCatalog catalog, Clock clock) {
+        var tx = transactions();
+        MarketCallers callers = data.callers();
+        Authorizer authorizer = data.authorizer();
+        return new MarketUseCases(
+                new Bids(tx, callers, markets, clock),
+                new ListClusterRequests(callers, markets),
+                new ReadMarketFeed(feed(), markets),
+                new ReadBalance(callers, authorizer, markets, ledger(), data.db().storageLedger()),
+                new ChangeReservePrice(tx, markets),
+                new ChangeSupply(tx, markets, clock),
+                new ReportNodeOutOfService(tx, markets, outbox(), clock),
+                new ReportNodeBack(tx, markets, outbox(), clock),
+                new TopUpCredits(tx, markets, ledger(), data.cache().catalog(), clock),
+                new EnrolCluster(tx, markets, data.db().clusters(), catalog, clock),
+                new RemoveMarketCluster(tx, markets),
+                new ReadGpuUsage(ledger(), new ReadableClusters(data.db().clusters(), authorizer)));
     }
 
     static int granted(TickOutcome outcome) {

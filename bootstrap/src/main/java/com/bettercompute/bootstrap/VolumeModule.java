@@ -61,6 +61,21 @@ public final class VolumeModule implements AutoCloseable {
     }
 
     /**
+     * Shared volumes of a server: real Filestore with {@code --provider gke}, else the simulator's Filestore API on the
+     * embedded simulator's state directory (also beside {@code --gke-endpoint}, which names no Filestore API); the
+     * volume loop where the reconcilers run; closed with the server.
+     */
+    static VolumeModule start(ServerConfig config, DatabaseModule data, StorageSettings settings, Clock clock, Closer closer) {
+        VolumeModule volumes = closer.add("volumes", start(config.gkeEndpoint() == null ? config.provider() : "simulator",
+                Duration.ofSeconds(config.simOperationSeconds()), config.simulatorStateDir(), data.db(), data.cache().catalog(), settings,
+                ClustersModule.cadence(config), clock));
+        if (config.reconcile()) {
+            volumes.startLoop();
+        }
+        return volumes;
+    }
+
+    /**
      * @param provider       {@code gke}: real Filestore (application-default credentials, or an account's own key file);
      *                       anything else: the simulator's Filestore API on {@code simulatorState} (null: in memory)
      * @param simOperation   how long the simulated Filestore's operations take
