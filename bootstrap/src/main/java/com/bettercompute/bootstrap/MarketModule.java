@@ -66,8 +66,6 @@ public final class MarketModule implements AutoCloseable {
      * state (so a crash between the commit and the clusters replays them): applying them only wakes it.
      */
     private final WakingEffects effects;
-    private InClusterMarketLoop inCluster;
-    private Fabric8MarketClusterClient clusterClient;
 
     private final Database db;
     private final Clock clock;
@@ -139,20 +137,22 @@ public final class MarketModule implements AutoCloseable {
     /**
      * Starts carrying the market out inside its tenant clusters (docs/decisions.md, "The market inside tenant
      * clusters"): platform objects (with the admission webhooks' configurations of {@code admission}), demand in,
-     * verdicts out, nodes. Only where the reconcilers run.
+     * verdicts out, nodes. Only where the reconcilers run. Its loop and client are closed through {@code closer}: before
+     * the admission webhooks, which its writes into the clusters go through.
      */
     void startInCluster(ClusterRepository clusters, CatalogRepository catalog, ClusterProviders providers,
-                        MarketCatalog marketCatalog, AdmissionEndpoints admission) {
-        clusterClient = new Fabric8MarketClusterClient(CLUSTER_API_TIMEOUT_MILLIS, WATCH_RESYNC_MILLIS);
+                        MarketCatalog marketCatalog, AdmissionEndpoints admission, Closer closer) {
+        Fabric8MarketClusterClient clusterClient = closer.add("market-cluster-client",
+                new Fabric8MarketClusterClient(CLUSTER_API_TIMEOUT_MILLIS, WATCH_RESYNC_MILLIS));
         ClusterConnections connections = new ClusterConnections(clusters, catalog, providers);
-        inCluster = new InClusterMarketLoop(markets, connections, clusterClient,
+        InClusterMarketLoop inCluster = closer.add("market-in-clusters", new InClusterMarketLoop(markets, connections, clusterClient,
                 new KeepClusterComponents(connections, clusterClient),
                 new KeepPlatformObjects(markets, connections, clusterClient, admission),
                 new SyncClusterDemand(db.transactions(), markets, db.outbox(), clock),
                 new PublishRequestStatus(markets, clusterClient, clock),
                 new ReconcileMarketNodes(db.transactions(), markets, marketCatalog, connections, catalog, providers,
                         clusterClient, db.outbox(), clock),
-                clock, IN_CLUSTER_EVERY, OBJECTS_EVERY, db.newInClusterLock());
+                clock, IN_CLUSTER_EVERY, OBJECTS_EVERY, db.newInClusterLock()));
         effects.wake = inCluster::wake;
     }
 
@@ -244,12 +244,6 @@ public final class MarketModule implements AutoCloseable {
     public void close() {
         if (loop != null) {
             loop.close();
-        }
-        if (inCluster != null) {
-            inCluster.close();
-        }
-        if (clusterClient != null) {
-            clusterClient.close();
         }
     }
 }

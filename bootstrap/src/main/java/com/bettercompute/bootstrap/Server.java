@@ -70,7 +70,7 @@ public final class Server implements AutoCloseable {
             if (config.reconcile()) {
                 // the market and the load balancers inside the tenant clusters run where the reconcilers run
                 market.startInCluster(data.db().clusters(), data.cache().catalog(), provider.providers(), catalog.parsed().market(),
-                        admission.endpoints());
+                        admission.endpoints(), closer);
                 LoadBalancerModule.start(data, provider, catalog.parsed().loadBalancers(), admission, metrics, clock, closer);
             }
             VolumeModule volumes = VolumeModule.start(config, data, catalog.parsed().storage(), clock, closer);
