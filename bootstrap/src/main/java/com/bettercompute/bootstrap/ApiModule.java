@@ -6,6 +6,7 @@ import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.adapters.http.SignInUseCases;
 import com.bettercompute.adapters.http.VolumeUseCases;
 import com.bettercompute.adapters.http.console.Console;
+import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 
 import java.time.Clock;
 import java.util.concurrent.atomic.AtomicReference;
@@ -21,10 +22,10 @@ record ApiModule(int port) {
 
     /** Listens; {@code issuer} becomes the API's own base URL unless {@code --public-url} set it. */
     static ApiModule start(ServerConfig config, ClustersModule clusters, MarketUseCases market, SignInUseCases signIn,
-                           VolumeUseCases volumes, Console console, OperationsModule operations, AtomicReference<String> issuer,
-                           Clock clock, Closer closer) {
+                           VolumeUseCases volumes, ListLoadBalancers loadBalancers, Console console, OperationsModule operations,
+                           AtomicReference<String> issuer, Clock clock, Closer closer) {
         ApiServer api = new ApiServer(clusters.useCases(), clusters.nodePools(), new RequestLimits(config.requestLimits(), clock),
-                operations.operations(), market, signIn, console, volumes);
+                operations.operations(), market, signIn, console, volumes, loadBalancers);
         int port = api.start(config.host(), config.port());
         closer.add("api", () -> {
             operations.readiness().stopping();

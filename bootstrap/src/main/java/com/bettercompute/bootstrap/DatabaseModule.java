@@ -22,7 +22,7 @@ record DatabaseModule(Database db, CatalogCache cache, Authorizer authorizer) {
 
     /** Opens the database and loads {@code catalog} into it (the load empties the cache). */
     static DatabaseModule start(ServerConfig config, ServerCatalog catalog, Closer closer) {
-        Database db = closer.add("database", Database.open(config.db()));
+        Database db = closer.add("database", Database.open(config.db(), null, null, CaffeineJdbiCaches::new));
         // on PostgreSQL: hears the other replicas' market saves and cluster writes (what is kept in memory)
         db.newChangeListener().ifPresent(l -> closer.add("changes", ChangeListening.start(l, "db-changes")));
         CatalogCache cache = new CatalogCache(db.catalog(), db.access(), CATALOG_TTL);

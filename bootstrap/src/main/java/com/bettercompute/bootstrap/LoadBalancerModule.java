@@ -4,6 +4,7 @@ import com.bettercompute.adapters.k8s.Fabric8LoadBalancerClusterClient;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.adapters.persistence.MarketTickLock;
 import com.bettercompute.application.incluster.ClusterConnections;
+import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import com.bettercompute.application.loadbalancer.ReconcileLoadBalancers;
 import com.bettercompute.application.port.AdmissionEndpoints;
 import com.bettercompute.application.port.CatalogRepository;
@@ -12,7 +13,6 @@ import com.bettercompute.application.port.ClusterFilter;
 import com.bettercompute.application.port.LoadBalancerClusterClient;
 import com.bettercompute.application.port.LoadBalancerClusterClient.ServiceWatch;
 import com.bettercompute.application.port.LoadBalancerProvider;
-import com.bettercompute.application.port.LoadBalancerRepository;
 import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.loadbalancer.LoadBalancer;
@@ -25,7 +25,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
@@ -125,11 +124,6 @@ final class LoadBalancerModule implements AutoCloseable {
         return closer.add("load-balancers", module);
     }
 
-    /** The platform's load balancers, for the operator's route. */
-    LoadBalancerRepository rows() {
-        return db.loadBalancers();
-    }
-
     void wake() {
         wake.release();
     }
@@ -224,8 +218,11 @@ final class LoadBalancerModule implements AutoCloseable {
         fabric8.close();
     }
 
-    /** The rows of one tenant's clusters, or every row, as the operator's route lists them. */
-    List<LoadBalancer> held() {
-        return db.loadBalancers().all();
+    /**
+     * Who holds which address, read from the saved rows: served by every replica, whether or not it runs the
+     * load balancers' loop.
+     */
+    static ListLoadBalancers list(DatabaseModule data) {
+        return new ListLoadBalancers(data.db().loadBalancers(), data.db().clusters(), data.authorizer());
     }
 }

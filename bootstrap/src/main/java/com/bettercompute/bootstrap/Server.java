@@ -7,6 +7,7 @@ import com.bettercompute.adapters.http.SignInUseCases;
 import com.bettercompute.adapters.http.VolumeUseCases;
 import com.bettercompute.adapters.http.console.Console;
 import com.bettercompute.adapters.k8s.simulator.SimulatedKubernetesApis;
+import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import com.bettercompute.application.port.AdmissionEndpoints;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,14 +74,17 @@ public final class Server implements AutoCloseable {
                         admission.endpoints(), closer);
                 LoadBalancerModule.start(data, provider, catalog.parsed().loadBalancers(), admission, metrics, clock, closer);
             }
-            VolumeModule volumes = VolumeModule.start(config, data, catalog.parsed().storage(), clock, closer);
+            VolumeModule volumes = VolumeModule.start(config, data, market, catalog.parsed().storage(), clock, closer);
             ClustersModule clusters = ClustersModule.start(config, data, provider, market, catalog.parsed().market(), volumes, metrics,
                     clock, closer);
             SignInUseCases signIn = SignInModule.start(config, data, provider, issuer::get, clock);
             MarketUseCases marketRoutes = market.useCases(data, catalog.parsed().market(), clock);
             VolumeUseCases volumeRoutes = volumes.useCases(data.authorizer(), data.callers(), catalog.parsed().storage());
-            Console console = ConsoleModule.start(data, clusters, market, marketRoutes, volumeRoutes, clock);
-            ApiModule api = ApiModule.start(config, clusters, marketRoutes, signIn, volumeRoutes, console, operations, issuer, clock, closer);
+            // who holds which address: every replica serves it from the saved rows, whether or not it runs the loop
+            ListLoadBalancers loadBalancerRoutes = LoadBalancerModule.list(data);
+            Console console = ConsoleModule.start(data, clusters, market, marketRoutes, volumeRoutes, loadBalancerRoutes, clock);
+            ApiModule api = ApiModule.start(config, clusters, marketRoutes, signIn, volumeRoutes, loadBalancerRoutes, console, operations,
+                    issuer, clock, closer);
             return new Server(closer, catalog, provider, market, admission, volumes, clusters, api);
         } catch (RuntimeException e) {
             closer.closeAfter(e);

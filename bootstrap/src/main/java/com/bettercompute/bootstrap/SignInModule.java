@@ -11,17 +11,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
  * Sign-in to clusters (docs/decisions.md, "Sign-in to clusters"): the platform as their OpenID Connect provider, its
- * keys kept under {@code <data-dir>/oidc/} (in memory without a data directory).
+ * keys shared by the replicas in the database ({@link SignInKeys}).
  */
 final class SignInModule {
     private static final Logger LOG = LoggerFactory.getLogger(SignInModule.class);
-    /** How long a key signs ID tokens before a new one takes over (the previous one stays published meanwhile). */
-    static final Duration SIGNING_KEY_ROTATION = Duration.ofDays(30);
     /** Requests a minute one client address may send to the public onboarding route. */
     static final int ONBOARDING_PER_MINUTE = 10;
 
@@ -30,8 +27,7 @@ final class SignInModule {
     /** The sign-in's routes; codes and refresh tokens that lapsed while the server was down are removed first. */
     static SignInUseCases start(ServerConfig config, DatabaseModule data, ProviderModule provider, Supplier<String> issuer,
                                 Clock clock) {
-        JoseIdTokenSigner keys = JoseIdTokenSigner.open(config.dataDir() == null ? null
-                : config.dataDir().resolve("oidc").resolve("signing-keys.jwks"), clock, SIGNING_KEY_ROTATION);
+        JoseIdTokenSigner keys = SignInKeys.signer(config, data.db(), clock);
         SignInClusters clusters = new SignInClusters(data.db().clusters(), data.cache().catalog());
         SignIn signIn = new SignIn(data.db().transactions(), new JdbiSignInRepository(data.db().jdbi()), clusters, data.authorizer(),
                 new ClusterConnections(data.db().clusters(), data.cache().catalog(), provider.providers()), provider.tenantClusters(),

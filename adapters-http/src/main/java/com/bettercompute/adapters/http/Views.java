@@ -78,7 +78,7 @@ final class Views {
     /** The answer of {@code credentials}. It holds a token: never log it. */
     record CredentialsView(String kubeconfig, String expiresAt, String role) {
         static CredentialsView of(IssueCredentials.Credentials c) {
-            return new CredentialsView(c.kubeconfig(), time(c.expiresAt()), c.role().wire());
+            return new CredentialsView(KubeconfigYaml.write(c.kubeconfig()), time(c.expiresAt()), c.role().wire());
         }
     }
 

@@ -6,6 +6,8 @@ import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.AccessRepository;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.application.port.ConsoleSessionRepository;
+import com.bettercompute.application.port.SigningKeyRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.application.port.UsageLedger;
@@ -16,6 +18,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import org.flywaydb.core.Flyway;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.cache.JdbiCacheBuilder;
+import org.jdbi.v3.core.cache.internal.DefaultJdbiCacheBuilder;
 import org.jdbi.v3.core.statement.ColonPrefixSqlParser;
 import org.jdbi.v3.core.statement.SqlStatements;
 import org.slf4j.Logger;
@@ -30,6 +34,7 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The database of the product: a connection pool on a JDBC URL ({@code jdbc:h2:...} or
@@ -99,22 +104,24 @@ public final class Database implements AutoCloseable {
     private final JdbiStorageLedger storageLedger;
     private final ChangeSignal marketSaved;
     private final ChangeSignal clustersChanged;
+    private final ChangeSignal signingKeysChanged;
+    private final JdbiConsoleSessionRepository consoleSessions;
 
-    private Database(HikariDataSource dataSource, EmbeddedPostgresServer embedded, boolean postgres) {
+    private Database(HikariDataSource dataSource, EmbeddedPostgresServer embedded, boolean postgres,
+                     Supplier<JdbiCacheBuilder> caches) {
         this.dataSource = dataSource;
         this.embedded = embedded;
         this.postgres = postgres;
         this.gate = new GatedConnections(dataSource, dataSource.getMaximumPoolSize() - OUTSIDE_THE_GATE, dataSource.getConnectionTimeout());
         this.jdbi = Jdbi.create(gate).registerArgument(new Times.InstantArgumentFactory());
-        // Jdbi's default SQL caches serialize every statement on one lock (see SqlCache)
-        jdbi.getConfig(SqlStatements.class).setTemplateCache(new SqlCache())
-                .setSqlParser(new ColonPrefixSqlParser(new SqlCache()));
+        jdbi.getConfig(SqlStatements.class).setTemplateCache(caches.get())
+                .setSqlParser(new ColonPrefixSqlParser(caches.get()));
         this.transactions = new JdbiTransactions(jdbi, postgres);
         this.clustersChanged = new ChangeSignal(!postgres);
         this.catalog = new JdbiCatalogRepository(jdbi);
         this.access = new JdbiAccessRepository(jdbi);
         this.outbox = new JdbiEventOutbox(jdbi);
-        this.clusters = new JdbiClusterRepository(jdbi, clustersChanged, postgres, transactions, access, outbox);
+        this.clusters = new JdbiClusterRepository(jdbi, clustersChanged, postgres, transactions, access, outbox, caches.get());
         this.usage = new JdbiUsageLedger(jdbi);
         this.marketLedger = new JdbiMarketLedger(jdbi);
         this.marketFeed = new JdbiMarketFeed(jdbi);
@@ -122,6 +129,8 @@ public final class Database implements AutoCloseable {
         this.volumes = new JdbiVolumeRepository(jdbi);
         this.storageLedger = new JdbiStorageLedger(jdbi);
         this.marketSaved = new ChangeSignal(!postgres);
+        this.signingKeysChanged = new ChangeSignal(!postgres);
+        this.consoleSessions = new JdbiConsoleSessionRepository(jdbi);
     }
 
     /** Opens the database of a URL that carries its own credentials, if it needs any. */
@@ -129,16 +138,24 @@ public final class Database implements AutoCloseable {
         return open(jdbcUrl, null, null);
     }
 
+    /** {@link #open(String, String, String, Supplier)} on Jdbi's own caches. */
+    public static Database open(String jdbcUrl, String user, String password) {
+        return open(jdbcUrl, user, password, DefaultJdbiCacheBuilder::builder);
+    }
+
     /**
      * Opens the pool and migrates the schema to the latest version. {@code user} and {@code password} may
-     * be null. Fails with {@link CannotOpen} (naming no password) when the URL is neither H2
-     * nor PostgreSQL nor embedded, or the database cannot be reached or migrated.
+     * be null. {@code caches} makes each cache of the database's: Jdbi's rendered and parsed statements, and the
+     * clusters read while nothing was written ({@link JdbiClusterRepository#find}); Jdbi's own keeps an LRU list
+     * under one lock that every statement takes, even on a hit (request threads queued on it under load), so the
+     * server passes one without that lock. Fails with {@link CannotOpen} (naming no password) when the URL is
+     * neither H2 nor PostgreSQL nor embedded, or the database cannot be reached or migrated.
      */
-    public static Database open(String jdbcUrl, String user, String password) {
+    public static Database open(String jdbcUrl, String user, String password, Supplier<JdbiCacheBuilder> caches) {
         String given = effectiveUrl(jdbcUrl);
         EmbeddedPostgresServer embedded = given.startsWith(EMBEDDED_POSTGRES) ? startEmbedded(given) : null;
         try {
-            return open(embedded == null ? given : embedded.jdbcUrl(), user, password, embedded);
+            return open(embedded == null ? given : embedded.jdbcUrl(), user, password, embedded, caches);
         } catch (RuntimeException e) {
             if (embedded != null) {
                 embedded.close();
@@ -164,7 +181,8 @@ public final class Database implements AutoCloseable {
         return EmbeddedPostgresServer.start(dir);
     }
 
-    private static Database open(String url, String user, String password, EmbeddedPostgresServer embedded) {
+    private static Database open(String url, String user, String password, EmbeddedPostgresServer embedded,
+                                 Supplier<JdbiCacheBuilder> caches) {
         boolean postgres = url.startsWith("jdbc:postgresql:");
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
@@ -187,7 +205,7 @@ public final class Database implements AutoCloseable {
             LOG.error("cannot migrate the database schema", e);
             throw new CannotOpen("cannot migrate the database schema", e);
         }
-        return new Database(dataSource, embedded, postgres);
+        return new Database(dataSource, embedded, postgres, caches);
     }
 
     private static Flyway flyway(HikariDataSource dataSource) {
@@ -282,7 +300,7 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * On PostgreSQL, what lets this replica hear the other replicas' market saves and cluster writes: the
+     * On PostgreSQL, what lets this replica hear the other replicas' market saves, cluster writes and signing keys: the
      * caller runs its {@link PostgresChangeListener#listen()} on a thread of its own, again after each failure.
      * Until it listens, the market's version and the clusters' reads go to the database. Empty on H2 (one
      * process: every write is this process's own).
@@ -291,8 +309,23 @@ public final class Database implements AutoCloseable {
         return postgres
                 ? Optional.of(new PostgresChangeListener(dataSource.getJdbcUrl(), dataSource.getUsername(),
                         dataSource.getPassword(), Map.of(PostgresChangeListener.MARKET_CHANNEL, marketSaved,
-                                PostgresChangeListener.CLUSTERS_CHANNEL, clustersChanged)))
+                                PostgresChangeListener.CLUSTERS_CHANNEL, clustersChanged,
+                                PostgresChangeListener.SIGNING_KEYS_CHANNEL, signingKeysChanged)))
                 : Optional.empty();
+    }
+
+    /** The web console's sessions (hashes only), shared by every replica on this database. */
+    public ConsoleSessionRepository consoleSessions() {
+        return consoleSessions;
+    }
+
+    /**
+     * The ID token signing keys on this database, sealed with {@code kek}: every replica on the database must be
+     * given the same key-encryption key (a replica with another one is refused when it reads the keys). Other
+     * replicas' rotations reach it through the change listener ({@link #newChangeListener()}).
+     */
+    public SigningKeyRepository newSigningKeyRepository(KeyEncryptionKey kek) {
+        return new JdbiSigningKeyRepository(jdbi, java.util.Objects.requireNonNull(kek, "kek"), signingKeysChanged);
     }
 
     public MarketLedger marketLedger() {

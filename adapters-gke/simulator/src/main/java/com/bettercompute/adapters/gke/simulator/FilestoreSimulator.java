@@ -18,8 +18,6 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -95,7 +93,7 @@ public final class FilestoreSimulator implements AutoCloseable {
         Files.createDirectories(root);
         this.stateFile = state == null ? null : root.resolve("state.json");
         load();
-        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+        this.server = LoopbackHttpServer.create(port);
         this.executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "filestore-simulator");
             t.setDaemon(true);
@@ -122,6 +120,11 @@ public final class FilestoreSimulator implements AutoCloseable {
     /** {@code http://127.0.0.1:<port>}: the Java client's endpoint; gcloud's override adds a {@code /}. */
     public String url() {
         return "http://127.0.0.1:" + port();
+    }
+
+    /** The line that tells where it answers and where the shares are: what {@code --filestore-endpoint} takes is its URL. */
+    public String banner() {
+        return "filestore simulator: " + url() + " (shares under " + root + ")";
     }
 
     /** Where the shares' directories are: {@code <project>/<zone>/<instance>/} under it. */
