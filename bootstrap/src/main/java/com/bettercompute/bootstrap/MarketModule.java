@@ -135,10 +135,10 @@ public final class MarketModule implements AutoCloseable {
     }
 
     /**
-     * Starts carrying the market out inside its tenant clusters (docs/decisions.md, "The market inside tenant
-     * clusters"): platform objects (with the admission webhooks' configurations of {@code admission}), demand in,
-     * verdicts out, nodes. Only where the reconcilers run. Its loop and client are closed through {@code closer}: before
-     * the admission webhooks, which its writes into the clusters go through.
+     * Starts carrying the market out inside its tenant clusters (docs/decisions/market-in-cluster.md): platform
+     * objects (with the admission webhooks' configurations of {@code admission}), demand in, verdicts out, nodes. Only
+     * where the reconcilers run. Its loop and client are closed through {@code closer}: before the admission webhooks,
+     * which its writes into the clusters go through.
      */
     void startInCluster(ClusterRepository clusters, CatalogRepository catalog, ClusterProviders providers,
                         MarketCatalog marketCatalog, AdmissionEndpoints admission, Closer closer) {

@@ -14,7 +14,7 @@ import java.time.Clock;
 import java.util.function.Supplier;
 
 /**
- * Sign-in to clusters (docs/decisions.md, "Sign-in to clusters"): the platform as their OpenID Connect provider, its
+ * Sign-in to clusters (docs/decisions/sign-in.md): the platform as their OpenID Connect provider, its
  * keys shared by the replicas in the database ({@link SignInKeys}).
  */
 final class SignInModule {
