@@ -35,12 +35,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * reads the API's message beside the field, creates a cluster and watches it turn ready, applies a Job
  * whose row on the Workloads page reads the limit price too low, sets a limit price on the cluster page and
  * sees the row turn "gang scheduled", then watches the market chart follow the feed. Each page is saved as
- * a screenshot in {@code docs/console/}.
+ * a screenshot under {@code target/console/}: a test run never changes a tracked file. The documented
+ * screenshots in {@code docs/console/} are refreshed by {@code docs/tools/refresh-console-screenshots.sh},
+ * which runs this test with {@code -Dconsole.screenshots=} naming that folder.
  */
 class ConsoleInBrowserEndToEndTest {
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path SHOTS = Path.of("..", "docs", "console");
+    static final Path SHOTS = Path.of(System.getProperty("console.screenshots", Path.of("target", "console").toString()));
 
     ChromeDriver browser;
     ChromeDriverService service;
@@ -223,7 +225,7 @@ class ConsoleInBrowserEndToEndTest {
         e.sendKeys(text);
     }
 
-    /** The whole page as a PNG in docs/console: the window grown to the page's height for the shot. */
+    /** The whole page as a PNG in {@link #SHOTS}: the window grown to the page's height for the shot. */
     private void shot(String name) throws IOException {
         Dimension before = browser.manage().window().getSize();
         Number height = (Number) ((JavascriptExecutor) browser).executeScript(
