@@ -12,19 +12,19 @@ final class ClusterRoutes {
     private ClusterRoutes() {}
 
     static void install(Router router, ApiUseCases uc) {
-        router.post(BASE + "create", "Create a cluster (idempotent by idempotencyKey)", ClusterRequests.CreateCluster.class,
+        router.post(BASE + "create", "Create a cluster (idempotent by idempotencyKey)", ClusterRequests.CreateCluster.BODY,
                 ClusterView.class, (caller, command) -> ClusterView.of(uc.createCluster().create(caller, command)));
-        router.post(BASE + "list", "List a tenant's clusters", ClusterRequests.ListClusters.class,
+        router.post(BASE + "list", "List a tenant's clusters", ClusterRequests.ListClusters.BODY,
                 ClusterList.class, (caller, query) -> ClusterList.of(uc.listClusters().list(caller, query)));
-        router.post(BASE + "get", "Read one cluster", ClusterRequests.OneCluster.class,
+        router.post(BASE + "get", "Read one cluster", ClusterRequests.OneCluster.BODY,
                 ClusterView.class, (caller, ref) -> ClusterView.of(uc.getCluster().get(caller, ref)));
-        router.post(BASE + "update", "Change a cluster's version, channel, networks or description", ClusterRequests.UpdateCluster.class,
+        router.post(BASE + "update", "Change a cluster's version, channel, networks or description", ClusterRequests.UpdateCluster.BODY,
                 ClusterView.class, (caller, command) -> ClusterView.of(uc.updateCluster().update(caller, command)));
-        router.post(BASE + "delete", "Delete a cluster", ClusterRequests.OneCluster.class,
+        router.post(BASE + "delete", "Delete a cluster", ClusterRequests.OneCluster.BODY,
                 ClusterView.class, (caller, ref) -> ClusterView.of(uc.deleteCluster().delete(caller, ref)));
-        router.post(BASE + "versions", "The Kubernetes versions a pool offers at a location", ClusterRequests.Versions.class,
+        router.post(BASE + "versions", "The Kubernetes versions a pool offers at a location", ClusterRequests.Versions.BODY,
                 VersionsView.class, (caller, query) -> VersionsView.of(uc.listVersions().versions(caller, query)));
-        router.post(BASE + "credentials", "Issue a kubeconfig for a cluster", ClusterRequests.Credentials.class,
+        router.post(BASE + "credentials", "Issue a kubeconfig for a cluster", ClusterRequests.Credentials.BODY,
                 CredentialsView.class, (caller, command) -> CredentialsView.of(uc.issueCredentials().issue(caller, command)));
     }
 }

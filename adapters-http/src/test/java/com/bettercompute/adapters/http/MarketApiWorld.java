@@ -29,7 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The HTTP adapter with the market routes, over the market's use cases on in-memory fakes
+ * The HTTP adapter with every route (the clusters', the node pools', the market's), over the use cases on in-memory fakes
  * ({@link MarketWorld}: tenants acme and globex, each with a ready cluster {@code train} enrolled in the
  * pool {@code us-central1/h100-8x}), started on a free port of the loopback address.
  */
@@ -49,7 +49,7 @@ public final class MarketApiWorld implements AutoCloseable {
     MarketApiWorld(int concurrentPerPrincipal) {
         ApiUseCases useCases = apiUseCases(w);
         MarketUseCases market = marketUseCases(w);
-        server = new ApiServer(useCases, null, new RequestLimits(
+        server = new ApiServer(useCases, nodePoolUseCases(w), new RequestLimits(
                 new RequestLimits.Settings(concurrentPerPrincipal, 1_000_000, Duration.ofSeconds(10)), java.time.Clock.systemUTC()),
                 Operations.NONE, market);
         port = server.start("127.0.0.1", 0);
@@ -70,6 +70,17 @@ public final class MarketApiWorld implements AutoCloseable {
                 new ReadUsage(p.usage(), new ReadableClusters(p.clusters(), a)),
                 new IssueCredentials(p.transactions(), p.clusters(), p.catalog(), p.outbox(), a,
                         account -> provider, new InMemoryTenantClusterClient(p.clock()), 3600, p.clock()));
+    }
+
+    /** The node pools' use cases over the market world's fakes. */
+    static NodePoolUseCases nodePoolUseCases(MarketWorld w) {
+        InMemoryPorts p = w.ports;
+        return new NodePoolUseCases(
+                new com.bettercompute.application.nodepool.CreateNodePool(p.transactions(), p.clusters(), p.catalog(), p.outbox(), w.authorizer, p.clock()),
+                new com.bettercompute.application.nodepool.ListNodePools(p.clusters(), w.authorizer),
+                new com.bettercompute.application.nodepool.GetNodePool(p.clusters(), w.authorizer),
+                new com.bettercompute.application.nodepool.UpdateNodePool(p.transactions(), p.clusters(), w.authorizer, p.clock()),
+                new com.bettercompute.application.nodepool.DeleteNodePool(p.transactions(), p.clusters(), p.outbox(), w.authorizer, p.clock()));
     }
 
     /** The market's use cases of the world. */
@@ -104,6 +115,19 @@ public final class MarketApiWorld implements AutoCloseable {
             HttpResponse<String> res = HTTP.send(r.build(), HttpResponse.BodyHandlers.ofString());
             return new Reply(res.statusCode(), res.headers().firstValue(ApiServer.REQUEST_ID).orElse(null),
                     res.headers().firstValue("Content-Type").orElse(null), res.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The body of an unauthenticated request as the bytes the server wrote. */
+    byte[] sendBytes(String method, String pathAndQuery) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
+                    .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofByteArray()).body();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -62,12 +62,12 @@ class MarketRefusalsTest {
             "POST|/api/operator/market/credits|{'org': 'nosuch', 'amount': '10', 'idempotency_key': 'k'}|ops|404|org",
             "POST|/api/operator/market/credits|{'org': 'acme', 'amount': '10', 'idempotency_key': 'k'}|alice|403|",
             "PUT|/api/operator/market/clusters|{'cluster_id': 'kcl_nosuch'}|ops|404|cluster_id",
-            "PUT|/api/operator/market/clusters|{'cluster_id': 'kcl_acmeeu000000000000000000', 'max_cluster_gpus': -1}|ops|400|max_cluster_gpus",
-            "PUT|/api/operator/market/clusters|{'cluster_id': 'kcl_acmetrain0000000000000000', 'block': {'pool': 'x', 'nodes': 1}}|ops|400|block.pool",
-            "PUT|/api/operator/market/clusters|{'cluster_id': 'kcl_acmetrain0000000000000000', 'block': {'pool': 'us-central1/h100-8x', 'nodes': 9}}|ops|409|",
-            "PUT|/api/operator/market/clusters|{'cluster_id': 'kcl_acmetrain0000000000000000', 'packing': 'yes'}|ops|400|packing",
+            "PUT|/api/operator/market/clusters|{'cluster_id': 'kcl_acmeev00000000000000000000', 'max_cluster_gpus': -1}|ops|400|max_cluster_gpus",
+            "PUT|/api/operator/market/clusters|{'cluster_id': 'kcl_acmetrajn00000000000000000', 'block': {'pool': 'x', 'nodes': 1}}|ops|400|block.pool",
+            "PUT|/api/operator/market/clusters|{'cluster_id': 'kcl_acmetrajn00000000000000000', 'block': {'pool': 'us-central1/h100-8x', 'nodes': 9}}|ops|409|",
+            "PUT|/api/operator/market/clusters|{'cluster_id': 'kcl_acmetrajn00000000000000000', 'packing': 'yes'}|ops|400|packing",
             "DELETE|/api/operator/market/clusters||ops|400|cluster_id",
-            "DELETE|/api/operator/market/clusters?cluster_id=kcl_acmeeu000000000000000000||ops|404|cluster_id",
+            "DELETE|/api/operator/market/clusters?cluster_id=kcl_acmeev00000000000000000000||ops|404|cluster_id",
     })
     void a_bad_call_is_refused_cleanly_naming_what_is_wrong_and_changes_nothing(String method, String path, String body,
                                                                                  String who, int status, String named) {
