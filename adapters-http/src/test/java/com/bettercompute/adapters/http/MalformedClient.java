@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,8 +31,24 @@ final class MalformedClient {
         }
     }
 
+    /** The answer, once checked against the served OpenAPI document (a violation fails the test). */
     Response send(String method, String pathAndQuery, String token, String contentType, byte[] body) {
-        return send(method, pathAndQuery, token, contentType, body, false);
+        Response r = send(method, pathAndQuery, token, contentType, body, false);
+        if (r.failure() == null && r.status() > 0) {
+            Map<String, List<String>> sent = new LinkedHashMap<>();
+            if (token != null) {
+                sent.put("Authorization", List.of("Bearer " + token));
+            }
+            if (contentType != null) {
+                sent.put("Content-Type", List.of(contentType));
+            }
+            Map<String, List<String>> received = new LinkedHashMap<>();
+            r.headers().forEach((k, v) -> received.put(k, List.of(v)));
+            com.bettercompute.adapters.http.contract.ContractCheck.served("http://127.0.0.1:" + port).assertHolds(
+                    new com.bettercompute.adapters.http.contract.ContractCheck.Exchange(method, pathAndQuery, sent, body, r.status(),
+                            received, r.body()));
+        }
+        return r;
     }
 
     /** The body sent with {@code Transfer-Encoding: chunked} in chunks of 64 KiB, so no length is known up front. */

@@ -35,7 +35,9 @@ import java.time.Duration;
  */
 public final class MarketApiWorld implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    /** Every exchange is also checked against the served OpenAPI document. */
+    private static final HttpClient HTTP = com.bettercompute.adapters.http.contract.CheckedHttpClient.of(
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build());
 
     final MarketWorld w = new MarketWorld();
     final ApiServer server;
@@ -143,6 +145,7 @@ public final class MarketApiWorld implements AutoCloseable {
 
     @Override
     public void close() {
+        com.bettercompute.adapters.http.contract.ContractCheck.forget("http://127.0.0.1:" + port);
         server.stop();
     }
 }

@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CrashRecoveryTest {
     static final ObjectMapper JSON = new ObjectMapper();
-    static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Every exchange is also checked against the served OpenAPI document. */
+    static final HttpClient HTTP = com.bettercompute.adapters.http.contract.CheckedHttpClient.of(HttpClient.newHttpClient());
     /** The killed servers' logs, kept for a person to read after a failure. */
     static final Path LOG = Path.of("target", "crash-recovery-server.log");
 
