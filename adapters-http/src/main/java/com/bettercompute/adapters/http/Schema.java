@@ -112,13 +112,19 @@ sealed interface Schema {
      */
     record Text(int minLength, int maxLength, Pattern pattern, String words, String forbiddenPrefix,
                 Function<String, String> also, String alsoWords) implements Schema {
+        /**
+         * Text a database and a JSON writer can keep: no NUL, no surrogate but in a pair. The same in Java (which
+         * reads a pair as one code point outside the range) and in ECMAScript (which reads it as two units).
+         */
+        static final Pattern TEXT = Pattern.compile("^(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$");
+
         static Text of(int maxLength, Pattern pattern, String words) {
             return new Text(pattern == null ? 0 : 1, maxLength, pattern, words, null, null, null);
         }
 
         /** Any text of at most {@code maxLength} characters. */
         static Text any(int maxLength) {
-            return new Text(0, maxLength, null, "text of at most " + maxLength + " characters, without NUL characters or unpaired surrogates",
+            return new Text(0, maxLength, TEXT, "text of at most " + maxLength + " characters, without NUL characters or unpaired surrogates",
                     null, null, null);
         }
 

@@ -371,8 +371,9 @@ final class MalformedBodies {
 
     private void add(String label, String method, byte[] body, String field) {
         // over the limit, the body is refused whole, before any field is read
-        field = body.length > BODY_LIMIT ? null : field;
-        cases.add(new Case(method + ": " + label, "POST", path(method), body, ApiWorld.ALICE, "application/json", BAD_INPUT, field));
+        boolean tooLarge = body.length > BODY_LIMIT;
+        cases.add(new Case(method + ": " + label, "POST", path(method), body, ApiWorld.ALICE, "application/json",
+                tooLarge ? Set.of(413) : BAD_INPUT, tooLarge ? null : field));
     }
 
     /** A valid body with one to three fields broken (and maybe some fields changed to other valid values). */
@@ -625,12 +626,13 @@ final class MalformedBodies {
             if (random.nextBoolean()) {
                 String type = pick(List.of("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
                         "application/json; charset=utf-16", "application/xml", "*/*", "application/json; charset=\u00FF"));
+                // authentication first, then the body's type: a body that is not JSON is never read as JSON
                 cases.add(new Case(c.label() + " [content type " + type + "]", c.httpMethod(), c.path(), c.body(), c.token(),
-                        type, c.statuses(), c.field()));
+                        type, c.statuses().contains(401) ? c.statuses() : Set.of(415), null));
             } else {
                 String m = pick(List.of("GET", "PUT", "DELETE", "PATCH"));
                 cases.add(new Case(c.label() + " [" + m + "]", m, c.path(), m.equals("GET") || m.equals("DELETE") ? new byte[0] : c.body(),
-                        c.token(), c.contentType(), Set.of(404), null));
+                        c.token(), c.contentType(), Set.of(405), null));
             }
         }
     }
@@ -669,7 +671,7 @@ final class MalformedBodies {
         cases.add(new Case("events with a body", "GET", "/api/events?limit=x", "{\"a\":".repeat(100).getBytes(StandardCharsets.UTF_8),
                 ApiWorld.ALICE, null, bad, null));
         cases.add(new Case("events without a token", "GET", "/api/events?limit=x", new byte[0], null, null, Set.of(401), null));
-        cases.add(new Case("events by POST", "POST", "/api/events", "{}".getBytes(StandardCharsets.UTF_8), ApiWorld.OPS, null, Set.of(404), null));
+        cases.add(new Case("events by POST", "POST", "/api/events", "{}".getBytes(StandardCharsets.UTF_8), ApiWorld.OPS, null, Set.of(405), null));
     }
 
     private static String shorten(String s) {

@@ -32,7 +32,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * must answer 405 with {@code Allow}. Paths outside the document (the console, sign-in) are not checked.
  */
 public final class ContractCheck {
-    private static final ObjectMapper JSON = JsonMapper.shared();
+    /** Numbers as they were written (1e-400 is no integer) and no deeper than the server reads (64 levels). */
+    private static final ObjectMapper JSON = JsonMapper.builder(tools.jackson.core.json.JsonFactory.builder()
+                    .streamReadConstraints(tools.jackson.core.StreamReadConstraints.builder().maxNestingDepth(64).build()).build())
+            .enable(tools.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .build();
     private static final String DOCUMENT_URI = "https://contract.invalid/openapi.json";
     private static final Map<String, ContractCheck> SERVED = new ConcurrentHashMap<>();
 
@@ -223,7 +227,16 @@ public final class ContractCheck {
             out.add(what + " is empty");
             return;
         }
-        for (Error error : schema(pointer).validate(value)) {
+        List<Error> errors;
+        try {
+            errors = schema(pointer).validate(value);
+        } catch (RuntimeException | StackOverflowError unreadable) {
+            // the validator reads some numbers as long or double (1E+400) and recurses per level: a value it cannot
+            // read is one the document cannot be said to allow
+            out.add(what + " cannot be read by the validator: " + unreadable);
+            return;
+        }
+        for (Error error : errors) {
             out.add(what + " at " + error.getInstanceLocation() + ": " + error.getMessage());
         }
     }
