@@ -206,8 +206,12 @@ public final class ContractCheck {
         JsonNode body = operation.get("requestBody");
         if (body != null) {
             String type = mediaType(e.requestHeader("Content-Type"));
-            if (type == null || !body.get("content").has(type)) {
-                problems.add("the body's Content-Type " + type + " is not one the document declares");
+            String declared = e.requestHeader("Content-Type");
+            boolean utf8 = declared == null || !declared.contains(";")
+                    || declared.toLowerCase(Locale.ROOT).replace(" ", "").contains("charset=utf-8");
+            if (type == null || !body.get("content").has(type) || !utf8) {
+                // JSON is UTF-8 (RFC 8259): application/json in another charset is another media type
+                problems.add("the body's Content-Type " + declared + " is not one the document declares");
             } else {
                 validate(e.requestBody(), pointer + "/requestBody/content/" + escape(type) + "/schema", "the body", problems);
             }
