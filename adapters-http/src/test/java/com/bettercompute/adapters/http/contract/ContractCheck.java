@@ -246,7 +246,14 @@ public final class ContractCheck {
     }
 
     private void checkErrorBody(Exchange e, List<String> out) {
-        validate(e.responseBody(), "/components/schemas/ErrorBody", "the error body", out);
+        out.addAll(errorBodyViolations(e.responseBody()));
+    }
+
+    /** What is wrong with an error body by the document's {@code ErrorBody}, for answers on paths the document lacks. */
+    public List<String> errorBodyViolations(byte[] body) {
+        List<String> out = new ArrayList<>();
+        validate(body, "/components/schemas/ErrorBody", "the error body", out);
+        return out;
     }
 
     private com.networknt.schema.Schema schema(String pointer) {
