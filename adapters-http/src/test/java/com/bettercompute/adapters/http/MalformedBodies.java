@@ -279,10 +279,15 @@ final class MalformedBodies {
     private List<Object> intInvalid(long min, long max) {
         List<Object> out = new ArrayList<>(List.of(min - 1, max + 1, Long.MAX_VALUE, Long.MIN_VALUE,
                 new BigInteger("123456789012345678901234567890"), new BigInteger("-123456789012345678901234567890"),
-                new BigDecimal("1.5"), raw(min + ".0"), raw("1e2"), raw("1E400"), raw("1e309"), raw("-1e309"),
-                raw("1e-400"), raw("-0.0"), raw("0.0000001"), raw("9".repeat(600)), "2", raw("\"1\"")));
+                new BigDecimal("1.5"), raw(min + ".5"), raw((max + 1) + ".0"), raw("1E400"), raw("1e309"), raw("-1e309"),
+                raw("1e-400"), raw("0.0000001"), raw("9".repeat(600)), "2", raw("\"1\"")));
+        // a number without a fraction is an integer (JSON Schema's rule): 1e2 and -0.0 are wrong only out of range
+        if (100 > max || 100 < min) {
+            out.add(raw("1e2"));
+        }
         if (min > 0) {
             out.add(raw("-0"));
+            out.add(raw("-0.0"));
             out.add(0);
         }
         return out;
