@@ -14,6 +14,8 @@ import com.bettercompute.adapters.http.Schema.Obj;
 import com.bettercompute.adapters.http.Schema.Whole;
 import com.bettercompute.adapters.http.Request.Body;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.List;
 
 /**
@@ -47,6 +49,11 @@ final class ClusterRequests {
                 .optional("description", Wire.DESCRIPTION)
                 .optional("nodePools", new ListOf(NodePoolRequests.NODE_POOL, 10, "name", "is the name of another node pool of this cluster"))
                 .required("idempotencyKey", Wire.IDEMPOTENCY_KEY)
+                // the same words as the use case's check: the document states the rule, the use case keeps it for every caller
+                .rule("nodePools", "a standard cluster needs 1 to 10 node pools", List.of("mode"),
+                        c -> c.get("mode").asText().equals("standard") && !hasItems(c.get("nodePools")))
+                .rule("nodePools", "an autopilot cluster takes no node pools: the provider runs its nodes", List.of("mode"),
+                        c -> c.get("mode").asText().equals("autopilot") && hasItems(c.get("nodePools")))
                 .build());
 
         @Override
@@ -129,5 +136,10 @@ final class ClusterRequests {
         public CredentialsCommand command(Given given) {
             return new CredentialsCommand(tenantId, clusterId, role == null ? CredentialRole.VIEW : CredentialRole.BY_WIRE.get(role), ttlSeconds);
         }
+    }
+
+    /** A list of node pools with at least one (null and left out are none). */
+    private static boolean hasItems(JsonNode pools) {
+        return pools != null && pools.isArray() && !pools.isEmpty();
     }
 }

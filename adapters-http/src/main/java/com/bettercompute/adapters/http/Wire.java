@@ -66,9 +66,15 @@ final class Wire {
     /** USD as a decimal string, never a JSON number: plain digits, at most six decimals. */
     static final Schema.Text USD = Schema.Text.of(19, Pattern.compile("^[0-9]{1,12}(\\.[0-9]{1,6})?$"),
             "an amount of USD as a decimal string such as \"2.40\": at most 12 digits, a point and at most six decimals, no sign");
-    /** A price per GPU-hour: {@link #USD} up to the market's maximum. */
-    static final Schema.Text PRICE = USD.also("at most " + Money.MAX_PRICE + " USD per GPU-hour",
-            text -> Money.parse(text).compareTo(Money.MAX_PRICE) > 0 ? "must be at most " + Money.MAX_PRICE + " USD per GPU-hour" : null);
+    /**
+     * A price per GPU-hour: {@link #USD} up to the market's maximum, {@link Money#MAX_PRICE}, said by the pattern itself
+     * (at most five digits before the point, or 100000 with no fraction; leading zeros up to USD's twelve digits) so
+     * the document states the limit a client must keep.
+     */
+    static final Schema.Text PRICE = Schema.Text.of(19,
+            Pattern.compile("^(0{0,7}[0-9]{1,5}(\\.[0-9]{1,6})?|0{0,6}100000(\\.0{1,6})?)$"),
+            "a price in USD per GPU-hour as a decimal string such as \"2.40\": from 0 to " + Money.MAX_PRICE
+                    + ", at most six decimals, no sign");
     /** A top-up: {@link #USD} above zero. */
     static final Schema.Text CREDIT = USD.also("more than 0",
             text -> Money.parse(text).micros() == 0 ? "must be more than 0" : null);

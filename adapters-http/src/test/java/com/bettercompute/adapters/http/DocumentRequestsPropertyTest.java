@@ -1,0 +1,90 @@
+package com.bettercompute.adapters.http;
+
+import com.bettercompute.adapters.http.contract.ContractCheck;
+import com.bettercompute.adapters.http.contract.DocumentRequests;
+import com.bettercompute.application.market.MarketWorld;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.Example;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Requests generated from the served OpenAPI document alone ({@link DocumentRequests}: every operation, bodies
+ * and queries from its schemas, and mutations the document refuses), sent over a socket to the HTTP adapter
+ * with every route over the use cases on in-memory fakes ({@link MarketApiWorld}). Each exchange is held to
+ * the document by {@link ContractCheck}: no 5xx, no undeclared status, no answer off its schema, no request
+ * the document refuses accepted, and no request it allows refused for a rule of a field's own schema (the
+ * refusals of state — a cluster not found, a bid below the reserve — are the use cases' and stay allowed).
+ * It takes tens of seconds: each of its 1,500 tries is a real HTTP exchange validated request and response.
+ */
+class DocumentRequestsPropertyTest {
+    private static MarketApiWorld server;
+    private static MalformedClient client;
+    private static DocumentRequests requests;
+
+    @BeforeContainer
+    static void start() {
+        server = new MarketApiWorld();
+        client = new MalformedClient(server.port);
+        String document = new String(server.sendBytes("GET", "/api/openapi.json"), java.nio.charset.StandardCharsets.UTF_8);
+        requests = new DocumentRequests(document, Map.of(
+                "tenantId", List.of("acme", "globex"),
+                "org", List.of("acme"),
+                "cluster", List.of("train", "eu"),
+                "clusterId", List.of(MarketWorld.ACME_TRAIN, MarketWorld.ACME_EU),
+                "cluster_id", List.of(MarketWorld.ACME_TRAIN),
+                "pool", List.of(MarketWorld.POOL),
+                "poolId", List.of("pool_01hzx8k3v4w5y6z7a8b9c0d1e2"),
+                "location", List.of("us-central1-a")));
+    }
+
+    @AfterContainer
+    static void stop() {
+        server.close();
+    }
+
+    @Property(tries = 1500, seed = "20261201", edgeCases = EdgeCasesMode.NONE)
+    void every_exchange_of_generated_and_mutated_requests_keeps_the_document(@ForAll("requests") DocumentRequests.Generated r,
+                                                                            @ForAll("tokens") String token) throws Exception {
+        MalformedClient.Response answer = client.send(r.method(), r.pathAndQuery(), token, r.contentType(), r.headers(), r.body());
+
+        assertThat(answer.failure()).as(r.toString()).isNull();
+        assertThat(answer.status()).as(r + " -> " + answer.text()).isBetween(200, 499);
+        Statistics.label("operation").collect(r.operation());
+        Statistics.label("answer").collect(r.mutation() == null ? "as generated " + answer.status() : "mutated " + answer.status());
+        if (r.mutation() == null && answer.status() == 400) {
+            // what the document allows and the server refused: rules between fields (x-rules) and of state only
+            com.fasterxml.jackson.databind.JsonNode error = MarketApiWorld.JSON.readTree(answer.body()).get("error");
+            Statistics.label("400 to a generated request").collect(r.operation() + " " + error.at("/details/reason").asText("")
+                    + error.at("/details/fields").findValuesAsText("problem"));
+        }
+        Statistics.label("operation").coverage(c -> requests.operations().keySet().forEach(op -> c.check(op).count(n -> n >= 20)));
+    }
+
+    @Example
+    void the_generator_knows_every_operation_of_the_document() {
+        assertThat(requests.operations()).hasSize(27);
+    }
+
+    @Provide
+    Arbitrary<DocumentRequests.Generated> requests() {
+        return requests.requests(0.4);
+    }
+
+    @Provide
+    Arbitrary<String> tokens() {
+        return net.jqwik.api.Arbitraries.frequency(
+                net.jqwik.api.Tuple.of(5, MarketWorld.ALICE), net.jqwik.api.Tuple.of(3, MarketWorld.OPS),
+                net.jqwik.api.Tuple.of(1, MarketWorld.CAROL), net.jqwik.api.Tuple.of(1, "no-such-token"));
+    }
+}
