@@ -71,6 +71,27 @@ class GeneratedClientCreatesClusterTest {
         assertThat(refused.getCode()).isEqualTo(404);
     }
 
+    @Test
+    void every_operation_of_the_document_is_a_method_of_the_generated_client() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode paths = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(java.nio.file.Path.of("..", "docs", "openapi.json").toFile()).get("paths");
+        List<String> missing = new java.util.ArrayList<>();
+        int operations = 0;
+        for (var path : (Iterable<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>>) paths::fields) {
+            for (var op : (Iterable<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>>) path.getValue()::fields) {
+                operations++;
+                String tag = op.getValue().get("tags").get(0).asText();
+                String id = op.getValue().get("operationId").asText();
+                Class<?> api = Class.forName("com.bettercompute.client.api." + Character.toUpperCase(tag.charAt(0)) + tag.substring(1) + "Api");
+                if (java.util.Arrays.stream(api.getMethods()).noneMatch(m -> m.getName().equals(id))) {
+                    missing.add(api.getSimpleName() + "." + id);
+                }
+            }
+        }
+        assertThat(operations).isEqualTo(27);
+        assertThat(missing).isEmpty();
+    }
+
     @AfterAll
     void stop() {
         server.close();
