@@ -211,8 +211,12 @@ final class OpenApi {
         if (c == String.class) {
             return map("type", "string");
         }
-        if (c == Integer.class || c == Long.class || c == int.class || c == long.class) {
-            return map("type", "integer");
+        if (c == Integer.class || c == int.class) {
+            return map("type", "integer", "format", "int32");
+        }
+        if (c == Long.class || c == long.class) {
+            // a generated client reads it into a 64-bit type
+            return map("type", "integer", "format", "int64");
         }
         if (c == BigDecimal.class) {
             return map("type", "number");

@@ -99,13 +99,36 @@ final class Router {
         routes.addHttpHandler(method, path, ctx -> {
             Caller caller = authentication.caller(ctx);
             QueryString.Values values = QueryString.read(ctx.queryString(), query);
-            String accept = ctx.header("Accept");
-            if (stream != null && accept != null && accept.contains(FeedStreams.EVENT_STREAM)) {
+            if (stream != null && prefersStream(ctx.header("Accept"))) {
                 stream.serve(caller, ctx);
                 return;
             }
             Responses.json(ctx, 200, call.answer(caller, values));
         });
+    }
+
+    /**
+     * Whether the caller prefers server-sent events to JSON, by the quality each has in {@code Accept} and then by
+     * their order: a client that takes both as the document lists them ({@code application/json, text/event-stream},
+     * as generated clients send) gets the JSON page that ends, not a stream that does not.
+     */
+    static boolean prefersStream(String accept) {
+        if (accept == null) {
+            return false;
+        }
+        org.eclipse.jetty.http.QuotedQualityCSV values =
+                new org.eclipse.jetty.http.QuotedQualityCSV(org.eclipse.jetty.http.QuotedQualityCSV.MOST_SPECIFIC_MIME_ORDERING);
+        values.addValue(accept);
+        for (String value : values) {
+            String media = value.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+            if (media.equals(FeedStreams.EVENT_STREAM)) {
+                return true;
+            }
+            if (media.equals("application/json")) {
+                return false;
+            }
+        }
+        return false;
     }
 
     /** A route outside the API's JSON calls (the OpenAPI document itself), listed in no table. */

@@ -221,6 +221,8 @@ sealed interface Schema {
         public Map<String, Object> render(Components components) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("type", "integer");
+            // what a generated client reads it into
+            m.put("format", min < Integer.MIN_VALUE || max > Integer.MAX_VALUE ? "int64" : "int32");
             m.put("minimum", min);
             m.put("maximum", max);
             if (byDefault != null) {

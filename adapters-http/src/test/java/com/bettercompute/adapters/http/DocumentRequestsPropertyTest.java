@@ -28,29 +28,55 @@ import static org.assertj.core.api.Assertions.assertThat;
  * It takes tens of seconds: each of its 1,500 tries is a real HTTP exchange validated request and response.
  */
 class DocumentRequestsPropertyTest {
+    /**
+     * Another server to send to instead, such as a validating proxy in front of the embedded default:
+     * {@code -Dcontract.port=4010 -Dcontract.tokens=TENANT,OPS,OTHER -Dcontract.known=tenantId=demo;cluster=train}.
+     */
+    private static final Integer TARGET = Integer.getInteger("contract.port");
     private static MarketApiWorld server;
     private static MalformedClient client;
     private static DocumentRequests requests;
+    private static List<String> tokens;
 
     @BeforeContainer
-    static void start() {
-        server = new MarketApiWorld();
-        client = new MalformedClient(server.port);
-        String document = new String(server.sendBytes("GET", "/api/openapi.json"), java.nio.charset.StandardCharsets.UTF_8);
-        requests = new DocumentRequests(document, Map.of(
-                "tenantId", List.of("acme", "globex"),
-                "org", List.of("acme"),
-                "cluster", List.of("train", "eu"),
-                "clusterId", List.of(MarketWorld.ACME_TRAIN, MarketWorld.ACME_EU),
-                "cluster_id", List.of(MarketWorld.ACME_TRAIN),
-                "pool", List.of(MarketWorld.POOL),
-                "poolId", List.of("pool_01hzx8k3v4w5y6z7a8b9c0d1e2"),
-                "location", List.of("us-central1-a")));
+    static void start() throws Exception {
+        Map<String, List<Object>> known;
+        String document;
+        if (TARGET == null) {
+            server = new MarketApiWorld();
+            client = new MalformedClient(server.port);
+            document = new String(server.sendBytes("GET", "/api/openapi.json"), java.nio.charset.StandardCharsets.UTF_8);
+            tokens = List.of(MarketWorld.ALICE, MarketWorld.OPS, MarketWorld.CAROL);
+            known = Map.of(
+                    "tenantId", List.of("acme", "globex"),
+                    "org", List.of("acme"),
+                    "cluster", List.of("train", "eu"),
+                    "clusterId", List.of(MarketWorld.ACME_TRAIN, MarketWorld.ACME_EU),
+                    "cluster_id", List.of(MarketWorld.ACME_TRAIN),
+                    "pool", List.of(MarketWorld.POOL),
+                    "poolId", List.of("pool_01hzx8k3v4w5y6z7a8b9c0d1e2"),
+                    "location", List.of("us-central1-a"));
+        } else {
+            client = new MalformedClient(TARGET);
+            document = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + TARGET + "/api/openapi.json")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            tokens = List.of(System.getProperty("contract.tokens").split(","));
+            known = new java.util.HashMap<>();
+            for (String pair : System.getProperty("contract.known", "").split(";")) {
+                if (pair.contains("=")) {
+                    known.put(pair.substring(0, pair.indexOf('=')), List.of((Object[]) pair.substring(pair.indexOf('=') + 1).split(",")));
+                }
+            }
+        }
+        requests = new DocumentRequests(document, known);
     }
 
     @AfterContainer
     static void stop() {
-        server.close();
+        if (server != null) {
+            server.close();
+        }
     }
 
     @Property(tries = 1500, seed = "20261201", edgeCases = EdgeCasesMode.NONE)
@@ -84,7 +110,7 @@ class DocumentRequestsPropertyTest {
     @Provide
     Arbitrary<String> tokens() {
         return net.jqwik.api.Arbitraries.frequency(
-                net.jqwik.api.Tuple.of(5, MarketWorld.ALICE), net.jqwik.api.Tuple.of(3, MarketWorld.OPS),
-                net.jqwik.api.Tuple.of(1, MarketWorld.CAROL), net.jqwik.api.Tuple.of(1, "no-such-token"));
+                net.jqwik.api.Tuple.of(5, tokens.get(0)), net.jqwik.api.Tuple.of(3, tokens.get(1)),
+                net.jqwik.api.Tuple.of(1, tokens.get(2)), net.jqwik.api.Tuple.of(1, "no-such-token"));
     }
 }

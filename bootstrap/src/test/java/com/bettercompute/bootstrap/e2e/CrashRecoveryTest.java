@@ -71,7 +71,7 @@ class CrashRecoveryTest {
 
     JsonNode call(String method, Object body) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/compute/kubernetesClusters/" + method))
-                .header("Authorization", "Bearer " + RunningServer.ALICE)
+                .header("Authorization", "Bearer " + RunningServer.ALICE).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build();
         HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(method + " " + r.body()).isEqualTo(200);

@@ -65,7 +65,7 @@ class GeneratedClientCreatesClusterTest {
         MarketBalance after = market.marketReadBalance(null);
         assertThat(new java.math.BigDecimal(after.getCredits()).subtract(new java.math.BigDecimal(before.getCredits())))
                 .isEqualByComparingTo("12.5");
-        MarketFeedPage feed = market.marketReadFeed(null, 0L, 10);
+        MarketFeedPage feed = market.marketReadFeed(null, 0L, 10, null);
         assertThat(feed.getItems()).hasSizeLessThanOrEqualTo(10);
         ApiException refused = catchThrowableOfType(ApiException.class, () -> market.marketReadBid("no-such-cluster", null));
         assertThat(refused.getCode()).isEqualTo(404);
@@ -98,7 +98,7 @@ class GeneratedClientCreatesClusterTest {
     }
 
     private static CreateCluster standard(String name) {
-        return new CreateCluster().tenantId("acme").poolId(RunningServer.POOL).name(name).mode("standard")
+        return new CreateCluster().tenantId("acme").poolId(RunningServer.POOL).name(name).mode(CreateCluster.ModeEnum.STANDARD)
                 .location("us-central1-a").idempotencyKey("key-" + name)
                 .nodePools(List.of(new NodePool().name("gpu").machineType("a3-highgpu-8g").nodeCount(2)
                         .accelerators(new Accelerators().type("nvidia-h100-80gb").count(8))
