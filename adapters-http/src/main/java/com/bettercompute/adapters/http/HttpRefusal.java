@@ -33,7 +33,9 @@ enum HttpRefusal {
     /** A body that is not {@code application/json}. */
     UNSUPPORTED_MEDIA_TYPE(415),
     /** The request's headers are larger than the server reads. */
-    HEADERS_TOO_LARGE(431);
+    HEADERS_TOO_LARGE(431),
+    /** The server is stopping: the request was not run; another replica, or this one once back, takes it. */
+    SERVICE_UNAVAILABLE(503);
 
     final int status;
 
@@ -106,6 +108,10 @@ enum HttpRefusal {
             } else if (status == 408) {
                 code = REQUEST_TIMEOUT.name();
                 message = "The request did not arrive in time.";
+            } else if (status == 503) {
+                // a request that comes on an open connection once a graceful stop has begun: not run, safe to send again
+                code = SERVICE_UNAVAILABLE.name();
+                message = "The server is stopping; the request was not run. Send it again.";
             } else if (status >= 400 && status < 500) {
                 status = 400;
                 code = ErrorCode.INVALID_INPUT.name();

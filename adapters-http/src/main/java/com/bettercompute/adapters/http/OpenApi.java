@@ -21,7 +21,7 @@ final class OpenApi {
     static final String PATH = "/api/openapi.json";
     private static final String JSON = "application/json";
     /** The error statuses of every route; a route with a body adds {@link #BODY_ERRORS}. */
-    private static final List<Integer> ERRORS = List.of(400, 401, 403, 404, 405, 409, 414, 422, 429, 431, 500);
+    private static final List<Integer> ERRORS = List.of(400, 401, 403, 404, 405, 409, 414, 422, 429, 431, 500, 503);
     private static final List<Integer> BODY_ERRORS = List.of(408, 413, 415);
 
     private OpenApi() {}

@@ -38,7 +38,8 @@ class MalformedBodiesTest {
             Map.entry("ACCESS_DENIED", 403), Map.entry("NOT_FOUND", 404), Map.entry("CONFLICT", 409), Map.entry("INVALID_STATE", 409),
             Map.entry("UNSUPPORTED", 422), Map.entry("QUOTA_EXCEEDED", 429), Map.entry("METHOD_NOT_ALLOWED", 405),
             Map.entry("REQUEST_TIMEOUT", 408), Map.entry("PAYLOAD_TOO_LARGE", 413), Map.entry("URI_TOO_LONG", 414),
-            Map.entry("UNSUPPORTED_MEDIA_TYPE", 415), Map.entry("HEADERS_TOO_LARGE", 431));
+            Map.entry("UNSUPPORTED_MEDIA_TYPE", 415), Map.entry("HEADERS_TOO_LARGE", 431),
+            Map.entry("SERVICE_UNAVAILABLE", 503));
     /** Field mutations per method (twice as many for create): over 10,000 cases in all. */
     static final int MUTATIONS = 1300;
     static final ObjectMapper JSON = new ObjectMapper();
