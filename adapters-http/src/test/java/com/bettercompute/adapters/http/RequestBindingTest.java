@@ -57,7 +57,7 @@ class RequestBindingTest {
                 .spec().nodeCount()).isEqualTo(5);
         Map<String, Object> problem = problems(body + pool + "-1}", NodePoolRequests.CreateNodePool.BODY).get(0);
         assertThat(problem).containsEntry("in", "body")
-                .containsEntry("allowed", Map.of("type", "integer", "minimum", 0L, "maximum", 1000L));
+                .containsEntry("allowed", Map.of("type", "integer", "format", "int32", "minimum", 0L, "maximum", 1000L));
     }
 
     @Test
