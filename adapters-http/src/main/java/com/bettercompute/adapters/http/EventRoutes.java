@@ -15,7 +15,7 @@ import java.util.List;
 
 /** {@code GET /api/events} (the domain events in order) and {@code GET /api/usage} (the usage records). */
 final class EventRoutes {
-    static final Param AFTER = Param.optional("after", new Schema.Whole(0, Long.MAX_VALUE, 0L), "the sequence to read after");
+    static final Param AFTER = Param.optional("after", new Schema.Whole(0, Wire.MAX_SAFE_INTEGER, 0L), "the sequence to read after");
 
     private EventRoutes() {}
 

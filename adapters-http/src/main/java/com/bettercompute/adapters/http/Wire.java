@@ -63,6 +63,11 @@ final class Wire {
     static final Schema.Text NODE = Schema.Text.of(253, Pattern.compile("^[a-z0-9][-a-z0-9.]{0,252}$"),
             "a node name: 1 to 253 lower-case letters, digits, dots and hyphens, starting with a letter or digit");
     static final Schema.Text NOTE = Schema.Text.any(256);
+    /**
+     * The largest integer the API takes or states: 2^53 - 1, the largest every JSON reader holds exactly (I-JSON,
+     * RFC 7493; a JavaScript client reads a larger one rounded).
+     */
+    static final long MAX_SAFE_INTEGER = (1L << 53) - 1;
     /** USD as a decimal string, never a JSON number: plain digits, at most six decimals. */
     static final Schema.Text USD = Schema.Text.of(19, Pattern.compile("^[0-9]{1,12}(\\.[0-9]{1,6})?$"),
             "an amount of USD as a decimal string such as \"2.40\": at most 12 digits, a point and at most six decimals, no sign");

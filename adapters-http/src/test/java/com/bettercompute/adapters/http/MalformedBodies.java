@@ -651,6 +651,7 @@ final class MalformedBodies {
             queries.put("after=" + v, bad);
             queries.put("limit=" + v, bad);
         }
+        queries.put("after=9007199254740992", bad); // above 2^53 - 1, the API's largest integer
         for (String v : List.of("0", "1001", "-2147483648", "2147483648", "4294967297", "4294967296", "9223372036854775807", "1000.0")) {
             queries.put("limit=" + v, bad);
         }

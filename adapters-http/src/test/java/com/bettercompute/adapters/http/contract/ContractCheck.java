@@ -91,6 +91,11 @@ public final class ContractCheck {
         });
     }
 
+    /** Holds exchanges with {@code baseUrl} (a proxy that does not serve the document itself) to this document. */
+    public static void register(String baseUrl, String documentText) {
+        SERVED.put(baseUrl, new ContractCheck(documentText));
+    }
+
     /** Forgets the document of a server that stopped (its port may serve another next). */
     public static void forget(String baseUrl) {
         SERVED.remove(baseUrl);
