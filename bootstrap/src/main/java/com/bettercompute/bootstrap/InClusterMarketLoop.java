@@ -2,6 +2,7 @@ package com.bettercompute.bootstrap;
 
 import com.bettercompute.adapters.persistence.MarketTickLock;
 import com.bettercompute.application.incluster.ClusterConnections;
+import com.bettercompute.application.incluster.KeepClusterComponents;
 import com.bettercompute.application.incluster.KeepPlatformObjects;
 import com.bettercompute.application.incluster.PublishRequestStatus;
 import com.bettercompute.application.incluster.ReconcileMarketNodes;
@@ -32,8 +33,9 @@ import java.util.concurrent.TimeUnit;
  * (started when the cluster is enrolled and reachable, stopped when it leaves the market or is deleted,
  * all started again at a server start), and per pass for each watched cluster: demand in
  * ({@link SyncClusterDemand}), verdicts out ({@link PublishRequestStatus}), nodes
- * ({@link ReconcileMarketNodes}), and every {@code objectsEvery} the platform's objects
- * ({@link KeepPlatformObjects}). A pass runs every {@code every}, and at once after a watch saw a change or a
+ * ({@link ReconcileMarketNodes}), and every {@code objectsEvery} the market's add-ons
+ * ({@link KeepClusterComponents}) and the platform's objects ({@link KeepPlatformObjects}). A cluster is taken
+ * into the market inside it — objects, watch, nodes — only once its add-ons are ready. A pass runs every {@code every}, and at once after a watch saw a change or a
  * tick decided something. Everything a pass does follows from saved state, so a crash at any point is
  * caught up by the next pass after a restart.
  *
@@ -48,6 +50,7 @@ final class InClusterMarketLoop implements AutoCloseable {
     private final MarketRepository markets;
     private final ClusterConnections connections;
     private final MarketClusterClient clusters;
+    private final KeepClusterComponents components;
     private final KeepPlatformObjects objects;
     private final SyncClusterDemand demand;
     private final PublishRequestStatus verdicts;
@@ -58,6 +61,8 @@ final class InClusterMarketLoop implements AutoCloseable {
     private final MarketTickLock lock;
     private final Semaphore wake = new Semaphore(0);
     private final Map<String, Watched> watched = new HashMap<>();
+    /** By cluster: what its add-ons waited for at the last look, so a standing wait is logged once. */
+    private final Map<String, String> waiting = new HashMap<>();
     private final Thread thread;
     private volatile boolean stopping;
 
@@ -74,12 +79,13 @@ final class InClusterMarketLoop implements AutoCloseable {
     }
 
     InClusterMarketLoop(MarketRepository markets, ClusterConnections connections, MarketClusterClient clusters,
-                        KeepPlatformObjects objects, SyncClusterDemand demand, PublishRequestStatus verdicts,
+                        KeepClusterComponents components, KeepPlatformObjects objects, SyncClusterDemand demand, PublishRequestStatus verdicts,
                         ReconcileMarketNodes nodes, Clock clock, Duration every, Duration objectsEvery,
                         MarketTickLock lock) {
         this.markets = markets;
         this.connections = connections;
         this.clusters = clusters;
+        this.components = components;
         this.objects = objects;
         this.demand = demand;
         this.verdicts = verdicts;
@@ -156,6 +162,9 @@ final class InClusterMarketLoop implements AutoCloseable {
         Instant now = clock.instant();
         Watched w = watched.get(clusterId);
         if (w == null) {
+            if (!addOnsReady(clusterId)) {
+                return;
+            }
             // The CRD and Kueue's objects before the watch: its ProvisioningRequest informer needs the API served.
             objects.keep(clusterId);
             w = new Watched(clusters.watchDemand(connection.get(), this::wake), now, maxGpus);
@@ -163,6 +172,10 @@ final class InClusterMarketLoop implements AutoCloseable {
             LOG.info("cluster {}: platform objects kept and its demand watch started", clusterId);
         } else if (w.maxGpusKept != maxGpus || !now.isBefore(w.objectsKeptAt.plus(objectsEvery))) {
             // A new max cluster size reaches the ClusterQueue at the next pass, not the next resync.
+            if (!now.isBefore(w.objectsKeptAt.plus(objectsEvery))) {
+                // drift repaired, a new pinned version rolled out; the watch goes on while a controller restarts
+                addOnsReady(clusterId);
+            }
             objects.keep(clusterId);
             w.objectsKeptAt = now;
             w.maxGpusKept = maxGpus;
@@ -178,6 +191,25 @@ final class InClusterMarketLoop implements AutoCloseable {
         }
         verdicts.publish(clusterId, connection.get(), jobs);
         nodes.reconcile(clusterId);
+    }
+
+    /**
+     * Installs or repairs the cluster's add-ons and says whether all are ready; what they wait for is logged when
+     * it changes.
+     */
+    private boolean addOnsReady(String clusterId) {
+        KeepClusterComponents.Outcome outcome = components.keep(clusterId);
+        String now = outcome.ready() ? "" : outcome.waitingFor();
+        String before = waiting.put(clusterId, now);
+        if (!now.equals(before)) {
+            if (now.isEmpty()) {
+                LOG.info("cluster {}: the market's add-ons are ready: {}", clusterId, outcome.components().stream()
+                        .map(c -> c.name() + " " + c.version()).toList());
+            } else {
+                LOG.info("cluster {}: waiting for the market's add-ons: {}", clusterId, now);
+            }
+        }
+        return outcome.ready();
     }
 
     /** Stops the loop after its pass under way and closes every watch. */

@@ -2,8 +2,10 @@ package com.bettercompute.bootstrap;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.Context;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.spi.AppenderAttachable;
 import org.slf4j.LoggerFactory;
@@ -11,8 +13,8 @@ import org.slf4j.LoggerFactory;
 import java.util.Iterator;
 
 /**
- * {@code --log-format}: {@code text} (the default, logback.xml's pattern) or {@code json} ({@link JsonLogEncoder});
- * and the end of logging when the server stops ({@link #flush}).
+ * {@code --log-format}: {@code text} (the default, logback.xml's pattern) or {@code json} (logback's own
+ * {@link JsonEncoder}, {@link #jsonEncoder}); and the end of logging when the server stops ({@link #flush}).
  */
 final class LogFormat {
     /** The logger of the access line of every request (written by ApiServer, queued by logback.xml's ACCESS). */
@@ -42,9 +44,7 @@ final class LogFormat {
         while (appenders.hasNext()) {
             Appender<ILoggingEvent> appender = appenders.next();
             if (appender instanceof OutputStreamAppender<ILoggingEvent> console) {
-                JsonLogEncoder encoder = new JsonLogEncoder();
-                encoder.setContext(context);
-                encoder.start();
+                JsonEncoder encoder = jsonEncoder(context);
                 console.stop();
                 console.setEncoder(encoder);
                 console.start();
@@ -55,6 +55,26 @@ final class LogFormat {
                 toJson(queue.iteratorForAppenders(), context);
             }
         }
+    }
+
+    /**
+     * One JSON object a line: {@code timestamp} (epoch milliseconds), {@code level}, {@code threadName},
+     * {@code loggerName}, {@code mdc} (the request id, tenant and cluster when the line has them),
+     * {@code formattedMessage} (the text the text format prints, so neither carries more than the other) and
+     * {@code throwable} when there is one. Left out: the message's pattern and arguments apart (the formatted
+     * message has them), the logger context's properties and the sequence numbers.
+     */
+    static JsonEncoder jsonEncoder(Context context) {
+        JsonEncoder encoder = new JsonEncoder();
+        encoder.setContext(context);
+        encoder.setWithSequenceNumber(false);
+        encoder.setWithNanoseconds(false);
+        encoder.setWithContext(false);
+        encoder.setWithMessage(false);
+        encoder.setWithArguments(false);
+        encoder.setWithFormattedMessage(true);
+        encoder.start();
+        return encoder;
     }
 
     /** Writes out the lines still queued and stops logging: the last thing a stopping server does. */

@@ -3,6 +3,7 @@ package com.bettercompute.bootstrap;
 import com.bettercompute.adapters.k8s.Fabric8MarketClusterClient;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.incluster.ClusterConnections;
+import com.bettercompute.application.incluster.KeepClusterComponents;
 import com.bettercompute.application.incluster.KeepPlatformObjects;
 import com.bettercompute.application.incluster.PublishRequestStatus;
 import com.bettercompute.application.incluster.ReconcileMarketNodes;
@@ -116,6 +117,7 @@ public final class MarketModule implements AutoCloseable {
         clusterClient = new Fabric8MarketClusterClient(CLUSTER_API_TIMEOUT_MILLIS, WATCH_RESYNC_MILLIS);
         ClusterConnections connections = new ClusterConnections(clusters, catalog, providers);
         inCluster = new InClusterMarketLoop(markets, connections, clusterClient,
+                new KeepClusterComponents(connections, clusterClient),
                 new KeepPlatformObjects(markets, connections, clusterClient, admission),
                 new SyncClusterDemand(db.transactions(), markets, db.outbox(), clock),
                 new PublishRequestStatus(markets, clusterClient, clock),

@@ -110,6 +110,7 @@ final class ServeCommand {
         CountDownLatch stopped = new CountDownLatch(1);
         stopOnSignal(server, stopped, err);
         server.simulatorBanner().ifPresent(out::println);
+        server.filestoreSimulator().ifPresent(f -> out.println("filestore simulator: " + f.url() + " (shares under " + f.shareRoot() + ")"));
         out.println("listening on http://" + displayHost(config.host()) + ":" + server.port());
         out.println("admission webhooks on https://" + displayHost(config.host()) + ":" + server.admissionPort());
         if (server.demoToken() != null) {

@@ -3,6 +3,7 @@ package com.bettercompute.bootstrap;
 import com.bettercompute.adapters.http.AdmissionKeys;
 import com.bettercompute.adapters.http.AdmissionServer;
 import com.bettercompute.adapters.http.ApiServer;
+import com.bettercompute.adapters.http.VolumeUseCases;
 import com.bettercompute.application.admission.AdmitWorkload;
 import com.bettercompute.application.admission.MutateWorkload;
 import com.bettercompute.application.admission.ReadMarketFacts;
@@ -118,6 +119,7 @@ public final class Server implements AutoCloseable {
     private final Admission admission;
     /** Null where the reconcilers do not run. */
     private final LoadBalancerModule loadBalancers;
+    private final VolumeModule volumes;
     private boolean closed;
 
     /** The admission webhooks this server serves: their server, port, CA and each cluster's URLs. */
@@ -130,8 +132,9 @@ public final class Server implements AutoCloseable {
 
     private Server(Database database, ChangeListening changes, GkeProviderSetup provider, ReconcileWorker reconciler, ApiServer api, int port, String demoToken,
                    Fabric8TenantClusterClient tenantClusters, Metrics metrics, Readiness readiness, MarketModule market,
-                   Admission admission, LoadBalancerModule loadBalancers) {
+                   Admission admission, LoadBalancerModule loadBalancers, VolumeModule volumes) {
         this.loadBalancers = loadBalancers;
+        this.volumes = volumes;
         this.market = market;
         this.admission = admission;
         this.metrics = metrics;
@@ -171,7 +174,7 @@ public final class Server implements AutoCloseable {
         }
         CatalogFile.Parsed parsed = CatalogFile.parseAll(catalogText);
         Catalog catalog = parsed.catalog();
-        Database db = Database.open(config.db());
+        Database db = Database.open(config.db(), null, null, CaffeineJdbiCaches::new);
         // on PostgreSQL: hears the other replicas' market saves and cluster writes (what is kept in memory)
         ChangeListening changes = db.newChangeListener().map(l -> ChangeListening.start(l, "db-changes")).orElse(null);
         GkeProviderSetup provider = null;
@@ -182,6 +185,7 @@ public final class Server implements AutoCloseable {
         MarketModule market = null;
         Admission admission = null;
         LoadBalancerModule loadBalancers = null;
+        VolumeModule volumes = null;
         try {
             // every use case reads the catalog through the cache; the load empties it
             CatalogCache cache = new CatalogCache(db.catalog(), db.access(), CATALOG_TTL);
@@ -200,9 +204,14 @@ public final class Server implements AutoCloseable {
                     k -> new CachingClusterProvider(new MeteringClusterProvider(setup.provider(account), metrics), VERSIONS_TTL));
             Cadence cadence = Cadence.of(Duration.ofSeconds(config.reconcileConvergingSeconds()),
                     Duration.ofSeconds(config.reconcileSettledSeconds()));
+            // ---- shared volumes: made with their clusters, looked after by the volume loop (VolumeModule) ----
+            volumes = VolumeModule.start(config.gkeEndpoint() == null ? config.provider() : "simulator",
+                    Duration.ofSeconds(config.simOperationSeconds()), config.simulatorStateDir(), db, cache.catalog(), parsed.storage(),
+                    cadence, clock);
             ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(),
                     db.outbox(), db.usage(), providers, cadence, clock,
-                    new EnrolReadyCluster(market.transactions(), market.markets(), db.clusters(), parsed.market(), clock));
+                    new EnrolReadyCluster(market.transactions(), market.markets(), db.clusters(), parsed.market(), clock),
+                    volumes.clusterVolumes());
             // ---- launch admission: the webhooks the market-managed clusters call (before the clusters are told where) ----
             admission = startAdmission(config, admissionConfig, market, db, clock);
             if (config.reconcile()) {
@@ -213,6 +222,7 @@ public final class Server implements AutoCloseable {
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
                         Duration.ofMillis(500), 4, RECONCILE_DRAIN,
                         (pass, took) -> metrics.reconcilePass(pass.outcome().name().toLowerCase(java.util.Locale.ROOT), took.toNanos()));
+                volumes.startLoop();
             }
             // ---- the operator's view: metrics and readiness ----
             metrics.database(db, clock);
@@ -244,10 +254,10 @@ public final class Server implements AutoCloseable {
                     new ListClusters(db.clusters(), authorizer),
                     new GetCluster(db.clusters(), authorizer),
                     new UpdateCluster(db.transactions(), db.clusters(), authorizer, clock),
-                    new DeleteCluster(db.transactions(), db.clusters(), db.outbox(), authorizer, clock),
+                    new DeleteCluster(db.transactions(), db.clusters(), db.outbox(), authorizer, clock, db.volumes()),
                     new ListVersions(cache.catalog(), authorizer, providers),
                     new ReadEvents(db.outbox(), new ReadableClusters(db.clusters(), authorizer)),
-                    new ReadUsage(db.usage(), new ReadableClusters(db.clusters(), authorizer)),
+                    new ReadUsage(db.usage(), new ReadableClusters(db.clusters(), authorizer), db.storageLedger()),
                     issueCredentials);
             NodePoolUseCases nodePools = new NodePoolUseCases(
                     new CreateNodePool(db.transactions(), db.clusters(), cache.catalog(), db.outbox(), authorizer, clock),
@@ -257,13 +267,16 @@ public final class Server implements AutoCloseable {
                     new DeleteNodePool(db.transactions(), db.clusters(), db.outbox(), authorizer, clock));
             SignInUseCases signIn = signInUseCases(config, db, cache, authorizer, providers, tenantClusters, issuer::get, clock);
             MarketUseCases marketUseCases = marketUseCases(market, db, cache, authorizer, parsed.market(), clock);
+            VolumeUseCases volumeUseCases = volumes.useCases(authorizer,
+                    new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer)), parsed.storage());
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
                     marketUseCases, signIn,
-                    new Console(useCases, nodePools, marketUseCases, consoleUseCases(market, db, cache, authorizer), clock));
+                    new Console(useCases, nodePools, marketUseCases, consoleUseCases(market, db, cache, authorizer), volumeUseCases, clock),
+                    volumeUseCases);
             int port = api.start(config.host(), config.port());
             issuer.compareAndSet(null, "http://" + ServeCommand.displayHost(config.host()) + ":" + port);
             return new Server(db, changes, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market,
-                    admission, loadBalancers);
+                    admission, loadBalancers, volumes);
         } catch (RuntimeException e) {
             if (admission != null) {
                 admission.server().stop();
@@ -276,6 +289,9 @@ public final class Server implements AutoCloseable {
             }
             if (reconciler != null) {
                 reconciler.close();
+            }
+            if (volumes != null) {
+                volumes.close();
             }
             if (tenantClusters != null) {
                 tenantClusters.close();
@@ -361,7 +377,7 @@ public final class Server implements AutoCloseable {
                 new Bids(tx, callers, markets, clock),
                 new ListClusterRequests(callers, markets),
                 new ReadMarketFeed(market.feed(), markets),
-                new ReadBalance(callers, authorizer, markets, market.ledger()),
+                new ReadBalance(callers, authorizer, markets, market.ledger(), db.storageLedger()),
                 new ChangeReservePrice(tx, markets),
                 new ChangeSupply(tx, markets, clock),
                 new ReportNodeOutOfService(tx, markets, market.outbox(), clock),
@@ -428,6 +444,11 @@ public final class Server implements AutoCloseable {
         return market;
     }
 
+    /** The embedded simulator's Filestore API, when it runs in this process. */
+    public Optional<com.bettercompute.adapters.gke.simulator.FilestoreSimulator> filestoreSimulator() {
+        return volumes.simulator();
+    }
+
     /** The embedded GKE simulator, for tests that inject faults. */
     public Optional<GkeSimulator> simulator() {
         return provider.simulator();
@@ -475,6 +496,7 @@ public final class Server implements AutoCloseable {
         if (reconciler != null) {
             reconciler.close();
         }
+        volumes.close();
         start = step(took, "reconciler", start);
         market.close();
         if (loadBalancers != null) {

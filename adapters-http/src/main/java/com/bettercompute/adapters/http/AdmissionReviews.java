@@ -51,7 +51,8 @@ final class AdmissionReviews {
                 return Subject.KUEUE;
             }
             return switch (group + "/" + resource) {
-                case "batch/jobs", "jobset.x-k8s.io/jobsets", "kubeflow.org/mpijobs", "/pods" -> Subject.WORKLOAD;
+                case "batch/jobs", "jobset.x-k8s.io/jobsets", "kubeflow.org/mpijobs", "/pods", "apps/deployments",
+                     "apps/statefulsets", "apps/replicasets" -> Subject.WORKLOAD;
                 case "/services" -> Subject.SERVICE;
                 default -> null;
             };
@@ -169,6 +170,15 @@ final class AdmissionReviews {
                             e.getValue().path("template"), count(e.getValue(), "replicas", field)));
                 }
                 suspended = spec.path("runPolicy").path("suspend").asBoolean(false);
+            }
+            case "deployments", "statefulsets", "replicasets" -> {
+                kind = switch (review.resource()) {
+                    case "deployments" -> Workload.Kind.DEPLOYMENT;
+                    case "statefulsets" -> Workload.Kind.STATEFULSET;
+                    default -> Workload.Kind.REPLICASET;
+                };
+                templates.add(template("template", "/spec/template/spec", spec.path("template"), count(spec, "replicas", "spec")));
+                suspended = false;
             }
             default -> {
                 kind = Workload.Kind.POD;
@@ -300,11 +310,13 @@ final class AdmissionReviews {
             }
         }
         if (mutations.queueLabel()) {
-            JsonNode labels = object.path("metadata").get("labels");
-            if (labels == null || !labels.isObject()) {
-                add(ops, "/metadata/labels", NODES.objectNode().put(MutateWorkload.QUEUE_LABEL, MutateWorkload.LOCAL_QUEUE));
-            } else {
-                add(ops, "/metadata/labels/" + pointer(MutateWorkload.QUEUE_LABEL), NODES.textNode(MutateWorkload.LOCAL_QUEUE));
+            queueLabel(ops, object, "/metadata");
+            if (kind.replicated()) {
+                // each replica is its own queued pod: the label goes where the pods take their labels from
+                if (!object.path("spec").path("template").path("metadata").isObject()) {
+                    add(ops, "/spec/template/metadata", NODES.objectNode());
+                }
+                queueLabel(ops, object.path("spec").path("template"), "/spec/template/metadata");
             }
         }
         if (mutations.suspend()) {
@@ -320,6 +332,15 @@ final class AdmissionReviews {
             }
         }
         return Json.write(ops);
+    }
+
+    private static void queueLabel(ArrayNode ops, JsonNode object, String metadata) {
+        JsonNode labels = object.path("metadata").get("labels");
+        if (labels == null || !labels.isObject()) {
+            add(ops, metadata + "/labels", NODES.objectNode().put(MutateWorkload.QUEUE_LABEL, MutateWorkload.LOCAL_QUEUE));
+        } else if (!labels.has(MutateWorkload.QUEUE_LABEL)) {
+            add(ops, metadata + "/labels/" + pointer(MutateWorkload.QUEUE_LABEL), NODES.textNode(MutateWorkload.LOCAL_QUEUE));
+        }
     }
 
     private static void add(ArrayNode ops, String path, JsonNode value) {

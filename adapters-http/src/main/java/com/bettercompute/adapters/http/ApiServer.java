@@ -68,6 +68,12 @@ public final class ApiServer {
      */
     public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
                      MarketUseCases market, SignInUseCases signIn, Console console) {
+        this(useCases, nodePools, limits, operations, market, signIn, console, null);
+    }
+
+    /** With {@code volumes} also serves the shared volumes ({@link VolumeRoutes}) and shows them on the clusters' routes. */
+    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
+                     MarketUseCases market, SignInUseCases signIn, Console console, VolumeUseCases volumes) {
         this.app = Javalin.create(config -> {
             limits.install(config);
             config.startup.showJavalinBanner = false;
@@ -78,7 +84,10 @@ public final class ApiServer {
             filters(config);
             Authentication authentication = new Authentication(useCases.authenticate(), limits);
             Router router = new Router(config.routes, authentication);
-            ClusterRoutes.install(router, useCases);
+            ClusterRoutes.install(router, useCases, volumes);
+            if (volumes != null) {
+                VolumeRoutes.install(router, volumes);
+            }
             if (nodePools != null) {
                 NodePoolRoutes.install(router, nodePools);
             }

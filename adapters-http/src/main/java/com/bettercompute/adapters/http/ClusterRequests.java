@@ -79,7 +79,7 @@ final class ClusterRequests {
         }
     }
 
-    /** The body of {@code get} and {@code delete}. */
+    /** The body of {@code get}. */
     record OneCluster(String tenantId, String clusterId) implements Request<ClusterRef> {
         static final Body<OneCluster> BODY = new Body<>(OneCluster.class, Obj.named("OneCluster")
                 .required("tenantId", Wire.TENANT_ID)
@@ -89,6 +89,22 @@ final class ClusterRequests {
         @Override
         public ClusterRef command(Given given) {
             return new ClusterRef(tenantId, clusterId);
+        }
+    }
+
+    /** The body of {@code delete}: {@code deleteVolume} (default false) destroys the cluster's shared volume with it. */
+    record DeleteCluster(String tenantId, String clusterId, Boolean deleteVolume) implements Request<DeleteCluster.Command> {
+        static final Body<DeleteCluster> BODY = new Body<>(DeleteCluster.class, Obj.named("DeleteCluster")
+                .required("tenantId", Wire.TENANT_ID)
+                .required("clusterId", Wire.CLUSTER_ID)
+                .optional("deleteVolume", new Flag(false))
+                .build());
+
+        record Command(ClusterRef ref, boolean deleteVolume) {}
+
+        @Override
+        public Command command(Given given) {
+            return new Command(new ClusterRef(tenantId, clusterId), deleteVolume != null && deleteVolume);
         }
     }
 

@@ -1,6 +1,7 @@
 package com.bettercompute.adapters.http;
 
 import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.cluster.Kubeconfig;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 
@@ -45,9 +46,9 @@ final class ConnectRoutes {
                 .result(setup.replace(SERVER_PLACEHOLDER, s.issuer().get())));
     }
 
-    private static void yaml(Context ctx, String kubeconfig) {
+    private static void yaml(Context ctx, Kubeconfig kubeconfig) {
         ctx.header("Cache-Control", "no-store");
-        ctx.contentType(YAML).result(kubeconfig);
+        ctx.contentType(YAML).result(KubeconfigYaml.write(kubeconfig));
     }
 
     static String resource(String name) {

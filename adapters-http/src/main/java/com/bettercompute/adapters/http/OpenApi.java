@@ -85,8 +85,8 @@ final class OpenApi {
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("openapi", "3.1.0");
         doc.put("info", map("title", "better-compute API", "version", "1",
-                "description", "The clusters API, the node pools API, events and usage, and the GPU market's tenant and operator "
-                        + "routes. Every refusal has the one error body; a field's problem says what is allowed beside the rule "
+                "description", "The clusters API, the node pools API, events and usage, the shared volumes, and the GPU "
+                        + "market's tenant and operator routes. Every refusal has the one error body; a field's problem says what is allowed beside the rule "
                         + "(allowed) and where the field was (in)."));
         doc.put("security", List.of(map("bearer", List.of())));
         doc.put("paths", paths);
@@ -129,7 +129,8 @@ final class OpenApi {
         String[] parts = path.split("/");
         String last = camel(parts[parts.length - 1]);
         if (path.startsWith("/api/k8s/") || path.startsWith(OperatorMarketRoutes.BASE)) {
-            String scope = path.startsWith(OperatorMarketRoutes.BASE) ? "operatorMarket" : "market";
+            String scope = path.startsWith(OperatorMarketRoutes.BASE) ? "operatorMarket"
+                    : path.equals(VolumeRoutes.VOLUMES) ? "storage" : "market";
             String verb = method.equals("get") ? "read" : method;
             return scope + Character.toUpperCase(verb.charAt(0)) + verb.substring(1)
                     + Character.toUpperCase(last.charAt(0)) + last.substring(1)

@@ -2,7 +2,6 @@ package com.bettercompute.adapters.http;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -10,13 +9,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Each principal's share of the server: at most {@code concurrent} requests in flight at once and, on
  * average, {@code perSecond} requests a second (a bucket that holds one second's worth, so a burst of
- * that size passes at once). A request beyond either is refused before it costs anything more.
+ * that size passes at once). A request beyond either is refused before it costs anything more. Only the
+ * principals with a request in flight, and those whose bucket is not yet full again, are kept.
  */
 final class PrincipalLimits {
+    /** The most principals whose buckets are kept at once. */
+    private static final long MAX_PRINCIPALS = 100_000;
+
     private final int concurrent;
     private final int perSecond;
-    private final Clock clock;
-    private final Map<String, Share> shares = new ConcurrentHashMap<>();
+    private final RateBuckets rate;
+    /** Requests in flight by principal; a principal leaves it with its last request. */
+    private final Map<String, Integer> inFlight = new ConcurrentHashMap<>();
 
     PrincipalLimits(int concurrent, int perSecond, Clock clock) {
         if (concurrent < 1 || perSecond < 1) {
@@ -24,7 +28,7 @@ final class PrincipalLimits {
         }
         this.concurrent = concurrent;
         this.perSecond = perSecond;
-        this.clock = clock;
+        this.rate = new RateBuckets(perSecond, Duration.ofSeconds(1), MAX_PRINCIPALS, clock);
     }
 
     /** Why a request was refused and when the principal may try again. */
@@ -49,55 +53,40 @@ final class PrincipalLimits {
 
     /** Takes one of the principal's places, or throws {@link Exceeded}. Run the result once the request is over (again: no effect). */
     Runnable admit(String principalId) {
-        Share share = shares.computeIfAbsent(principalId, id -> new Share(perSecond, clock.instant()));
-        synchronized (share) {
-            if (share.inFlight >= concurrent) {
+        // the check, the token and the count under the principal's entry: a refused request takes neither place nor token
+        inFlight.compute(principalId, (id, n) -> {
+            int now = n == null ? 0 : n;
+            if (now >= concurrent) {
                 throw new Exceeded("concurrency", "The caller already has " + concurrent
                         + " requests in flight, its limit; retry once one has finished.", 1);
             }
-            Instant now = clock.instant();
-            double elapsed = Math.max(0, Duration.between(share.refilledAt, now).toNanos() / 1e9);
-            share.tokens = Math.min(perSecond, share.tokens + elapsed * perSecond);
-            share.refilledAt = now;
-            if (share.tokens < 1) {
-                long wait = (long) Math.ceil((1 - share.tokens) / perSecond);
+            long wait = rate.take(id);
+            if (wait > 0) {
                 throw new Exceeded("rate", "The caller sent more than " + perSecond
-                        + " requests a second, its limit.", Math.max(1, wait));
+                        + " requests a second, its limit.", wait);
             }
-            share.tokens -= 1;
-            share.inFlight++;
-        }
+            return now + 1;
+        });
         AtomicBoolean released = new AtomicBoolean();
         return () -> {
             if (released.compareAndSet(false, true)) {
-                share.release();
+                inFlight.computeIfPresent(principalId, (id, n) -> n == 1 ? null : n - 1);
             }
         };
     }
 
     /** Requests of the principal in flight now. */
     int inFlight(String principalId) {
-        Share share = shares.get(principalId);
-        if (share == null) {
-            return 0;
-        }
-        synchronized (share) {
-            return share.inFlight;
-        }
+        return inFlight.getOrDefault(principalId, 0);
     }
 
-    private static final class Share {
-        int inFlight;
-        double tokens;
-        Instant refilledAt;
+    /** The principals whose buckets are kept now (not yet full again). */
+    long bucketsKept() {
+        return rate.kept();
+    }
 
-        Share(double tokens, Instant at) {
-            this.tokens = tokens;
-            this.refilledAt = at;
-        }
-
-        synchronized void release() {
-            inFlight--;
-        }
+    /** The principals with a request in flight now. */
+    int principalsInFlight() {
+        return inFlight.size();
     }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * Installs the API's routes on Javalin and keeps the table of them that the OpenAPI document is written
@@ -39,6 +40,9 @@ final class Router {
     interface Stream {
         void serve(Caller caller, Context ctx) throws Exception;
     }
+
+    /** The check of a route that any authenticated caller may call: the use case decides. */
+    private static final Consumer<Caller> ANY_CALLER = caller -> { };
 
     private final RoutesConfig routes;
     private final Authentication authentication;
@@ -77,12 +81,20 @@ final class Router {
 
     /** {@code GET path} with its query parameters. */
     <O> void get(String path, String summary, List<Param> query, Class<O> answer, Query<? extends O> call) {
-        withQuery(HandlerType.GET, path, summary, query, answer, call, null);
+        withQuery(HandlerType.GET, path, summary, ANY_CALLER, query, answer, call, null);
     }
 
     /** {@code DELETE path} with its query parameters, as {@link #get}. */
     <O> void delete(String path, String summary, List<Param> query, Class<O> answer, Query<? extends O> call) {
-        withQuery(HandlerType.DELETE, path, summary, query, answer, call, null);
+        withQuery(HandlerType.DELETE, path, summary, ANY_CALLER, query, answer, call, null);
+    }
+
+    /**
+     * {@code DELETE path} as {@link #delete}, with {@code first} checking the caller before the query is read: a caller
+     * who may never call the route learns that alone, whatever the query holds.
+     */
+    <O> void delete(String path, String summary, Consumer<Caller> first, List<Param> query, Class<O> answer, Query<? extends O> call) {
+        withQuery(HandlerType.DELETE, path, summary, first, query, answer, call, null);
     }
 
     /**
@@ -90,14 +102,15 @@ final class Router {
      * {@code text/event-stream} (server-sent events).
      */
     <O> void getOrStream(String path, String summary, List<Param> query, Class<O> answer, Query<? extends O> call, Stream stream) {
-        withQuery(HandlerType.GET, path, summary, query, answer, call, stream);
+        withQuery(HandlerType.GET, path, summary, ANY_CALLER, query, answer, call, stream);
     }
 
-    private <O> void withQuery(HandlerType method, String path, String summary, List<Param> query, Class<O> answer,
-                               Query<? extends O> call, Stream stream) {
+    private <O> void withQuery(HandlerType method, String path, String summary, Consumer<Caller> first, List<Param> query,
+                               Class<O> answer, Query<? extends O> call, Stream stream) {
         table.add(new Route(method.name().toLowerCase(Locale.ROOT), path, summary, null, query, answer, stream != null));
         routes.addHttpHandler(method, path, ctx -> {
             Caller caller = authentication.caller(ctx);
+            first.accept(caller);
             QueryString.Values values = QueryString.read(ctx.queryString(), query);
             if (stream != null && prefersStream(ctx.header("Accept"))) {
                 stream.serve(caller, ctx);

@@ -26,14 +26,20 @@ final class Views {
                        String releaseChannel, @MayBeNull String requestedVersion, @MayBeNull String kubernetesVersion, @MayBeNull String nodeVersion,
                        @MayBeNull String endpoint, List<String> authorizedNetworks, boolean privateNodes, @MayBeNull String networkId, String state,
                        @MayBeNull String message, String providerName, String ownerId, long version, String createdAt, String updatedAt,
-                       @MayBeNull String readyAt, @MayBeNull String deletedAt, List<NodePoolView> nodePools) {
+                       @MayBeNull String readyAt, @MayBeNull String deletedAt, List<NodePoolView> nodePools,
+                       @MayBeNull VolumeViews.ClusterVolume sharedVolume) {
         static ClusterView of(Cluster c) {
+            return of(c, null);
+        }
+
+        /** With the cluster's shared volume (null: it has none, or it is not shown). */
+        static ClusterView of(Cluster c, VolumeViews.ClusterVolume volume) {
             return new ClusterView(c.id(), c.tenantId(), c.projectId(), c.poolId(), c.providerAccountId(), c.name(),
                     c.description(), c.mode().wire(), c.location(), c.region(), c.locationType().wire(),
                     c.releaseChannel().wire(), c.requestedVersion(), c.kubernetesVersion(), c.nodeVersion(), c.endpoint(),
                     c.authorizedNetworks(), c.privateNodes(), c.networkId(), c.state().wire(), c.message(), c.providerName(),
                     c.ownerId(), c.version(), time(c.createdAt()), time(c.updatedAt()), time(c.readyAt()), time(c.deletedAt()),
-                    c.nodePools().stream().map(NodePoolView::of).toList());
+                    c.nodePools().stream().map(NodePoolView::of).toList(), volume);
         }
     }
 
@@ -73,7 +79,7 @@ final class Views {
     /** The answer of {@code credentials}. It holds a token: never log it. */
     record CredentialsView(String kubeconfig, String expiresAt, String role) {
         static CredentialsView of(IssueCredentials.Credentials c) {
-            return new CredentialsView(c.kubeconfig(), time(c.expiresAt()), c.role().wire());
+            return new CredentialsView(KubeconfigYaml.write(c.kubeconfig()), time(c.expiresAt()), c.role().wire());
         }
     }
 

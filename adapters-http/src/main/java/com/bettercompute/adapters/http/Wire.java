@@ -48,6 +48,10 @@ final class Wire {
     static final Schema.Text LABEL_VALUE = new Schema.Text(0, 63, Patterns.LABEL_VALUE,
             "a Kubernetes label value: empty, or at most 63 letters, digits, hyphens, underscores and dots, starting and ending "
                     + "with a letter or digit", null, null, null);
+    /** A shared volume's name at the provider (a Filestore instance id), what a person types back to delete it. */
+    static final Schema.Text STORAGE_NAME = Schema.Text.of(63, Pattern.compile("^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$"),
+            "a volume's storage name such as bc-v-0123456789abcdefghjkmnpq: lower-case letters, digits and hyphens, starting "
+                    + "with a letter, not ending with a hyphen, at most 63 characters");
     static final Schema.Text DESCRIPTION = Schema.Text.any(256);
     /** An octet is 0 to 255 without leading zeros, the prefix 0 to 32; host bits after it are a rule beyond the pattern. */
     private static final String OCTET = "(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])";

@@ -167,6 +167,27 @@ class AdmissionServerTest {
     }
 
     @Test
+    void a_gpu_deployment_gets_the_toleration_and_the_queue_on_its_pods_template_and_its_replicas_count_for_the_balance() throws Exception {
+        String deployment = """
+                {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"serve"},"spec":{"replicas":3,
+                 "selector":{"matchLabels":{"app":"serve"}},"template":{"metadata":{"labels":{"app":"serve"}},"spec":{
+                  "containers":[{"name":"s","image":"x","resources":{"limits":{"nvidia.com/gpu":"8"}}}]}}}}""";
+        JsonNode r = answer(client.post(path + "mutate", review("deployments", "apps", "CREATE", deployment, "null")));
+        String patch = new String(Base64.getDecoder().decode(r.path("patch").asText()), StandardCharsets.UTF_8);
+        assertEquals(Json.MAPPER.readTree("""
+                [{"op":"add","path":"/spec/template/spec/tolerations","value":[{"key":"nationalcompute.com/gpu-worker",
+                  "operator":"Equal","value":"true","effect":"NoSchedule"}]},
+                 {"op":"add","path":"/metadata/labels","value":{"kueue.x-k8s.io/queue-name":"default"}},
+                 {"op":"add","path":"/spec/template/metadata/labels/kueue.x-k8s.io~1queue-name","value":"default"}]"""),
+                Json.MAPPER.readTree(patch));
+        JsonNode partial = answer(client.post(path + "validate", review("deployments", "apps", "CREATE",
+                deployment.replace("\"nvidia.com/gpu\":\"8\"", "\"nvidia.com/gpu\":\"4\""), "null")));
+        assertFalse(partial.path("allowed").asBoolean());
+        assertTrue(partial.path("status").path("message").asText().contains("Deployment \"train\", pod template \"template\", requests 4"),
+                partial.toString());
+    }
+
+    @Test
     void a_tenants_edit_of_the_market_cluster_queue_is_station_owned() throws Exception {
         String old = """
                 {"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"ClusterQueue","metadata":{"name":"market",

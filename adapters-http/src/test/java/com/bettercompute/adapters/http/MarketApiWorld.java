@@ -29,7 +29,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The HTTP adapter with every route (the clusters', the node pools', the market's), over the use cases on in-memory fakes
+ * The HTTP adapter with every route (the clusters', the node pools', the market's, the shared volumes'), over the use cases on in-memory fakes
  * ({@link MarketWorld}: tenants acme and globex, each with a ready cluster {@code train} enrolled in the
  * pool {@code us-central1/h100-8x}), started on a free port of the loopback address.
  */
@@ -53,8 +53,21 @@ public final class MarketApiWorld implements AutoCloseable {
         MarketUseCases market = marketUseCases(w);
         server = new ApiServer(useCases, nodePoolUseCases(w), new RequestLimits(
                 new RequestLimits.Settings(concurrentPerPrincipal, 1_000_000, Duration.ofSeconds(10)), java.time.Clock.systemUTC()),
-                Operations.NONE, market);
+                Operations.NONE, market, null, null, volumeUseCases(w));
         port = server.start("127.0.0.1", 0);
+    }
+
+    /** The shared volumes' use cases over the market world's fakes (no pool provisions volumes: the list starts empty). */
+    static VolumeUseCases volumeUseCases(MarketWorld w) {
+        InMemoryPorts p = w.ports;
+        var volumes = new com.bettercompute.application.fakes.InMemoryVolumeRepository(p.store());
+        var ledger = new com.bettercompute.application.fakes.InMemoryStorageLedger(p.store());
+        var files = new com.bettercompute.application.port.InMemorySharedVolumeProvider(p.clock(), Duration.ZERO);
+        var settings = com.bettercompute.application.volume.StorageSettings.NONE;
+        var reconcile = new com.bettercompute.application.volume.ReconcileVolume(p.transactions(), volumes, p.clusters(), p.catalog(),
+                p.outbox(), ledger, account -> files, settings, com.bettercompute.application.reconcile.Cadence.DEFAULT, p.clock());
+        return new VolumeUseCases(new com.bettercompute.application.volume.ListVolumes(volumes, ledger, settings, w.authorizer),
+                new com.bettercompute.application.volume.DeleteVolume(volumes, reconcile, w.authorizer, p.clock()), w.callers);
     }
 
     /** The clusters API's use cases over the market world's fakes. */

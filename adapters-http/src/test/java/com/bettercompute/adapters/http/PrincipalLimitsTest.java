@@ -74,4 +74,44 @@ class PrincipalLimitsTest {
         assertThat(passed).isEqualTo(admitted);
         assertThat(retryAfter).allSatisfy(seconds -> assertThat(seconds).isEqualTo(1L));
     }
+
+    @Test
+    void a_request_refused_for_its_rate_takes_no_place_and_one_refused_for_concurrency_takes_no_token() {
+        PrincipalLimits limits = new PrincipalLimits(1, 1, clock);
+        Runnable first = limits.admit("alice");
+
+        assertThatThrownBy(() -> limits.admit("alice")).isInstanceOfSatisfying(PrincipalLimits.Exceeded.class,
+                e -> assertThat(e.reason()).isEqualTo("concurrency"));
+        first.run();
+        assertThatThrownBy(() -> limits.admit("alice")).isInstanceOfSatisfying(PrincipalLimits.Exceeded.class,
+                e -> assertThat(e.reason()).isEqualTo("rate"));
+        assertThat(limits.inFlight("alice")).isZero();
+        clock.advance(Duration.ofSeconds(1));
+        limits.admit("alice");
+        assertThat(limits.inFlight("alice")).isEqualTo(1);
+    }
+
+    @Test
+    void principals_left_alone_for_over_a_second_are_forgotten_and_come_back_with_a_full_bucket() {
+        PrincipalLimits limits = new PrincipalLimits(4, 2, clock);
+        for (int i = 0; i < 1_000; i++) {
+            limits.admit("user-" + i).run();
+        }
+        Runnable stillRunning = limits.admit("alice");
+        limits.admit("bob").run();
+        limits.admit("bob").run();
+        assertThat(limits.bucketsKept()).isEqualTo(1_002);
+        assertThat(limits.principalsInFlight()).isEqualTo(1);
+
+        clock.advance(Duration.ofMillis(1_001));
+
+        assertThat(limits.bucketsKept()).isZero();
+        assertThat(limits.principalsInFlight()).as("alice, still in flight").isEqualTo(1);
+        assertThat(limits.inFlight("alice")).isEqualTo(1);
+        limits.admit("bob").run();
+        limits.admit("bob").run();
+        stillRunning.run();
+        assertThat(limits.inFlight("alice")).isZero();
+        assertThat(limits.principalsInFlight()).isZero();
+    }
 }

@@ -156,8 +156,33 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         }
     }
 
-    /** The job's labels, live: from the Job informer for a batch/v1 Job, else read. Empty when it is gone. */
+    /**
+     * The job's labels, live: from the Job informer for a batch/v1 Job, else read. A pod some controller made
+     * (a Deployment's replica) also takes the labels its controllers carry and it does not (the limit price of a
+     * Deployment applies to each of its replicas). Empty when it is gone.
+     */
     private Map<String, String> labels(String namespace, OwnerReference job) {
+        Map<String, String> own = ownLabels(namespace, job);
+        if (!"Pod".equals(job.getKind())) {
+            return own;
+        }
+        Map<String, String> merged = new LinkedHashMap<>(own);
+        HasMetadata at = read(namespace, job.getApiVersion(), job.getKind(), job.getName());
+        // a replica's controllers: its ReplicaSet and that one's Deployment, or its StatefulSet
+        for (int depth = 0; depth < 2 && at != null; depth++) {
+            OwnerReference up = controller(at);
+            if (up == null || !"apps/v1".equals(up.getApiVersion())) {
+                break;
+            }
+            at = read(namespace, up.getApiVersion(), up.getKind(), up.getName());
+            if (at != null && at.getMetadata().getLabels() != null) {
+                at.getMetadata().getLabels().forEach(merged::putIfAbsent);
+            }
+        }
+        return merged;
+    }
+
+    private Map<String, String> ownLabels(String namespace, OwnerReference job) {
         HasMetadata found;
         if ("batch/v1".equals(job.getApiVersion()) && "Job".equals(job.getKind())) {
             found = batchJobs.getStore().getByKey(Cache.namespaceKeyFunc(namespace, job.getName()));

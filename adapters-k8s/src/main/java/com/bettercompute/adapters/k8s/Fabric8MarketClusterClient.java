@@ -39,14 +39,30 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
 
     private final ClusterApis apis;
     private final long resyncMillis;
+    private final ClusterComponents.Bundle components;
 
     /**
      * @param timeoutMillis connection and request timeout of each call
      * @param resyncMillis  how often a demand watch goes over its caches again, so a change it missed is seen
+     * @throws IllegalStateException when the bundled cluster components are not the ones pinned (a checksum differs)
      */
     public Fabric8MarketClusterClient(int timeoutMillis, long resyncMillis) {
+        this(timeoutMillis, resyncMillis, ClusterComponents.bundled());
+    }
+
+    Fabric8MarketClusterClient(int timeoutMillis, long resyncMillis, ClusterComponents.Bundle components) {
         this.apis = new ClusterApis(timeoutMillis);
         this.resyncMillis = resyncMillis;
+        this.components = components;
+    }
+
+    @Override
+    public List<ComponentStatus> ensureComponents(ClusterConnection cluster) {
+        return apis.call(cluster, "install the market's cluster components", client -> {
+            // Kueue starts its provisioning controller only if the ProvisioningRequest API is served when it starts
+            ensureProvisioningRequestApi(client);
+            return ClusterComponents.ensure(client, components);
+        });
     }
 
     @Override
@@ -54,7 +70,7 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
         apis.call(cluster, "install the platform's Kueue objects", client -> {
             ensureProvisioningRequestApi(client);
             for (GenericKubernetesResource wanted : PlatformObjectManifests.all(objects)) {
-                ensure(client, wanted);
+                ensure(client, context(wanted), wanted);
             }
             return null;
         });
@@ -252,7 +268,11 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
 
     /** Creates the object, or replaces it when what we declare is not (or no longer) what it holds. */
     static void ensure(KubernetesClient client, GenericKubernetesResource wanted) {
-        var all = client.genericKubernetesResources(context(wanted));
+        ensure(client, context(wanted), wanted);
+    }
+
+    static void ensure(KubernetesClient client, ResourceDefinitionContext context, GenericKubernetesResource wanted) {
+        var all = client.genericKubernetesResources(context);
         var resources = wanted.getMetadata().getNamespace() == null ? all : all.inNamespace(wanted.getMetadata().getNamespace());
         GenericKubernetesResource existing = resources.withName(wanted.getMetadata().getName()).get();
         if (existing == null) {

@@ -107,7 +107,10 @@ final class PlatformObjectManifests {
 
     private static final String KUEUE_GROUP = "kueue.x-k8s.io";
 
-    /** Jobs, JobSets, MPIJobs and pods when they are created; fail closed: no GPU workload passes unchecked. */
+    /**
+     * Jobs, JobSets, MPIJobs, Deployments, StatefulSets, ReplicaSets and pods when they are created; fail closed: no
+     * GPU workload passes unchecked.
+     */
     private static Map<String, Object> workloadWebhook(String url, String caPem) {
         Map<String, Object> webhook = new LinkedHashMap<>();
         webhook.put("name", WORKLOADS_WEBHOOK);
@@ -117,6 +120,7 @@ final class PlatformObjectManifests {
                 rule("batch", List.of("v1"), List.of("jobs"), create, "Namespaced"),
                 rule("jobset.x-k8s.io", List.of("*"), List.of("jobsets"), create, "Namespaced"),
                 rule("kubeflow.org", List.of("*"), List.of("mpijobs"), create, "Namespaced"),
+                rule("apps", List.of("v1"), List.of("deployments", "statefulsets", "replicasets"), create, "Namespaced"),
                 rule("", List.of("v1"), List.of("pods"), create, "Namespaced")));
         webhook.put("namespaceSelector", Map.of("matchExpressions", List.of(Map.of(
                 "key", "kubernetes.io/metadata.name", "operator", "NotIn", "values", SYSTEM_NAMESPACES))));

@@ -9,11 +9,15 @@ import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.application.port.UsageLedger;
+import com.bettercompute.application.port.StorageLedger;
+import com.bettercompute.application.port.VolumeRepository;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import org.flywaydb.core.Flyway;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.cache.JdbiCacheBuilder;
+import org.jdbi.v3.core.cache.internal.DefaultJdbiCacheBuilder;
 import org.jdbi.v3.core.statement.ColonPrefixSqlParser;
 import org.jdbi.v3.core.statement.SqlStatements;
 import org.slf4j.Logger;
@@ -28,6 +32,7 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The database of the product: a connection pool on a JDBC URL ({@code jdbc:h2:...} or
@@ -93,28 +98,32 @@ public final class Database implements AutoCloseable {
     private final JdbiMarketLedger marketLedger;
     private final JdbiMarketFeed marketFeed;
     private final JdbiLoadBalancerRepository loadBalancers;
+    private final JdbiVolumeRepository volumes;
+    private final JdbiStorageLedger storageLedger;
     private final ChangeSignal marketSaved;
     private final ChangeSignal clustersChanged;
 
-    private Database(HikariDataSource dataSource, EmbeddedPostgresServer embedded, boolean postgres) {
+    private Database(HikariDataSource dataSource, EmbeddedPostgresServer embedded, boolean postgres,
+                     Supplier<JdbiCacheBuilder> caches) {
         this.dataSource = dataSource;
         this.embedded = embedded;
         this.postgres = postgres;
         this.gate = new GatedConnections(dataSource, dataSource.getMaximumPoolSize() - OUTSIDE_THE_GATE, dataSource.getConnectionTimeout());
         this.jdbi = Jdbi.create(gate).registerArgument(new Times.InstantArgumentFactory());
-        // Jdbi's default SQL caches serialize every statement on one lock (see SqlCache)
-        jdbi.getConfig(SqlStatements.class).setTemplateCache(new SqlCache())
-                .setSqlParser(new ColonPrefixSqlParser(new SqlCache()));
+        jdbi.getConfig(SqlStatements.class).setTemplateCache(caches.get())
+                .setSqlParser(new ColonPrefixSqlParser(caches.get()));
         this.transactions = new JdbiTransactions(jdbi, postgres);
         this.clustersChanged = new ChangeSignal(!postgres);
         this.catalog = new JdbiCatalogRepository(jdbi);
         this.access = new JdbiAccessRepository(jdbi);
         this.outbox = new JdbiEventOutbox(jdbi);
-        this.clusters = new JdbiClusterRepository(jdbi, clustersChanged, postgres, transactions, access, outbox);
+        this.clusters = new JdbiClusterRepository(jdbi, clustersChanged, postgres, transactions, access, outbox, caches.get());
         this.usage = new JdbiUsageLedger(jdbi);
         this.marketLedger = new JdbiMarketLedger(jdbi);
         this.marketFeed = new JdbiMarketFeed(jdbi);
         this.loadBalancers = new JdbiLoadBalancerRepository(jdbi);
+        this.volumes = new JdbiVolumeRepository(jdbi);
+        this.storageLedger = new JdbiStorageLedger(jdbi);
         this.marketSaved = new ChangeSignal(!postgres);
     }
 
@@ -123,16 +132,24 @@ public final class Database implements AutoCloseable {
         return open(jdbcUrl, null, null);
     }
 
+    /** {@link #open(String, String, String, Supplier)} on Jdbi's own caches. */
+    public static Database open(String jdbcUrl, String user, String password) {
+        return open(jdbcUrl, user, password, DefaultJdbiCacheBuilder::builder);
+    }
+
     /**
      * Opens the pool and migrates the schema to the latest version. {@code user} and {@code password} may
-     * be null. Fails with {@link CannotOpen} (naming no password) when the URL is neither H2
-     * nor PostgreSQL nor embedded, or the database cannot be reached or migrated.
+     * be null. {@code caches} makes each cache of the database's: Jdbi's rendered and parsed statements, and the
+     * clusters read while nothing was written ({@link JdbiClusterRepository#find}); Jdbi's own keeps an LRU list
+     * under one lock that every statement takes, even on a hit (request threads queued on it under load), so the
+     * server passes one without that lock. Fails with {@link CannotOpen} (naming no password) when the URL is
+     * neither H2 nor PostgreSQL nor embedded, or the database cannot be reached or migrated.
      */
-    public static Database open(String jdbcUrl, String user, String password) {
+    public static Database open(String jdbcUrl, String user, String password, Supplier<JdbiCacheBuilder> caches) {
         String given = effectiveUrl(jdbcUrl);
         EmbeddedPostgresServer embedded = given.startsWith(EMBEDDED_POSTGRES) ? startEmbedded(given) : null;
         try {
-            return open(embedded == null ? given : embedded.jdbcUrl(), user, password, embedded);
+            return open(embedded == null ? given : embedded.jdbcUrl(), user, password, embedded, caches);
         } catch (RuntimeException e) {
             if (embedded != null) {
                 embedded.close();
@@ -158,7 +175,8 @@ public final class Database implements AutoCloseable {
         return EmbeddedPostgresServer.start(dir);
     }
 
-    private static Database open(String url, String user, String password, EmbeddedPostgresServer embedded) {
+    private static Database open(String url, String user, String password, EmbeddedPostgresServer embedded,
+                                 Supplier<JdbiCacheBuilder> caches) {
         boolean postgres = url.startsWith("jdbc:postgresql:");
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(url);
@@ -181,7 +199,7 @@ public final class Database implements AutoCloseable {
             LOG.error("cannot migrate the database schema", e);
             throw new CannotOpen("cannot migrate the database schema", e);
         }
-        return new Database(dataSource, embedded, postgres);
+        return new Database(dataSource, embedded, postgres, caches);
     }
 
     private static Flyway flyway(HikariDataSource dataSource) {
@@ -257,6 +275,14 @@ public final class Database implements AutoCloseable {
 
     public UsageLedger usage() {
         return usage;
+    }
+
+    public VolumeRepository volumes() {
+        return volumes;
+    }
+
+    public StorageLedger storageLedger() {
+        return storageLedger;
     }
 
     /**

@@ -188,6 +188,8 @@ final class Db {
             if (run.isEmpty()) {
                 return;
             }
+            // the driver's own way to send statements of different texts in one round trip (a JDBC batch repeats one
+            // text): it splits a multi-statement text into its queries, sent with one Sync
             String text = run.stream().map(Statement::sql).collect(Collectors.joining(";\n"));
             try (PreparedStatement statement = h.getConnection().prepareStatement(text)) {
                 int position = 1;
@@ -206,6 +208,7 @@ final class Db {
      * {@code \N}, and in a value the backslash, the tab, the newline and the carriage return escaped by a
      * backslash (every other character, any quote or brace included, is itself).
      */
+    // Written here because the driver has none: PgJDBC's CopyManager takes the bytes of COPY's text and encodes no row.
     static void copyLine(StringBuilder lines, List<?> values) {
         for (int i = 0; i < values.size(); i++) {
             if (i > 0) {

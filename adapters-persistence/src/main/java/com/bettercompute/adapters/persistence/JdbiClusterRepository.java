@@ -17,6 +17,8 @@ import com.bettercompute.domain.cluster.Taint;
 import com.fasterxml.jackson.core.type.TypeReference;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.cache.JdbiCache;
+import org.jdbi.v3.core.cache.JdbiCacheBuilder;
 import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.SqlStatements;
 import org.jdbi.v3.core.statement.SqlStatement;
@@ -37,7 +39,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -105,17 +106,20 @@ public final class JdbiClusterRepository implements ClusterRepository {
     private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {};
     private static final TypeReference<List<Taint>> TAINTS = new TypeReference<>() {};
 
-    /** At most this many clusters are kept; past it the kept ones are dropped all at once (read again). */
+    /** At most this many clusters are kept (the cache's own eviction chooses which go). */
     static final int KEPT_AT_MOST = 50_000;
 
     private final Db db;
     private final ChangeSignal changes;
     /** PostgreSQL (else H2): the counts' upsert, and whether a group's locks and reads go in one round trip. */
     private final boolean postgres;
-    /** Clusters as read, each with the signal's number read before it; one whose number is past answers nothing. */
-    private final ConcurrentHashMap<String, Kept> kept = new ConcurrentHashMap<>();
+    /**
+     * Clusters as read, by id and the signal's number read before them: once the number moves on, no lookup asks for
+     * the entries of the number before, and the cache's size bound lets them go.
+     */
+    private final JdbiCache<ReadAt, Cluster> kept;
 
-    private record Kept(long epoch, Cluster cluster) {}
+    private record ReadAt(String clusterId, long epoch) {}
 
     /** The inserts of new clusters, committed in groups. */
     private final ClusterInserts inserts;
@@ -137,8 +141,9 @@ public final class JdbiClusterRepository implements ClusterRepository {
     }
 
     JdbiClusterRepository(Jdbi jdbi, ChangeSignal changes, boolean postgres, JdbiTransactions tx, JdbiAccessRepository access,
-                          JdbiEventOutbox outbox) {
+                          JdbiEventOutbox outbox, JdbiCacheBuilder cache) {
         this.db = new Db(jdbi);
+        this.kept = cache.maxSize(KEPT_AT_MOST).build();
         this.changes = changes;
         this.postgres = postgres;
         this.inserts = new ClusterInserts(tx, this, access, outbox);
@@ -153,18 +158,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
         if (epoch == ChangeSignal.UNTRUSTED) {
             return read(clusterId);
         }
-        Kept k = kept.get(clusterId);
-        if (k != null && k.epoch() == epoch) {
-            return Optional.of(k.cluster());
-        }
-        Optional<Cluster> read = read(clusterId);
-        if (read.isPresent()) {
-            if (kept.size() >= KEPT_AT_MOST) {
-                kept.clear();
-            }
-            kept.put(clusterId, new Kept(epoch, read.get()));
-        }
-        return read;
+        // a cluster not found is the loader's null: Caffeine keeps none, so guessed ids fill nothing
+        return Optional.ofNullable(kept.getWithLoader(new ReadAt(clusterId, epoch), at -> read(at.clusterId()).orElse(null)));
     }
 
     /**

@@ -117,8 +117,10 @@ abstract class ClusterGroupWritesContract extends PortsContract {
     void writes_together_keep_every_character_of_a_value_and_tell_an_empty_text_from_a_null_one(Handing handing) {
         // PostgreSQL's held writes copy a group's clusters and node pools as COPY's text (tab-separated, \N for null,
         // backslash escapes) and send other columns as arrays: a value must survive quotes, backslashes, braces,
-        // commas, the word NULL, a literal \N, tabs, line breaks, blanks and characters beyond Latin-1
-        String tricky = "say \"hi\", {not an array}, back\\slash, NULL, \\N, ' quote, tab\t, line\nbreak\r\n, ünïcödé ☃";
+        // commas, the word NULL, a literal \N, COPY's end-of-data line, tabs, line breaks, blanks, the characters COPY
+        // escapes only after a backslash, and characters beyond Latin-1
+        String tricky = "say \"hi\", {not an array}, back\\slash, NULL, \\N, ' quote, tab\t, line\nbreak\r\n, ünïcödé ☃"
+                + ", the end-of-data marker\n\\.\n, raw vt\u000b ff\f bs\b";
         Cluster full = full("acme", "odd", T0);
         Cluster odd = full.toBuilder().description(tricky)
                 .nodePools(full.nodePools().stream().map(p -> p.withState(p.state(), tricky, T0)).toList()).build();

@@ -30,6 +30,12 @@ class CopyLineTest {
                 arguments("line\nbreak",               "line\\nbreak"),
                 arguments("cr\rhere",                  "cr\\rhere"),
                 arguments("\\N",                       "\\\\N"),
+                // COPY's end-of-data marker is a line of \. alone: a value's line break and backslash are escaped, so
+                // no value can end the copy early
+                arguments("\n\\.\n",                   "\\n\\\\.\\n"),
+                arguments("\\",                        "\\\\"),
+                // escapes PostgreSQL reads only after a backslash: raw, they are the characters themselves
+                arguments("vt\u000bff\fbs\b",          "vt\u000bff\fbs\b"),
                 arguments("ünïcödé ☃",                 "ünïcödé ☃"));
     }
 

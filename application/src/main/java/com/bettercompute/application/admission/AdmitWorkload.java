@@ -25,7 +25,8 @@ import java.util.Set;
  *       below one node only where packing onto the base load block is on. CPU-only templates are exempt.</li>
  *   <li>{@code JobSizeNotNodeAligned}: with packing on, a pod above one node asks a whole number of nodes.</li>
  *   <li>{@code BalanceTooLow}: the balance covers the horizon (two hours) × the limit price × the job's GPU
- *       total. Checked on the workload applied (a Job, JobSet, MPIJob or bare pod), never on the pods a
+ *       total. Checked on the workload applied (a Job, JobSet, MPIJob, Deployment, StatefulSet, ReplicaSet or
+ *       bare pod; replicas count as pods), never on the pods a
  *       controller makes later, since a job in the queue is never refused later.</li>
  *   <li>{@code StationOwned}: the platform's own Kueue objects refuse a change of their spec or labels and
  *       their deletion by anyone but the platform.</li>

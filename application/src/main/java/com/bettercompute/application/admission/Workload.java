@@ -34,12 +34,23 @@ public record Workload(Kind kind, Operation operation, String namespace, String 
 
     /** The workload kinds the webhooks are registered for. */
     public enum Kind {
-        JOB("Job"), JOBSET("JobSet"), MPIJOB("MPIJob"), POD("Pod");
+        JOB("Job"), JOBSET("JobSet"), MPIJOB("MPIJob"), POD("Pod"),
+        DEPLOYMENT("Deployment"), STATEFULSET("StatefulSet"), REPLICASET("ReplicaSet");
 
         private final String display;
 
         Kind(String display) {
             this.display = display;
+        }
+
+        /** Whether Kueue holds it whole, suspended until its gang is granted (a job), rather than pod by pod. */
+        public boolean gang() {
+            return this == JOB || this == JOBSET || this == MPIJOB;
+        }
+
+        /** Whether each of its pods is its own request, held gated until granted (replicas: a pod template). */
+        public boolean replicated() {
+            return this == DEPLOYMENT || this == STATEFULSET || this == REPLICASET;
         }
 
         /** The kind as Kubernetes spells it. */

@@ -72,7 +72,7 @@ public final class IssueCredentials {
     }
 
     /** A kubeconfig and what it holds; {@link #toString()} never shows the kubeconfig (it holds a token). */
-    public record Credentials(String kubeconfig, Instant expiresAt, CredentialRole role) {
+    public record Credentials(Kubeconfig kubeconfig, Instant expiresAt, CredentialRole role) {
         @Override
         public String toString() {
             return "Credentials[kubeconfig=<redacted>, expiresAt=" + expiresAt + ", role=" + role.wire() + "]";
@@ -97,7 +97,7 @@ public final class IssueCredentials {
             throw e.toDomainException();
         }
         String name = "bc-" + cluster.tenantId() + "-" + cluster.name() + "-" + command.role().wire();
-        String kubeconfig = Kubeconfig.write(name, connection.endpointUrl(), connection.caCertificateBase64(), token.token());
+        Kubeconfig kubeconfig = Kubeconfig.withToken(name, connection.endpointUrl(), connection.caCertificateBase64(), token.token());
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         DomainEvent issued = event(cluster, caller, command.role(), account, ttl, token.expiresAt(), now);
         tx.inTransaction(() -> {

@@ -11,9 +11,14 @@ public final class InClusterNames {
     private InClusterNames() {
     }
 
-    /** The market's job id of a job in a cluster: {@code <cluster id>/<namespace>/<name>}, the same for every attempt. */
+    /**
+     * The market's job id of a job in a cluster, the same for every attempt: {@code <cluster id>/<namespace>/<name>}
+     * for a Job, {@code <cluster id>/<namespace>/<Kind>:<name>} for any other kind (a JobSet, an MPIJob, a pod), so a
+     * pod and a Job of one name are two jobs.
+     */
     public static String jobId(String clusterId, ObjectRef job) {
-        return jobPrefix(clusterId) + job.namespace() + "/" + job.name();
+        boolean batchJob = "Job".equals(job.kind()) && (job.apiVersion() == null || job.apiVersion().startsWith("batch/"));
+        return jobPrefix(clusterId) + job.namespace() + "/" + (batchJob ? "" : job.kind() + ":") + job.name();
     }
 
     /** What every job id of a cluster starts with. */

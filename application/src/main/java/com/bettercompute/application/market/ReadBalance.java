@@ -2,6 +2,8 @@ package com.bettercompute.application.market;
 
 import com.bettercompute.application.port.MarketLedger;
 import com.bettercompute.application.port.MarketRepository;
+import com.bettercompute.application.port.StorageLedger;
+import com.bettercompute.domain.volume.StorageCharge;
 
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
@@ -40,8 +42,20 @@ public final class ReadBalance {
     private final Authorizer authorizer;
     private final MarketRepository markets;
     private final MarketLedger ledger;
+    /** Shared volumes' storage charges; null: none. */
+    private final StorageLedger storage;
 
     public ReadBalance(MarketCallers callers, Authorizer authorizer, MarketRepository markets, MarketLedger ledger) {
+        this(callers, authorizer, markets, ledger, null);
+    }
+
+    /**
+     * With {@code storage}: the shared volumes' storage charges are charged too (entries of kind {@code storage}, the
+     * volume's id as their key), and come off the balance.
+     */
+    public ReadBalance(MarketCallers callers, Authorizer authorizer, MarketRepository markets, MarketLedger ledger,
+                       StorageLedger storage) {
+        this.storage = storage;
         this.callers = callers;
         this.authorizer = authorizer;
         this.markets = markets;
@@ -67,8 +81,19 @@ public final class ReadBalance {
             entries.add(new Entry("credit", t.at(), t.amount(), null, null, null, null, null, null, null, t.idempotencyKey(),
                     t.note()));
         }
+        Money balance = TopUpCredits.balance(market, org);
+        if (storage != null) {
+            Money stored = storage.chargedTo(org);
+            charged = charged.plus(stored);
+            balance = Money.ofMicros(Math.max(0, balance.micros() - stored.micros()));
+            for (StorageCharge c : storage.latest(org, ENTRIES)) {
+                Instant end = c.hourStart().plusSeconds(3600);
+                entries.add(new Entry("storage", end, c.amount(), c.clusterId(), null, null, null, null, c.hourStart(), end,
+                        c.volumeId(), null));
+            }
+        }
         entries.sort(Comparator.comparing(Entry::at).reversed());
-        return new Balance(org, credits, charged, TopUpCredits.balance(market, org),
+        return new Balance(org, credits, charged, balance,
                 List.copyOf(entries.subList(0, Math.min(ENTRIES, entries.size()))));
     }
 

@@ -37,6 +37,25 @@ public interface MarketClusterClient {
     void ensurePlatformObjects(ClusterConnection cluster, PlatformObjects objects);
 
     /**
+     * Makes the cluster run the add-ons the market relies on — Kueue (configured for the market), JobSet and
+     * the MPI Operator — at the versions the platform pins: applies each one's manifests in order (its kinds
+     * before its controller, and the kinds Kueue integrates before Kueue), creating what is missing and
+     * replacing what differs from the pinned manifest, so an edit or a deletion by anyone is undone and a new
+     * pinned version rolls out; leaves alone what matches. Then reads whether each add-on's controller is
+     * available. Idempotent; safe on every resync.
+     *
+     * @return each add-on as it stands now, in the order they are applied
+     */
+    List<ComponentStatus> ensureComponents(ClusterConnection cluster);
+
+    /**
+     * An add-on of a market-managed cluster as it stands: its name, the version the platform pins, whether its
+     * controller is available, and what it waits for when it is not ({@code ""} when ready).
+     */
+    record ComponentStatus(String name, String version, boolean ready, String detail) {
+    }
+
+    /**
      * Starts watching the cluster's demand: the ProvisioningRequests of {@link #PROVISIONING_CLASS}, their
      * PodTemplates and the jobs that own them. {@code onChange} runs (on the watch's own thread, so it must
      * return quickly) after any of them changed; read the result with {@link DemandWatch#jobs()}.

@@ -1,6 +1,7 @@
 package com.bettercompute.application.reconcile;
 
 import com.bettercompute.application.port.ClusterProviders;
+import com.bettercompute.application.volume.ClusterVolumes;
 
 import com.bettercompute.application.port.AccessRepository;
 import com.bettercompute.application.port.CatalogRepository;
@@ -91,6 +92,8 @@ public final class ReconcileCluster {
     private final ClusterDecider decider;
     private final Clock clock;
     private final ClusterReadiness readiness;
+    /** The clusters' shared volumes, made before their clusters; null: none. */
+    private final ClusterVolumes volumes;
 
     public ReconcileCluster(Transactions tx, ClusterRepository clusters, CatalogRepository catalog, AccessRepository access,
                             EventOutbox outbox, UsageLedger usage, ClusterProviders providers, Cadence cadence, Clock clock) {
@@ -101,6 +104,14 @@ public final class ReconcileCluster {
     public ReconcileCluster(Transactions tx, ClusterRepository clusters, CatalogRepository catalog, AccessRepository access,
                             EventOutbox outbox, UsageLedger usage, ClusterProviders providers, Cadence cadence, Clock clock,
                             ClusterReadiness readiness) {
+        this(tx, clusters, catalog, access, outbox, usage, providers, cadence, clock, readiness, null);
+    }
+
+    /** With {@code volumes}: a cluster's shared volume is made (or found failed) before the cluster itself. */
+    public ReconcileCluster(Transactions tx, ClusterRepository clusters, CatalogRepository catalog, AccessRepository access,
+                            EventOutbox outbox, UsageLedger usage, ClusterProviders providers, Cadence cadence, Clock clock,
+                            ClusterReadiness readiness, ClusterVolumes volumes) {
+        this.volumes = volumes;
         this.readiness = readiness;
         this.tx = tx;
         this.clusters = clusters;
@@ -124,6 +135,12 @@ public final class ReconcileCluster {
         Optional<ProviderAccount> account = catalog.account(c.providerAccountId());
         if (account.isEmpty()) {
             return run(c, decider.accountGone(c, now), null, null, now, 0);
+        }
+        if (volumes != null) {
+            Optional<ClusterVolumes.Held> held = volumes.beforeCluster(c, account.get(), now);
+            if (held.isPresent()) {
+                return new Pass(Outcome.valueOf(held.get().kind().name()), held.get().next(), held.get().providerCalls());
+            }
         }
         ClusterProvider provider = providers.forAccount(account.get());
         ClusterLocator at = ProviderSpecs.locator(c, account.get());

@@ -36,7 +36,7 @@ public final class ConnectKubeconfig {
     }
 
     /** The kubeconfig of the organization's cluster of that name; another organization's never answers. */
-    public String byToken(Caller caller, String org, String name) {
+    public Kubeconfig byToken(Caller caller, String org, String name) {
         return write(callers.cluster(caller, org, name, Action.CONNECT));
     }
 
@@ -45,7 +45,7 @@ public final class ConnectKubeconfig {
      * same whether it never existed or was deleted; several: {@code CONFLICT} {@code ambiguous-cluster}, with
      * the token route to ask instead.
      */
-    public String byName(String name) {
+    public Kubeconfig byName(String name) {
         List<Cluster> named = clusters.named(name);
         if (named.isEmpty()) {
             throw new DomainException(ErrorCode.NOT_FOUND, "No cluster " + name + ".", Map.of("field", "cluster"));
@@ -58,7 +58,7 @@ public final class ConnectKubeconfig {
         return write(named.get(0));
     }
 
-    private String write(Cluster c) {
+    private Kubeconfig write(Cluster c) {
         boolean reachable = c.state() == ClusterState.READY || (c.state() == ClusterState.UPDATING && c.readyAt() != null);
         String audience = clusters.audience(c).orElse(null);
         if (!reachable || c.endpoint() == null || c.endpoint().isBlank() || c.progress().caCertificate() == null || audience == null) {

@@ -16,6 +16,14 @@ class MutateWorkloadTest {
     private final MutateWorkload mutate = new MutateWorkload();
 
     @org.junit.jupiter.api.Test
+    void a_pod_a_replica_set_owns_is_queued_through_its_template() {
+        Workload replica = new Workload(Kind.POD, Operation.CREATE, "default", "serve-7d4f9-abcde",
+                Map.of(MutateWorkload.QUEUE_LABEL, "default"), true, false,
+                List.of(new PodTemplate("serve-7d4f9-abcde", "/spec", 1, 8, null, true)));
+        assertEquals(Mutations.NONE, mutate.mutations(replica));
+    }
+
+    @org.junit.jupiter.api.Test
     void a_job_another_job_owns_is_queued_through_its_owner() {
         Workload child = new Workload(Kind.JOB, Operation.CREATE, "default", "set-workers-0", Map.of(), true, false,
                 List.of(new PodTemplate("template", "/spec/template/spec", 2, 8, null, false)));
@@ -31,8 +39,13 @@ class MutateWorkloadTest {
             "JOB,    UPDATE, 8, false, false, false, '',             false, false",
             "JOBSET, CREATE, 8, false, false, false, /spec/template, true,  true",
             "MPIJOB, CREATE, 8, false, false, false, /spec/template, true,  true",
-            "POD,    CREATE, 8, false, false, false, /spec/template, false, false",
+            "POD,    CREATE, 8, false, false, false, /spec/template, true,  false",
+            "POD,    CREATE, 8, false, true,  false, /spec/template, false, false",
             "POD,    CREATE, 0, false, false, false, '',             false, false",
+            "DEPLOYMENT,  CREATE, 8, false, false, false, /spec/template, true,  false",
+            "STATEFULSET, CREATE, 8, true,  false, false, '',             true,  false",
+            "REPLICASET,  CREATE, 8, false, false, false, /spec/template, true,  false",
+            "DEPLOYMENT,  CREATE, 0, false, false, false, '',             false, false",
     })
     void a_gpu_workload_gets_the_toleration_the_queue_and_suspend(Kind kind, Operation op, long gpus, boolean tolerates,
                                                                   boolean labelled, boolean suspended, String tolerateAt,

@@ -59,6 +59,9 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     public final Map<String, List<PodOnNode>> pods = new LinkedHashMap<>();
     /** Evictions asked: the pod's name and the grace given. */
     public final List<Map.Entry<String, Long>> evictions = new ArrayList<>();
+    /** The add-ons as {@link #ensureComponents} reports them; each call is counted. */
+    public final List<ComponentStatus> components = new ArrayList<>(List.of(new ComponentStatus("Kueue", "v1", true, "")));
+    public int componentPasses;
     /** When set, every call fails with it. */
     public RuntimeException failure;
 
@@ -101,6 +104,13 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
 
     public List<PostedEvent> eventsWithReason(String reason) {
         return events.values().stream().filter(e -> e.reason().equals(reason)).toList();
+    }
+
+    @Override
+    public List<ComponentStatus> ensureComponents(ClusterConnection cluster) {
+        failIfAsked();
+        componentPasses++;
+        return List.copyOf(components);
     }
 
     @Override

@@ -18,6 +18,8 @@ import com.bettercompute.domain.event.StoredEvent;
 import com.bettercompute.domain.market.Charge;
 import com.bettercompute.domain.market.MarketSnapshot;
 import com.bettercompute.domain.usage.UsageRecord;
+import com.bettercompute.domain.volume.SharedVolume;
+import com.bettercompute.domain.volume.StorageCharge;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -83,6 +85,9 @@ public final class InMemoryStore {
         final Map<String, MarketLedger.CreditTopUp> credits = new LinkedHashMap<>();
         /** by {@code clusterId + '\n' + serviceUid} */
         final Map<String, com.bettercompute.domain.loadbalancer.LoadBalancer> loadBalancers = new LinkedHashMap<>();
+        final Map<String, SharedVolume> volumes = new LinkedHashMap<>();
+        /** by {@code volumeId + '\n' + hourStart} */
+        final Map<String, StorageCharge> storageCharges = new LinkedHashMap<>();
 
         State copy() {
             State s = new State();
@@ -113,6 +118,8 @@ public final class InMemoryStore {
             s.feedSequence = feedSequence;
             s.credits.putAll(credits);
             s.loadBalancers.putAll(loadBalancers);
+            s.volumes.putAll(volumes);
+            s.storageCharges.putAll(storageCharges);
             return s;
         }
     }

@@ -2,6 +2,7 @@ package com.bettercompute.application.signin;
 
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.cluster.Kubeconfig;
 import com.bettercompute.application.cluster.ClusterLookup;
 import com.bettercompute.application.fakes.InMemorySignInRepository;
 import com.bettercompute.application.fakes.InMemoryTenantClusterClient;
@@ -205,7 +206,11 @@ class SignInTest {
         });
         assertThatThrownBy(() -> kubeconfigs.byName("never")).isInstanceOfSatisfying(DomainException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
-        String yaml = kubeconfigs.byToken(caller("user:alice@acme.example"), null, "train");
-        assertThat(yaml).contains("command: \"kubectl-nc\"", "\"" + audience() + "\"", "\"" + ISSUER + "\"").doesNotContain("token:");
+        Kubeconfig kubeconfig = kubeconfigs.byToken(caller("user:alice@acme.example"), null, "train");
+        assertThat(kubeconfig.user()).isInstanceOfSatisfying(Kubeconfig.Plugin.class, plugin -> {
+            assertThat(plugin.command()).isEqualTo("kubectl-nc");
+            assertThat(plugin.args()).containsExactly("token", "--server", ISSUER, "--client", audience());
+        });
+        assertThat(kubeconfig.name()).isEqualTo("train");
     }
 }

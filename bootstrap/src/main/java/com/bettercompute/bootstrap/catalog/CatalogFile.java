@@ -1,6 +1,8 @@
 package com.bettercompute.bootstrap.catalog;
 
 import com.bettercompute.application.market.MarketCatalog;
+import com.bettercompute.application.volume.StorageSettings;
+import com.bettercompute.domain.volume.StoragePrice;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.access.Role;
 import com.bettercompute.domain.access.RoleBinding;
@@ -54,12 +56,13 @@ public final class CatalogFile {
     private CatalogFile() {}
 
     /**
-     * The whole file: the catalog, its {@code market} section with the tenants' market settings, and the load balancer
-     * settings ({@code loadBalancers}, and each tenant's own cap).
+     * The whole file: the catalog, its {@code market} section with the tenants' market settings, the load balancer
+     * settings ({@code loadBalancers}, and each tenant's own cap) and its {@code storage} section (which pools provision
+     * shared volumes, where storage is billed and at what price).
      */
-    public record Parsed(Catalog catalog, MarketCatalog market, LoadBalancerSettings loadBalancers) {
+    public record Parsed(Catalog catalog, MarketCatalog market, LoadBalancerSettings loadBalancers, StorageSettings storage) {
         public Parsed(Catalog catalog, MarketCatalog market) {
-            this(catalog, market, LoadBalancerSettings.NONE);
+            this(catalog, market, LoadBalancerSettings.NONE, StorageSettings.NONE);
         }
     }
 
@@ -227,9 +230,11 @@ public final class CatalogFile {
                 market(market);
             }
             LoadBalancerSettings loadBalancers = loadBalancers(root.object("loadBalancers"));
+            Obj storage = root.object("storage");
+            StorageSettings storageSettings = storage == null ? StorageSettings.NONE : storage(storage);
             root.done();
             return new Parsed(new Catalog(providers, accounts, pools, offers, tenants, projects, networks, budgets, principals),
-                    new MarketCatalog(timings, marketPools, marketTenants), loadBalancers);
+                    new MarketCatalog(timings, marketPools, marketTenants), loadBalancers, storageSettings);
         }
 
         /**
@@ -256,6 +261,33 @@ public final class CatalogFile {
             }
             lb.done();
             return new LoadBalancerSettings(cap == null ? LoadBalancerSettings.DEFAULT_CLUSTER_CAP : cap, tenantLoadBalancerCaps, pools);
+        }
+
+        /**
+         * The {@code storage} section: {@code sharedVolumePools} (pools whose new clusters come with a shared volume),
+         * {@code sampleEvery} (how often the bytes each volume holds are read; 1m by default) and {@code billing}, the
+         * sites (regions) where storage is billed, each with its {@code pricePerGiBMonth}.
+         */
+        StorageSettings storage(Obj storage) {
+            Set<String> known = new HashSet<>();
+            pools.forEach(p -> known.add(p.id()));
+            List<String> volumePools = storage.strings("sharedVolumePools", POOL_ID);
+            for (String pool : volumePools) {
+                storage.check("sharedVolumePools", known.contains(pool), "no pool '" + pool + "' is listed under pools");
+            }
+            Duration every = duration(storage, "sampleEvery", StorageSettings.DEFAULT_SAMPLE_EVERY);
+            storage.check("sampleEvery", !every.isZero() && every.compareTo(Duration.ofHours(1)) <= 0, "must be between 1s and 1h");
+            Map<String, StoragePrice> prices = new LinkedHashMap<>();
+            for (Obj b : storage.objects("billing")) {
+                String site = b.str("site", true);
+                b.check("site", !prices.containsKey(site), "site '" + site + "' is listed twice");
+                b.check("site", accountZones.values().stream().flatMap(List::stream).anyMatch(z -> z.startsWith(site + "-")),
+                        "'" + site + "' is not the region of any account's zone");
+                prices.put(site, new StoragePrice(usd(b, "pricePerGiBMonth", true)));
+                b.done();
+            }
+            storage.done();
+            return new StorageSettings(Set.copyOf(volumePools), prices, every);
         }
 
         /** The {@code market} section: its durations (MARKET.md's by default) and its pools. */

@@ -40,18 +40,19 @@ class LogFormatTest {
         List<String> lines = runWithTraffic(dir, "json");
         List<JsonNode> logs = new ArrayList<>();
         for (String line : lines) {
-            if (line.startsWith("listening on ") || line.startsWith("admission webhooks on ") || line.startsWith("gke simulator")) {
+            if (line.startsWith("listening on ") || line.startsWith("admission webhooks on ") || line.startsWith("gke simulator")
+                    || line.startsWith("filestore simulator")) {
                 continue; // what serve prints for a person, on standard output
             }
             JsonNode json = RunningServer.JSON.readTree(line);
             assertThat(json.isObject()).as(line).isTrue();
-            assertThat(json.has("time") && json.has("level") && json.has("logger") && json.has("message")).as(line).isTrue();
+            assertThat(json.has("timestamp") && json.has("level") && json.has("loggerName") && json.has("formattedMessage")).as(line).isTrue();
             logs.add(json);
         }
         assertThat(logs).anySatisfy(j -> {
-            assertThat(j.get("message").asText()).contains("/api/compute/kubernetesClusters/create").contains("caller=user:alice@acme.example");
-            assertThat(j.path("requestId").asText()).matches("[0-9a-f-]{36}");
-            assertThat(j.path("tenantId").asText()).isEqualTo("acme");
+            assertThat(j.get("formattedMessage").asText()).contains("/api/compute/kubernetesClusters/create").contains("caller=user:alice@acme.example");
+            assertThat(j.path("mdc").path("requestId").asText()).matches("[0-9a-f-]{36}");
+            assertThat(j.path("mdc").path("tenantId").asText()).isEqualTo("acme");
         });
         assertNoToken(lines);
     }

@@ -44,7 +44,11 @@ class MarketInTenantClusterEndToEndTest {
             .withVersion("v1").withKind("ProvisioningRequest").withPlural("provisioningrequests").withNamespaced(true).build();
 
     static <T> T await(String what, Supplier<T> probe) {
-        Instant deadline = Instant.now().plus(PATIENCE);
+        return await(what, PATIENCE, probe);
+    }
+
+    static <T> T await(String what, Duration patience, Supplier<T> probe) {
+        Instant deadline = Instant.now().plus(patience);
         while (true) {
             T found;
             try {

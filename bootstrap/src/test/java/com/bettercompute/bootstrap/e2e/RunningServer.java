@@ -132,6 +132,10 @@ public final class RunningServer implements AutoCloseable {
         return send(HttpRequest.newBuilder(URI.create(base + pathAndQuery)).GET(), token);
     }
 
+    public Reply delete(String pathAndQuery, String token) {
+        return send(HttpRequest.newBuilder(URI.create(base + pathAndQuery)).DELETE(), token);
+    }
+
     private Reply send(HttpRequest.Builder request, String token) {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);

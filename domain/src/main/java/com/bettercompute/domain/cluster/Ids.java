@@ -14,6 +14,8 @@ public final class Ids {
     public static final String CLUSTER_PREFIX = "kcl_";
     public static final String NODE_POOL_PREFIX = "knp_";
     public static final String PROVIDER_NAME_PREFIX = "bc-k-";
+    public static final String VOLUME_PREFIX = "kvol_";
+    public static final String VOLUME_STORAGE_PREFIX = "bc-v-";
 
     private Ids() {}
 
@@ -32,6 +34,19 @@ public final class Ids {
      */
     public static String addedNodePoolId(String tenantId, String callerId, String clusterId, String idempotencyKey) {
         return NODE_POOL_PREFIX + base32(sha256("added-nodepool", tenantId, callerId, clusterId, idempotencyKey), 26);
+    }
+
+    /** A cluster's shared volume: derived from the cluster, so a crash between saving it and using it finds it again. */
+    public static String volumeId(String clusterId) {
+        return VOLUME_PREFIX + base32(sha256("volume", clusterId), 26);
+    }
+
+    /**
+     * The shared volume's storage name at the provider: {@code bc-v-} and 24 characters of its id, a valid Filestore
+     * instance id (lower case, a letter first, at most 63 characters), known before the provider is called.
+     */
+    public static String volumeStorageName(String volumeId) {
+        return VOLUME_STORAGE_PREFIX + volumeId.substring(VOLUME_PREFIX.length(), VOLUME_PREFIX.length() + 24);
     }
 
     /** {@code bc-k-} and 24 characters of the id: a valid GKE name (40 characters at most, lower case). */

@@ -164,7 +164,7 @@ final class ClusterPages {
         String setup = "curl -fsSL " + server + "/setup.sh | sh -s -- you@example.com " + c.name();
         console.html(v.ctx(), status, "cluster.jte", new Model.ClusterPage(
                 v.chrome(c.name(), "clusters", nav(c, market != null, "overview"), null), detail, pools, events(v, c),
-                market, forms.addPool().values().isEmpty() ? new Model.Form(Map.of("idempotencyKey", Forms.newKey()), Map.of(), null)
+                market, StoragePages.panel(console, c), forms.addPool().values().isEmpty() ? new Model.Form(Map.of("idempotencyKey", Forms.newKey()), Map.of(), null)
                 : forms.addPool(), forms.resize(), forms.limit(), forms.delete(), kubeconfig, setup));
     }
 
@@ -283,13 +283,15 @@ final class ClusterPages {
     private void delete(Pages.Visit v) {
         Cluster c = cluster(console, v);
         String confirm = v.form("confirm");
+        // the spec's box, unchecked by default: without it the shared volume is preserved
+        boolean deleteVolume = "true".equals(v.form("deleteVolume"));
         if (!confirm.equals(c.name())) {
-            Model.Form form = new Model.Form(Map.of("confirm", confirm),
-                    Map.of("confirm", "must be the cluster's name, " + c.name() + ", to delete it"), null);
+            Map<String, String> typed = deleteVolume ? Map.of("confirm", confirm, "deleteVolume", "true") : Map.of("confirm", confirm);
+            Model.Form form = new Model.Form(typed, Map.of("confirm", "must be the cluster's name, " + c.name() + ", to delete it"), null);
             show(v, c, new PageForms(Model.Form.EMPTY, Model.Form.EMPTY, Model.Form.EMPTY, form), 400);
             return;
         }
-        console.api.deleteCluster().delete(v.caller(), new ClusterRef(v.org(), c.id()));
+        console.api.deleteCluster().delete(v.caller(), new ClusterRef(v.org(), c.id()), deleteVolume);
         Pages.seeOther(v.ctx(), "/clusters" + Flash.query("deleted", c.name()));
     }
 

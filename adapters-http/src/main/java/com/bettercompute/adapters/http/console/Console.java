@@ -4,6 +4,7 @@ import com.bettercompute.adapters.http.ApiBodies;
 import com.bettercompute.adapters.http.ApiUseCases;
 import com.bettercompute.adapters.http.MarketUseCases;
 import com.bettercompute.adapters.http.NodePoolUseCases;
+import com.bettercompute.adapters.http.VolumeUseCases;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
@@ -56,13 +57,22 @@ public final class Console {
     final NodePoolUseCases nodePools;
     final MarketUseCases market;
     final ConsoleUseCases console;
+    /** The shared volumes (the Storage page, a cluster's volume); null: the site provisions none. */
+    final VolumeUseCases volumes;
     final Sessions sessions;
     private final Clock clock;
     private final TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);
     private final Map<String, byte[]> assets = Map.of("console.css", asset("console.css"), "console.js", asset("console.js"));
 
     public Console(ApiUseCases api, NodePoolUseCases nodePools, MarketUseCases market, ConsoleUseCases console, Clock clock) {
+        this(api, nodePools, market, console, null, clock);
+    }
+
+    /** With {@code volumes}: the Storage page, each cluster's volume on its page and the cluster delete's opt-in. */
+    public Console(ApiUseCases api, NodePoolUseCases nodePools, MarketUseCases market, ConsoleUseCases console,
+                   VolumeUseCases volumes, Clock clock) {
         this.api = api;
+        this.volumes = volumes;
         this.nodePools = nodePools;
         this.market = market;
         this.console = console;
@@ -78,6 +88,7 @@ public final class Console {
         new SignIn(this).install(routes);
         new ClusterPages(this).install(pages);
         new MarketPages(this, feed, clock).install(pages);
+        new StoragePages(this).install(pages);
     }
 
     /** Whether a path is the console's: an unmatched one is answered by {@link #notFound}, not by the API's JSON. */

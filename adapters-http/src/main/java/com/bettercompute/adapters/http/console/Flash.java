@@ -11,7 +11,8 @@ final class Flash {
             "pool-resized", "Node pool %s is being resized.",
             "pool-deleted", "Node pool %s is being deleted.",
             "limit-set", "The limit price is now %s per GPU-hour.",
-            "limit-withdrawn", "The limit price is withdrawn: the cluster's jobs bid zero.");
+            "limit-withdrawn", "The limit price is withdrawn: the cluster's jobs bid zero.",
+            "volume-deleting", "Volume %s is being deleted with every file on it; its billing has stopped.");
 
     private Flash() {}
 

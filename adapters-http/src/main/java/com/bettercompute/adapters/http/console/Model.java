@@ -71,8 +71,23 @@ public final class Model {
                               List<PoolPrice> pools) {}
 
     public record ClusterPage(Chrome chrome, ClusterDetail cluster, List<PoolRow> pools, List<EventRow> events,
-                              MarketPanel market, Form addPool, Form resize, Form limit, Form delete,
+                              MarketPanel market, VolumePanel volume, Form addPool, Form resize, Form limit, Form delete,
                               String kubeconfigCommand, String setupCommand) {}
+
+    /** A cluster's shared volume on its page: where every node mounts it. {@code storageName} null when it is the label. */
+    public record VolumePanel(String path, String label, String storageName, String size, String state) {}
+
+    /**
+     * A row of the Storage page. {@code storageName} null when it is the label ({@code confirmName} is what to type
+     * either way); {@code cluster} null: preserved, no cluster; {@code bytes} null before the first sample; the charges
+     * null where storage billing is off for the volume's site.
+     */
+    public record VolumeRow(String label, String storageName, String confirmName, String cluster, String clusterId,
+                            String state, String path, String size, String bytes, Long exactBytes, String chargePerMonth,
+                            String charged, String message, boolean deletable) {}
+
+    /** {@code refused}: the storage name whose delete form {@code delete} sends back; null: none. */
+    public record StoragePage(Chrome chrome, String org, List<VolumeRow> volumes, boolean billing, String refused, Form delete) {}
 
     public record EpisodeRow(int number, String queuedAt, String runningAt, String endedAt, String end, String queuedFor,
                              String ranFor) {}

@@ -377,7 +377,7 @@ final class RestFrontEnd {
 
     // ---------------------------------------------------------------- replies
 
-    private static void sendError(HttpExchange exchange, Status status) throws IOException {
+    static void sendError(HttpExchange exchange, Status status) throws IOException {
         String message = status.getDescription() == null ? status.getCode().name() : status.getDescription();
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("code", httpStatus(status.getCode()));
@@ -405,11 +405,11 @@ final class RestFrontEnd {
         };
     }
 
-    private static void send(HttpExchange exchange, int status, String body) throws IOException {
+    static void send(HttpExchange exchange, int status, String body) throws IOException {
         send(exchange, status, body, "application/json; charset=UTF-8");
     }
 
-    private static void send(HttpExchange exchange, int status, String body, String contentType) throws IOException {
+    static void send(HttpExchange exchange, int status, String body, String contentType) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", contentType);
         exchange.sendResponseHeaders(status, bytes.length);

@@ -45,7 +45,9 @@ import java.util.function.Function;
  * checked, with {@code timeoutSeconds} (default 10) as its deadline. A denial becomes the Status
  * kube-apiserver answers ({@code admission webhook "X" denied the request: …}, the webhook's code, at
  * least 400); a call that fails or times out refuses the request with a 500 under {@code failurePolicy:
- * Fail} (the default) and is skipped under {@code Ignore}.
+ * Fail} (the default) and is skipped under {@code Ignore}. A webhook reached through a Service
+ * ({@code clientConfig.service}) is one of an add-on the simulated cluster runs as a double: the double answers
+ * it ({@link LocalServices}); a Service nothing serves fails the call as one without endpoints does.
  *
  * <p>Called with no lock held: a webhook may call back into the cluster's API.
  */
@@ -101,6 +103,21 @@ final class AdmissionWebhooks {
         }
     }
 
+    /**
+     * The webhook Services the simulated cluster's add-on doubles serve: for a call to {@code service} in
+     * {@code namespace}, the object as the add-on's webhook leaves it (null: it adds nothing), or, when nothing
+     * serves that Service, a {@link NotServed}.
+     */
+    @FunctionalInterface
+    interface LocalServices {
+        Object serve(String namespace, String service, Attributes attributes);
+
+        LocalServices NONE = (namespace, service, attributes) -> new NotServed();
+    }
+
+    /** Nothing serves the Service (no endpoints). */
+    record NotServed() {}
+
     private final KubernetesSerialization json;
     private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
 
@@ -120,6 +137,12 @@ final class AdmissionWebhooks {
      */
     Verdict admit(List<Map<String, Object>> mutating, List<Map<String, Object>> validating, Attributes attributes,
                   Function<String, Map<String, Object>> namespaceLabels) {
+        return admit(mutating, validating, attributes, namespaceLabels, LocalServices.NONE);
+    }
+
+    /** As {@link #admit(List, List, Attributes, Function)}, with the webhook Services the cluster's add-ons serve. */
+    Verdict admit(List<Map<String, Object>> mutating, List<Map<String, Object>> validating, Attributes attributes,
+                  Function<String, Map<String, Object>> namespaceLabels, LocalServices local) {
         Map<String, Object> object = attributes.request().object();
         List<String> warnings = new ArrayList<>();
         for (Map<String, Object> webhook : webhooks(mutating)) {
@@ -127,9 +150,12 @@ final class AdmissionWebhooks {
             if (!WebhookRules.matches(webhook, current.request(), namespaceLabels)) {
                 continue;
             }
-            Step step = call(webhook, current, warnings);
+            Step step = call(webhook, current, warnings, local);
             if (step instanceof Refused refused) {
                 return refused;
+            }
+            if (step instanceof Replaced replaced && object != null) {
+                object = replaced.object();
             }
             if (step instanceof Patched patched && object != null) {
                 Map<String, Object> applied = apply(patched.patch(), object);
@@ -141,7 +167,8 @@ final class AdmissionWebhooks {
         }
         for (Map<String, Object> webhook : webhooks(validating)) {
             Attributes current = attributes.withObject(object);
-            if (WebhookRules.matches(webhook, current.request(), namespaceLabels) && call(webhook, current, warnings) instanceof Refused refused) {
+            if (WebhookRules.matches(webhook, current.request(), namespaceLabels)
+                    && call(webhook, current, warnings, local) instanceof Refused refused) {
                 return refused;
             }
         }
@@ -151,17 +178,40 @@ final class AdmissionWebhooks {
     // ---------------------------------------------------------------- one call
 
     /** What one webhook said: go on, go on with this patch, or the request's refusal. */
-    private sealed interface Step permits Pass, Patched, Refused {}
+    private sealed interface Step permits Pass, Patched, Replaced, Refused {}
 
     private record Pass() implements Step {}
 
     private record Patched(JsonNode patch) implements Step {}
 
-    private Step call(Map<String, Object> webhook, Attributes attributes, List<String> warnings) {
+    /** An add-on double's webhook answered with the object as it leaves it. */
+    private record Replaced(Map<String, Object> object) implements Step {}
+
+    private Step call(Map<String, Object> webhook, Attributes attributes, List<String> warnings, LocalServices local) {
         String name = name(webhook);
         String sideEffects = String.valueOf(webhook.get("sideEffects"));
         if (attributes.dryRun() && !"None".equals(sideEffects) && !"NoneOnDryRun".equals(sideEffects)) {
             return refused(400, "BadRequest", "admission webhook \"" + name + "\" does not support dry run", warnings);
+        }
+        Map<String, Object> clientConfig = Obj.map(webhook.get("clientConfig"));
+        Map<String, Object> service = Obj.map(clientConfig.get("service"));
+        if (clientConfig.get("url") == null && !service.isEmpty()) {
+            Object served = local.serve(String.valueOf(service.get("namespace")), String.valueOf(service.get("name")), attributes);
+            if (served instanceof Map<?, ?> m) {
+                return new Replaced(Obj.map(m));
+            }
+            if (served == null) {
+                return new Pass();
+            }
+            String target = "https://" + service.get("name") + "." + service.get("namespace") + ".svc:" + Obj.num(service, 443, "port")
+                    + (service.get("path") == null ? "" : service.get("path")) + "?timeout=" + Obj.num(webhook, DEFAULT_TIMEOUT_SECONDS, "timeoutSeconds") + "s";
+            String message = "failed calling webhook \"" + name + "\": failed to call webhook: Post \"" + target
+                    + "\": no endpoints available for service \"" + service.get("name") + "\"";
+            if ("Ignore".equals(webhook.get("failurePolicy"))) {
+                LOG.warn("simulated Kubernetes API: {} (failurePolicy Ignore: the request goes on)", message);
+                return new Pass();
+            }
+            return internalError(message, warnings);
         }
         String uid = UUID.randomUUID().toString();
         Object answer = post(webhook, review(uid, attributes));

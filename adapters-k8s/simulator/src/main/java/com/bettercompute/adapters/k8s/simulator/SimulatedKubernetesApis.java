@@ -580,9 +580,14 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         /** Whether the nodes were synced once since this cluster's API started (or was restored). */
         boolean synced;
         final ClusterStore store = new ClusterStore(crud, json);
-        final SimulatedKueue kueue = new SimulatedKueue(store, settings.provisioningBackoffBase());
         final SimulatedPods pods = new SimulatedPods(store, settings.nodeReadyAfter(), this::podAdmissionWanted);
         final SimulatedServices services = new SimulatedServices(store);
+        final SimulatedKueue kueue = new SimulatedKueue(store, pods, settings.provisioningBackoffBase());
+        final SimulatedDeployments deployments = new SimulatedDeployments(store, pods);
+        final SimulatedStatefulSets statefulSets = new SimulatedStatefulSets(store, pods);
+        final SimulatedDaemonSets daemonSets = new SimulatedDaemonSets(store, pods);
+        final SimulatedJobSets jobSets = new SimulatedJobSets(store);
+        final SimulatedMpiJobs mpiJobs = new SimulatedMpiJobs(store, pods);
 
         SimCluster(String project, String location, String name) {
             this.project = project;
@@ -599,8 +604,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 create("/api/v1/namespaces", json.asJson(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build()));
             }
             builtInClusterRoles().forEach(role -> create("/apis/rbac.authorization.k8s.io/v1/clusterroles", role));
-            // Kueue is installed in every simulated cluster, as on the platform's GKE clusters.
-            KueueCrds.all().forEach(crd -> create(CRDS, json.asJson(crd)));
+            // Kueue, JobSet and the MPI Operator are not here: they run once someone installs them, as on GKE.
             save();
             LOG.info("simulated Kubernetes API started for cluster {}/{}/{}", project, location, name);
         }
@@ -666,9 +670,20 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         private synchronized void reconcile() {
             Instant now = clock.instant();
             boolean changed = false;
+            // what runs is read once per reconcile: an add-on that turns ready here runs from the next one
+            InstalledComponents.Running running = InstalledComponents.read(store);
             for (int round = 0; round < MAX_ROUNDS; round++) {
                 // Kueue first: a Job it queues is suspended before the Job controller makes its pods.
-                kueue.reconcile(now);
+                kueue.reconcile(now, running);
+                deployments.reconcile(now);
+                statefulSets.reconcile(now);
+                daemonSets.reconcile(now);
+                if (running.jobSet()) {
+                    jobSets.reconcile(now);
+                }
+                if (running.mpiOperator()) {
+                    mpiJobs.reconcile(now);
+                }
                 pods.reconcile(now);
                 services.reconcile();
                 if (!store.takeChanged()) {
@@ -871,7 +886,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                     new WebhookRules.Request(operation, target.group(), target.version(), target.resource(), target.subResource(),
                             target.namespace(), object, old),
                     kindGroup, kindVersion, kind, objectName, user(caller), query.contains("dryRun=All"), options);
-            AdmissionWebhooks.Verdict verdict = admission.admit(mutating, validating, attributes, this::namespaceLabels);
+            AdmissionWebhooks.Verdict verdict = admission.admit(mutating, validating, attributes, this::namespaceLabels, this::serveLocally);
             return new Admission(verdict, old == null ? null : Obj.str(old, "metadata", "resourceVersion"));
         }
 
@@ -919,8 +934,9 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                         continue;
                     }
                     AdmissionWebhooks.Attributes attributes = new AdmissionWebhooks.Attributes(podCreate(pod), "", "v1", "Pod",
-                            Obj.name(pod), JOB_CONTROLLER, false, options("CreateOptions", ""));
-                    AdmissionWebhooks.Verdict verdict = admission.admit(mutating, validating, attributes, this::namespaceLabels);
+                            Obj.name(pod), controllerUser(pod), false, options("CreateOptions", ""));
+                    AdmissionWebhooks.Verdict verdict = admission.admit(mutating, validating, attributes, this::namespaceLabels,
+                            this::serveLocally);
                     if (verdict instanceof AdmissionWebhooks.Refused) {
                         refusedJobs.add(job);
                     }
@@ -942,6 +958,34 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             }
         }
 
+        /**
+         * The webhook Services of the add-ons this cluster runs as doubles: Kueue's mutations, JobSet's (which add
+         * nothing the double needs); a Service of an add-on that is not running has no endpoints.
+         */
+        private Object serveLocally(String namespace, String service, AdmissionWebhooks.Attributes attributes) {
+            InstalledComponents.Running running = InstalledComponents.read(store);
+            if (!running.serves(namespace, service)) {
+                return new AdmissionWebhooks.NotServed();
+            }
+            if (InstalledComponents.KUEUE.webhookService().equals(service)) {
+                return kueue.mutate(attributes.request().operation(), attributes.kind(), attributes.request().object(), running);
+            }
+            return null;
+        }
+
+        /** Who makes a controller's pods, as kube-controller-manager's per-controller credentials name it. */
+        private static AdmissionWebhooks.User controllerUser(Map<String, Object> pod) {
+            Map<String, Object> owner = SimulatedPods.controllerOf(pod);
+            String kind = owner == null ? "Job" : String.valueOf(owner.get("kind"));
+            return switch (kind) {
+                case "Job" -> JOB_CONTROLLER;
+                case "ReplicaSet" -> AdmissionWebhooks.User.serviceAccount("kube-system", "replicaset-controller", null);
+                case "StatefulSet" -> AdmissionWebhooks.User.serviceAccount("kube-system", "statefulset-controller", null);
+                case "DaemonSet" -> AdmissionWebhooks.User.serviceAccount("kube-system", "daemon-set-controller", null);
+                default -> AdmissionWebhooks.User.serviceAccount("mpi-operator", "mpi-operator", null);
+            };
+        }
+
         /** Whether a pod the Job controller makes has webhooks to go through (by their rules; selectors are read at admission). */
         private boolean podAdmissionWanted(Map<String, Object> pod) {
             WebhookRules.Request create = podCreate(pod);
@@ -954,7 +998,10 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         }
 
         private Map<String, Object> namespaceLabels(String namespace) {
-            return Obj.labels(Obj.map(store.get("/api/v1/namespaces/" + namespace)));
+            Map<String, Object> labels = new java.util.LinkedHashMap<>(Obj.labels(Obj.map(store.get("/api/v1/namespaces/" + namespace))));
+            // kube-apiserver gives every namespace this label, which webhooks' namespace selectors name
+            labels.put("kubernetes.io/metadata.name", namespace);
+            return labels;
         }
 
         /** The caller as {@code request.userInfo}: the platform, or the user its token authenticated (a service account, a person). */

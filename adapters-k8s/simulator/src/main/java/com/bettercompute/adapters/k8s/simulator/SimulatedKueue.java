@@ -16,13 +16,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What Kueue (with its provisioning admission check) would do in one simulated cluster, one round at a
- * time: Jobs get a suspended start and a Workload {@code job-<name>-<hash>}; Workloads reserve GPU quota in
- * their ClusterQueue by priority, then age; a Workload holding quota files one ProvisioningRequest
- * {@code <workload>-<check>-<attempt>} with its PodTemplates per provisioning admission check and follows the
- * request's conditions; an admitted Workload's Job is started with the flavor's and the request's node
- * selector, an evicted one's is stopped. Time comes from the given clock; all state lives in the objects, so
- * a restarted simulator carries on. See docs/gke-simulator.md for where it differs from Kueue.
+ * What Kueue (with its provisioning admission check) would do in one simulated cluster where it runs, one
+ * round at a time, for the integrations its configuration names ({@link KueueFrameworks}): a Job, JobSet or
+ * MPIJob gets a suspended start and a Workload {@code <kind>-<name>-<hash>} with one pod set per replicated
+ * job or MPI replica type; a pod its webhook gated is a Workload of its own ({@code pod-<name>-<hash>});
+ * Workloads reserve GPU quota in their ClusterQueue by priority, then age; a Workload holding quota files one
+ * ProvisioningRequest {@code <workload>-<check>-<attempt>} with a PodTemplate per pod set asking GPUs (the
+ * check's managed resource) and follows the request's conditions; an admitted Workload's job is started with
+ * the flavor's and the request's node selector (a pod's gate lifted), an evicted one's stopped (a pod
+ * deleted). Its webhook's mutations ({@link #mutate}) are answered here too. Time comes from the given clock;
+ * all state lives in the objects, so a restarted simulator carries on. See docs/gke-simulator.md for where it
+ * differs from Kueue.
  */
 final class SimulatedKueue {
     static final String WORKLOADS = KueueCrds.API + "/workloads";
@@ -30,107 +34,217 @@ final class SimulatedKueue {
     static final String PROVISIONING_CRD = "provisioningrequests.autoscaling.x-k8s.io";
     static final String QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
     static final String PRIORITY_LABEL = "kueue.x-k8s.io/priority-class";
-    static final String MANAGED_LABEL = "kueue.x-k8s.io/managed";
+    static final String MANAGED_LABEL = KueueFrameworks.MANAGED_LABEL;
     static final String JOB_UID_LABEL = "kueue.x-k8s.io/job-uid";
     static final String PROVISIONING_CONTROLLER = "kueue.x-k8s.io/provisioning-request";
     static final String GPU = "nvidia.com/gpu";
     static final String CREATED_AT = "sim.better-compute.dev/created-at";
+    /** Namespaces Kueue leaves alone whatever its configuration (its own and the system's). */
+    static final List<String> UNMANAGED_NAMESPACES = List.of("kube-system", "kueue-system");
     private static final String MAIN = "main";
     private static final Duration DEFAULT_BACKOFF_BASE = Duration.ofSeconds(60);
     private static final Duration DEFAULT_BACKOFF_MAX = Duration.ofSeconds(1800);
     private static final long DEFAULT_BACKOFF_LIMIT = 3;
 
     private final ClusterStore store;
+    private final SimulatedPods pods;
     /** Overrides every ProvisioningRequestConfig's back-off base (tests, fast demos); null: as configured. */
     private final Duration backoffBase;
 
-    SimulatedKueue(ClusterStore store, Duration backoffBase) {
+    SimulatedKueue(ClusterStore store, SimulatedPods pods, Duration backoffBase) {
         this.store = store;
+        this.pods = pods;
         this.backoffBase = backoffBase;
     }
 
-    void reconcile(Instant now) {
+    /** A job of one integration, as Kueue holds it. */
+    private record Owned(KueueFrameworks.Framework framework, Map<String, Object> object) {
+        String uid() {
+            return SimulatedKueue.uid(object);
+        }
+    }
+
+    /** The integrations that run: named in the configuration, with their kind served. */
+    private static List<KueueFrameworks.Framework> enabled(InstalledComponents.Running running) {
+        List<KueueFrameworks.Framework> out = new ArrayList<>();
+        for (KueueFrameworks.Framework f : KueueFrameworks.all()) {
+            boolean served = switch (f.kind()) {
+                case "JobSet" -> running.jobSet();
+                case "MPIJob" -> running.mpiOperator();
+                default -> true;
+            };
+            if (served && running.kueueConfig().integrates(f.name())) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    void reconcile(Instant now, InstalledComponents.Running running) {
+        if (!running.kueue()) {
+            return;
+        }
         String stamp = now.toString();
-        List<Map<String, Object>> jobs = store.list("/apis/batch/v1/jobs");
-        Map<String, Map<String, Object>> workloadsByJob = new HashMap<>();
+        List<KueueFrameworks.Framework> frameworks = enabled(running);
+        List<String> kinds = frameworks.stream().map(KueueFrameworks.Framework::kind).toList();
+        List<Owned> owned = new ArrayList<>();
+        for (KueueFrameworks.Framework f : frameworks) {
+            for (Map<String, Object> o : store.list(f.collection())) {
+                if (!UNMANAGED_NAMESPACES.contains(Obj.namespace(o)) && f.manages(o, kinds)) {
+                    owned.add(new Owned(f, o));
+                }
+            }
+        }
+        Map<String, Owned> byUid = new HashMap<>();
+        owned.forEach(o -> byUid.put(o.uid(), o));
+        Map<String, Map<String, Object>> workloadsByOwner = new HashMap<>();
         for (Map<String, Object> w : store.list(WORKLOADS)) {
             String owner = ownerUid(w);
-            boolean jobExists = jobs.stream().anyMatch(j -> uid(j).equals(owner));
-            if (!jobExists) {
+            if (!byUid.containsKey(owner)) {
                 deleteWorkload(w);
             } else {
-                workloadsByJob.put(owner, w);
+                workloadsByOwner.put(owner, w);
             }
         }
-        for (Map<String, Object> job : jobs) {
-            Map<String, Object> workload = workloadsByJob.get(uid(job));
+        for (Owned o : owned) {
+            Map<String, Object> workload = workloadsByOwner.get(o.uid());
+            KueueFrameworks.Framework f = o.framework();
             if (workload == null) {
-                String queue = queueOf(job);
-                boolean runningUnqueued = !Boolean.TRUE.equals(Obj.at(job, "spec", "suspend")) && Obj.at(job, "status", "startTime") != null;
-                if (queue == null || runningUnqueued) {
+                String queue = queueOf(o, running.kueueConfig());
+                if (queue == null || f.runningUnqueued(o.object()) || f.finished(o.object())) {
                     continue;
                 }
-                workload = createWorkload(job, queue, stamp);
+                workload = createWorkload(o, queue, stamp);
                 if (workload != null) {
-                    workloadsByJob.put(uid(job), workload);
+                    workloadsByOwner.put(o.uid(), workload);
                 }
                 continue;
             }
-            boolean suspended = Boolean.TRUE.equals(Obj.at(job, "spec", "suspend"));
-            if (suspended && !Obj.isTrue(workload, "Admitted") && !matches(job, workload)) {
-                // As Kueue: a Job changed while it waits no longer matches its Workload, which is made again.
+            boolean suspended = f.suspended(o.object());
+            if (suspended && !Obj.isTrue(workload, "Admitted") && !matches(o, workload)) {
+                // As Kueue: a job changed while it waits no longer matches its Workload, which is made again.
                 deleteWorkload(workload);
-                workloadsByJob.remove(uid(job));
+                workloadsByOwner.remove(o.uid());
                 continue;
             }
-            if (!suspended && !Obj.isTrue(workload, "Admitted") && !Obj.isTrue(job, "Complete")) {
-                stop(job, workload);
+            if (!suspended && !Obj.isTrue(workload, "Admitted") && !f.finished(o.object())) {
+                stop(o, workload, now);
             }
         }
-        reserveQuota(new ArrayList<>(workloadsByJob.values()), now, stamp);
-        for (Map<String, Object> job : jobs) {
-            Map<String, Object> workload = workloadsByJob.get(uid(job));
+        reserveQuota(new ArrayList<>(workloadsByOwner.values()), now, stamp);
+        for (Owned o : owned) {
+            Map<String, Object> workload = workloadsByOwner.get(o.uid());
             if (workload != null) {
-                followChecks(job, workload, now, stamp);
+                followChecks(o, workload, now, stamp);
             }
         }
+    }
+
+    // ---------------------------------------------------------------- the webhook
+
+    /**
+     * What Kueue's mutating webhook makes of an object created while Kueue runs (null: it adds nothing): a job of
+     * an integration that names no queue takes the namespace's LocalQueue {@code default} when there is one
+     * (LocalQueueDefaulting); a queued Job or JobSet is created suspended (an MPIJob by its
+     * {@code runPolicy.suspend}); a queued pod that no managed job owns is marked managed and gated with
+     * {@value KueueFrameworks#ADMISSION_GATE}; a queued Deployment or StatefulSet passes its queue name to its
+     * pods' template.
+     */
+    Map<String, Object> mutate(String operation, String kind, Map<String, Object> object, InstalledComponents.Running running) {
+        if (!running.kueue() || object == null || !"CREATE".equals(operation) || UNMANAGED_NAMESPACES.contains(Obj.namespace(object))) {
+            return null;
+        }
+        InstalledComponents.KueueConfig config = running.kueueConfig();
+        List<String> kinds = enabled(running).stream().map(KueueFrameworks.Framework::kind).toList();
+        String framework = switch (kind) {
+            case "Job" -> "batch/job";
+            case "JobSet" -> "jobset.x-k8s.io/jobset";
+            case "MPIJob" -> "kubeflow.org/mpijob";
+            case "Pod" -> "pod";
+            case "Deployment" -> "deployment";
+            case "StatefulSet" -> "statefulset";
+            default -> null;
+        };
+        if (framework == null || !config.integrates(framework)) {
+            return null;
+        }
+        Map<String, Object> owner = SimulatedPods.controllerOf(object);
+        if (owner != null && kinds.contains(String.valueOf(owner.get("kind")))) {
+            // a managed job's own Jobs and pods are queued through it
+            return null;
+        }
+        Map<String, Object> changed = Obj.copy(object);
+        Map<String, Object> labels = Obj.child(changed, "metadata", "labels");
+        boolean defaults = config.localQueueDefaulting() && (!"Pod".equals(kind) || owner == null);
+        if (!labels.containsKey(QUEUE_LABEL) && defaults && store.get(KueueCrds.API + "/namespaces/" + Obj.namespace(object)
+                + "/localqueues/default") != null) {
+            labels.put(QUEUE_LABEL, "default");
+        }
+        if (!labels.containsKey(QUEUE_LABEL) && !config.manageJobsWithoutQueueName()) {
+            return null;
+        }
+        switch (kind) {
+            case "Job", "JobSet" -> Obj.child(changed, "spec").put("suspend", true);
+            case "MPIJob" -> Obj.child(changed, "spec", "runPolicy").put("suspend", true);
+            case "Pod" -> {
+                labels.put(MANAGED_LABEL, "true");
+                List<Object> gates = Obj.childList(Obj.child(changed, "spec"), "schedulingGates");
+                if (gates.stream().noneMatch(g -> KueueFrameworks.ADMISSION_GATE.equals(Obj.map(g).get("name")))) {
+                    gates.add(new LinkedHashMap<>(Map.of("name", KueueFrameworks.ADMISSION_GATE)));
+                }
+            }
+            default -> {
+                Object queue = labels.get(QUEUE_LABEL);
+                if (queue != null) {
+                    Obj.child(changed, "spec", "template", "metadata", "labels").put(QUEUE_LABEL, queue);
+                }
+            }
+        }
+        return changed;
     }
 
     // ---------------------------------------------------------------- workloads
 
-    /** The LocalQueue a Job is queued in: its label's, else (jobs need no queue name here) the namespace's {@code default} or only one. */
-    private String queueOf(Map<String, Object> job) {
-        Object label = Obj.labels(job).get(QUEUE_LABEL);
+    /** The LocalQueue a job is queued in: its label's, else (LocalQueueDefaulting) the namespace's {@code default}. */
+    private String queueOf(Owned o, InstalledComponents.KueueConfig config) {
+        Object label = Obj.labels(o.object()).get(QUEUE_LABEL);
         if (label != null) {
             return label.toString();
         }
-        List<Map<String, Object>> queues = store.list(KueueCrds.API + "/namespaces/" + Obj.namespace(job) + "/localqueues");
-        for (Map<String, Object> q : queues) {
-            if ("default".equals(Obj.name(q))) {
-                return "default";
-            }
+        if ("Pod".equals(o.framework().kind()) || !config.localQueueDefaulting()) {
+            return null;
         }
-        return queues.size() == 1 ? Obj.name(queues.get(0)) : null;
+        String namespace = Obj.namespace(o.object());
+        return store.get(KueueCrds.API + "/namespaces/" + namespace + "/localqueues/default") != null ? "default" : null;
     }
 
     static String workloadName(String jobName, String jobUid) {
-        String prefix = "job-" + jobName;
-        if (prefix.length() > 63 - 6) {
-            prefix = prefix.substring(0, 63 - 6);
-        }
-        return prefix + "-" + hash(jobName + "/" + jobUid + "/Job").substring(0, 5);
+        return workloadName("job", "Job", jobName, jobUid);
     }
 
-    private Map<String, Object> createWorkload(Map<String, Object> job, String queue, String stamp) {
+    static String workloadName(String prefix, String kind, String name, String uid) {
+        String start = prefix + "-" + name;
+        if (start.length() > 63 - 6) {
+            start = start.substring(0, 63 - 6);
+        }
+        return start + "-" + hash(name + "/" + uid + "/" + kind).substring(0, 5);
+    }
+
+    private Map<String, Object> createWorkload(Owned o, String queue, String stamp) {
+        Map<String, Object> job = o.object();
+        KueueFrameworks.Framework f = o.framework();
         String namespace = Obj.namespace(job);
-        Map<String, Object> template = Obj.copy(Obj.map(Obj.at(job, "spec", "template")));
-        Map<String, Object> podSet = new LinkedHashMap<>();
-        podSet.put("name", MAIN);
-        podSet.put("count", parallelism(job));
-        podSet.put("template", template);
+        List<Object> podSets = new ArrayList<>();
+        for (KueueFrameworks.PodSet set : f.podSets(job)) {
+            Map<String, Object> podSet = new LinkedHashMap<>();
+            podSet.put("name", set.name());
+            podSet.put("count", set.count());
+            podSet.put("template", set.template());
+            podSets.add(podSet);
+        }
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("queueName", queue);
-        spec.put("podSets", List.of(podSet));
+        spec.put("podSets", podSets);
         spec.put("active", true);
         Object priorityClass = Obj.labels(job).get(PRIORITY_LABEL);
         if (priorityClass != null) {
@@ -142,11 +256,11 @@ final class SimulatedKueue {
             spec.put("priority", 0);
         }
         Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("name", workloadName(Obj.name(job), uid(job)));
+        metadata.put("name", workloadName(f.prefix(), f.kind(), Obj.name(job), uid(job)));
         metadata.put("namespace", namespace);
         metadata.put("labels", Map.of(JOB_UID_LABEL, uid(job)));
         metadata.put("annotations", Map.of(CREATED_AT, stamp));
-        metadata.put("ownerReferences", List.of(owner("batch/v1", "Job", job)));
+        metadata.put("ownerReferences", List.of(owner(f.apiVersion(), f.kind(), job)));
         Map<String, Object> workload = new LinkedHashMap<>();
         workload.put("apiVersion", KueueCrds.GROUP + "/" + KueueCrds.VERSION);
         workload.put("kind", "Workload");
@@ -156,17 +270,32 @@ final class SimulatedKueue {
         if (created == null) {
             return null;
         }
-        // As Kueue's webhook: a Job in a queue starts suspended.
-        Map<String, Object> suspended = Obj.copy(job);
-        Obj.child(suspended, "spec").put("suspend", true);
-        store.replace(jobPath(job), suspended);
+        if (!f.suspended(job)) {
+            // As Kueue's webhook would have: a job in a queue starts suspended (a pod is gated by the webhook alone).
+            Map<String, Object> suspended = f.stopped(job, List.of());
+            if (suspended != null) {
+                store.replace(f.path(job), suspended);
+            }
+        }
         return created;
     }
 
-    private static boolean matches(Map<String, Object> job, Map<String, Object> workload) {
-        Map<String, Object> set = podSet(workload);
-        return Obj.map(Obj.at(job, "spec", "template")).equals(Obj.map(set.get("template")))
-                && parallelism(job) == Obj.num(set, 1, "count");
+    private static boolean matches(Owned o, Map<String, Object> workload) {
+        if ("Pod".equals(o.framework().kind())) {
+            return true;
+        }
+        List<Object> sets = Obj.list(Obj.at(workload, "spec", "podSets"));
+        List<KueueFrameworks.PodSet> now = o.framework().podSets(o.object());
+        if (sets.size() != now.size()) {
+            return false;
+        }
+        for (int i = 0; i < now.size(); i++) {
+            Map<String, Object> set = Obj.map(sets.get(i));
+            if (!Obj.map(set.get("template")).equals(now.get(i).template()) || Obj.num(set, 1, "count") != now.get(i).count()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void deleteWorkload(Map<String, Object> workload) {
@@ -202,12 +331,9 @@ final class SimulatedKueue {
                 continue;
             }
             if (!admission.isEmpty()) {
-                for (Object a : Obj.list(admission.get("podSetAssignments"))) {
-                    String flavor = Obj.str(Obj.map(a), "flavors", GPU);
-                    if (flavor != null) {
-                        used.computeIfAbsent((String) admission.get("clusterQueue"), k -> new HashMap<>())
-                                .merge(flavor, gpus(w), Long::sum);
-                    }
+                String flavor = gpuFlavor(w);
+                if (flavor != null) {
+                    used.computeIfAbsent((String) admission.get("clusterQueue"), k -> new HashMap<>()).merge(flavor, gpus(w), Long::sum);
                 }
             } else {
                 Instant requeueAt = Obj.instant(Obj.str(w, "status", "requeueState", "requeueAt"));
@@ -263,7 +389,7 @@ final class SimulatedKueue {
                     }
                 }
                 if (flavor == null) {
-                    pending(w, "Pending", "couldn't assign flavors to pod set " + MAIN + ": "
+                    pending(w, "Pending", "couldn't assign flavors to pod set " + gpuPodSetNames(w).get(0) + ": "
                             + (refusal == null ? "resource " + GPU + " unavailable in ClusterQueue" : refusal), stamp);
                     if ("StrictFIFO".equals(Obj.str(cq, "spec", "queueingStrategy"))) {
                         blocked.add(cqName);
@@ -297,7 +423,7 @@ final class SimulatedKueue {
         if (rf == null) {
             return false;
         }
-        Map<String, Object> selector = Obj.map(Obj.at(podSet(w), "template", "spec", "nodeSelector"));
+        Map<String, Object> selector = Obj.map(Obj.at(podSet(w, gpuPodSetNames(w).get(0)), "template", "spec", "nodeSelector"));
         for (Map.Entry<String, Object> label : Obj.map(Obj.at(rf, "spec", "nodeLabels")).entrySet()) {
             Object wanted = selector.get(label.getKey());
             if (wanted != null && !wanted.equals(label.getValue())) {
@@ -330,14 +456,22 @@ final class SimulatedKueue {
     private void admit(Map<String, Object> w, String cqName, Map<String, Object> cq, String flavor, long gpus, String stamp) {
         Map<String, Object> changed = Obj.copy(w);
         Map<String, Object> status = Obj.child(changed, "status");
-        Map<String, Object> assignment = new LinkedHashMap<>();
-        assignment.put("name", MAIN);
-        assignment.put("count", Obj.num(podSet(w), 1, "count"));
-        if (flavor != null) {
-            assignment.put("flavors", Map.of(GPU, flavor));
-            assignment.put("resourceUsage", Map.of(GPU, Long.toString(gpus)));
+        List<Object> assignments = new ArrayList<>();
+        for (Object s : Obj.list(Obj.at(w, "spec", "podSets"))) {
+            Map<String, Object> set = Obj.map(s);
+            Map<String, Object> assignment = new LinkedHashMap<>();
+            assignment.put("name", set.get("name"));
+            long count = Obj.num(set, 1, "count");
+            assignment.put("count", count);
+            long setGpus = count * SimulatedPods.gpusPerPod(Obj.map(set.get("template")));
+            // a pod set asking no GPUs takes no GPU flavor: it never reaches the market
+            if (flavor != null && setGpus > 0) {
+                assignment.put("flavors", Map.of(GPU, flavor));
+                assignment.put("resourceUsage", Map.of(GPU, Long.toString(setGpus)));
+            }
+            assignments.add(assignment);
         }
-        status.put("admission", Map.of("clusterQueue", cqName, "podSetAssignments", List.of(assignment)));
+        status.put("admission", Map.of("clusterQueue", cqName, "podSetAssignments", assignments));
         status.remove("requeueState");
         Obj.setCondition(changed, "QuotaReserved", "True", "QuotaReserved", "Quota reserved in ClusterQueue " + cqName, stamp);
         // GPU-less workloads pass without the provisioning check: they never reach the market.
@@ -363,15 +497,18 @@ final class SimulatedKueue {
 
     // ---------------------------------------------------------------- admission checks
 
-    private void followChecks(Map<String, Object> job, Map<String, Object> stale, Instant now, String stamp) {
+    private void followChecks(Owned o, Map<String, Object> stale, Instant now, String stamp) {
+        Map<String, Object> job = o.object();
         Map<String, Object> w = store.get(path(stale, KueueCrds.API, "workloads"));
         if (w == null) {
             return;
         }
-        if (Obj.isTrue(job, "Complete")) {
+        if (o.framework().finished(job)) {
             if (!Obj.isTrue(w, "Finished")) {
                 Map<String, Object> finished = Obj.copy(w);
-                Obj.setCondition(finished, "Finished", "True", "Succeeded", "Job finished successfully", stamp);
+                boolean failed = Obj.isTrue(job, "Failed") || "Failed".equals(Obj.str(job, "status", "phase"));
+                Obj.setCondition(finished, "Finished", "True", failed ? "Failed" : "Succeeded",
+                        failed ? "Job failed" : "Job finished successfully", stamp);
                 store.replace(path(w, KueueCrds.API, "workloads"), finished);
             }
             return;
@@ -469,16 +606,17 @@ final class SimulatedKueue {
                 return;
             }
         }
-        Map<String, Object> current = store.get(jobPath(job));
+        Map<String, Object> current = store.get(o.framework().path(job));
         if (current == null) {
             return;
         }
+        Owned latest = new Owned(o.framework(), current);
         if (Obj.isTrue(w, "Admitted") && rejectedBy == null && evictedBy == null) {
-            if (Boolean.TRUE.equals(Obj.at(current, "spec", "suspend"))) {
-                start(current, w, nodeSelector);
+            if (o.framework().suspended(current)) {
+                start(latest, w, nodeSelector);
             }
-        } else if (!Boolean.TRUE.equals(Obj.at(current, "spec", "suspend"))) {
-            stop(current, w);
+        } else if (!o.framework().suspended(current)) {
+            stop(latest, w, now);
         }
     }
 
@@ -501,10 +639,16 @@ final class SimulatedKueue {
             }
         }
         Map<String, Object> labels = Map.of(MANAGED_LABEL, "true");
-        Map<String, Object> podSet = podSet(w);
-        String templateName = "ppt-" + requestName + "-" + MAIN;
-        Map<String, Object> template = Obj.copy(Obj.map(podSet.get("template")));
-        applyFlavor(template, w);
+        // the request asks for the pod sets that ask the check's managed resource (GPUs): an MPI launcher is not in it
+        Map<String, Map<String, Object>> templates = new LinkedHashMap<>();
+        List<Object> requested = new ArrayList<>();
+        for (String set : gpuPodSetNames(w)) {
+            String templateName = "ppt-" + requestName + "-" + set;
+            Map<String, Object> template = Obj.copy(Obj.map(podSet(w, set).get("template")));
+            applyFlavor(template, w, set);
+            templates.put(templateName, template);
+            requested.add(Map.of("podTemplateRef", Map.of("name", templateName), "count", Obj.num(podSet(w, set), 1, "count")));
+        }
         Map<String, Object> requestMetadata = new LinkedHashMap<>();
         requestMetadata.put("name", requestName);
         requestMetadata.put("namespace", namespace);
@@ -518,7 +662,7 @@ final class SimulatedKueue {
         });
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("provisioningClassName", Obj.str(config, "spec", "provisioningClassName"));
-        spec.put("podSets", List.of(Map.of("podTemplateRef", Map.of("name", templateName), "count", Obj.num(podSet, 1, "count"))));
+        spec.put("podSets", requested);
         if (!parameters.isEmpty()) {
             spec.put("parameters", parameters);
         }
@@ -531,17 +675,19 @@ final class SimulatedKueue {
         if (created == null) {
             return;
         }
-        Map<String, Object> templateMetadata = new LinkedHashMap<>();
-        templateMetadata.put("name", templateName);
-        templateMetadata.put("namespace", namespace);
-        templateMetadata.put("labels", labels);
-        templateMetadata.put("ownerReferences", List.of(owner("autoscaling.x-k8s.io/v1", "ProvisioningRequest", created)));
-        Map<String, Object> podTemplate = new LinkedHashMap<>();
-        podTemplate.put("apiVersion", "v1");
-        podTemplate.put("kind", "PodTemplate");
-        podTemplate.put("metadata", templateMetadata);
-        podTemplate.put("template", template);
-        store.create("/api/v1/namespaces/" + namespace + "/podtemplates", podTemplate);
+        templates.forEach((templateName, template) -> {
+            Map<String, Object> templateMetadata = new LinkedHashMap<>();
+            templateMetadata.put("name", templateName);
+            templateMetadata.put("namespace", namespace);
+            templateMetadata.put("labels", labels);
+            templateMetadata.put("ownerReferences", List.of(owner("autoscaling.x-k8s.io/v1", "ProvisioningRequest", created)));
+            Map<String, Object> podTemplate = new LinkedHashMap<>();
+            podTemplate.put("apiVersion", "v1");
+            podTemplate.put("kind", "PodTemplate");
+            podTemplate.put("metadata", templateMetadata);
+            podTemplate.put("template", template);
+            store.create("/api/v1/namespaces/" + namespace + "/podtemplates", podTemplate);
+        });
     }
 
     /** What the config's {@code podSetUpdates.nodeSelector} takes from the request's {@code provisioningClassDetails}. */
@@ -558,11 +704,16 @@ final class SimulatedKueue {
         return out;
     }
 
-    /** The assigned flavor's node labels into the node selector and its tolerations into the tolerations, as Kueue injects them. */
-    private void applyFlavor(Map<String, Object> template, Map<String, Object> w) {
+    /**
+     * The flavor assigned to the pod set: its node labels into the node selector and its tolerations into the
+     * tolerations, as Kueue injects them.
+     */
+    private void applyFlavor(Map<String, Object> template, Map<String, Object> w, String podSet) {
         String flavor = null;
         for (Object a : Obj.list(Obj.at(w, "status", "admission", "podSetAssignments"))) {
-            flavor = Obj.str(Obj.map(a), "flavors", GPU);
+            if (podSet.equals(Obj.map(a).get("name"))) {
+                flavor = Obj.str(Obj.map(a), "flavors", GPU);
+            }
         }
         Map<String, Object> rf = flavor == null ? null : store.get(KueueCrds.API + "/resourceflavors/" + flavor);
         if (rf == null) {
@@ -583,52 +734,100 @@ final class SimulatedKueue {
 
     // ---------------------------------------------------------------- jobs
 
-    private void start(Map<String, Object> job, Map<String, Object> w, Map<String, Object> nodeSelector) {
-        Map<String, Object> changed = Obj.copy(job);
-        Map<String, Object> template = Obj.copy(Obj.map(podSet(w).get("template")));
-        applyFlavor(template, w);
-        if (!nodeSelector.isEmpty()) {
-            Obj.child(template, "spec", "nodeSelector").putAll(nodeSelector);
-        }
-        for (Object s : Obj.list(Obj.at(w, "status", "admissionChecks"))) {
-            String check = Obj.str(Obj.map(s), "name");
-            String request = requestName(Obj.name(w), check, Obj.num(Obj.map(s), 0, "retryCount") + 1);
-            Map<String, Object> annotations = Obj.child(template, "metadata", "annotations");
-            annotations.put("autoscaling.x-k8s.io/consume-provisioning-request", request);
-            Map<String, Object> ac = store.get(KueueCrds.API + "/admissionchecks/" + check);
-            Map<String, Object> config = ac == null ? null
-                    : store.get(KueueCrds.API + "/provisioningrequestconfigs/" + Obj.str(ac, "spec", "parameters", "name"));
-            if (config != null) {
-                annotations.put("autoscaling.x-k8s.io/provisioning-class-name", Obj.str(config, "spec", "provisioningClassName"));
+    /**
+     * Starts an admitted job: each pod set's template with its flavor; those the provisioning request asked for
+     * also with the request's node selector and the annotations naming the request, as Kueue starts a job.
+     */
+    private void start(Owned o, Map<String, Object> w, Map<String, Object> nodeSelector) {
+        List<String> requested = gpuPodSetNames(w);
+        Map<String, Map<String, Object>> templates = new LinkedHashMap<>();
+        for (Object s : Obj.list(Obj.at(w, "spec", "podSets"))) {
+            String set = String.valueOf(Obj.map(s).get("name"));
+            Map<String, Object> template = Obj.copy(Obj.map(Obj.map(s).get("template")));
+            applyFlavor(template, w, set);
+            if (requested.contains(set) && gpus(w) > 0) {
+                if (!nodeSelector.isEmpty()) {
+                    Obj.child(template, "spec", "nodeSelector").putAll(nodeSelector);
+                }
+                for (Object c : Obj.list(Obj.at(w, "status", "admissionChecks"))) {
+                    String check = Obj.str(Obj.map(c), "name");
+                    String request = requestName(Obj.name(w), check, Obj.num(Obj.map(c), 0, "retryCount") + 1);
+                    Map<String, Object> annotations = Obj.child(template, "metadata", "annotations");
+                    annotations.put("autoscaling.x-k8s.io/consume-provisioning-request", request);
+                    Map<String, Object> ac = store.get(KueueCrds.API + "/admissionchecks/" + check);
+                    Map<String, Object> config = ac == null ? null
+                            : store.get(KueueCrds.API + "/provisioningrequestconfigs/" + Obj.str(ac, "spec", "parameters", "name"));
+                    if (config != null) {
+                        annotations.put("autoscaling.x-k8s.io/provisioning-class-name", Obj.str(config, "spec", "provisioningClassName"));
+                    }
+                }
             }
+            templates.put(set, template);
         }
-        Obj.child(changed, "spec").put("template", template);
-        Obj.child(changed, "spec").put("suspend", false);
-        store.replace(jobPath(job), changed);
+        store.replace(o.framework().path(o.object()), o.framework().started(o.object(), templates));
     }
 
-    /** Suspends the Job and gives it back its own pod template, as Kueue does at eviction. */
-    private void stop(Map<String, Object> job, Map<String, Object> w) {
-        Map<String, Object> changed = Obj.copy(job);
-        Obj.child(changed, "spec").put("suspend", true);
-        Object original = podSet(w).get("template");
-        if (original != null) {
-            Obj.child(changed, "spec").put("template", Obj.copy(original));
+    /** Suspends the job and gives it back its own pod templates, as Kueue does at eviction; a pod is deleted. */
+    private void stop(Owned o, Map<String, Object> w, Instant now) {
+        List<KueueFrameworks.PodSet> original = new ArrayList<>();
+        for (Object s : Obj.list(Obj.at(w, "spec", "podSets"))) {
+            Map<String, Object> set = Obj.map(s);
+            original.add(new KueueFrameworks.PodSet(String.valueOf(set.get("name")), Obj.num(set, 1, "count"),
+                    set.get("template") == null ? null : Obj.map(set.get("template"))));
         }
-        store.replace(jobPath(job), changed);
+        Map<String, Object> stopped = o.framework().stopped(o.object(), original);
+        if (stopped == null) {
+            pods.terminate(o.object(), SimulatedPods.graceOf(o.object()), now);
+        } else {
+            store.replace(o.framework().path(o.object()), stopped);
+        }
     }
 
     // ---------------------------------------------------------------- helpers
 
-    private static Map<String, Object> podSet(Map<String, Object> w) {
-        List<Object> sets = Obj.list(Obj.at(w, "spec", "podSets"));
-        return sets.isEmpty() ? new LinkedHashMap<>() : Obj.map(sets.get(0));
+    private static Map<String, Object> podSet(Map<String, Object> w, String name) {
+        for (Object s : Obj.list(Obj.at(w, "spec", "podSets"))) {
+            if (name.equals(Obj.map(s).get("name"))) {
+                return Obj.map(s);
+            }
+        }
+        return new LinkedHashMap<>();
     }
 
-    /** GPUs a workload asks for: pods × GPUs per pod. */
+    /** The names of a workload's pod sets that ask GPUs; the first pod set's alone when none does. */
+    private static List<String> gpuPodSetNames(Map<String, Object> w) {
+        List<String> out = new ArrayList<>();
+        List<Object> sets = Obj.list(Obj.at(w, "spec", "podSets"));
+        for (Object s : sets) {
+            if (SimulatedPods.gpusPerPod(Obj.map(Obj.map(s).get("template"))) > 0) {
+                out.add(String.valueOf(Obj.map(s).get("name")));
+            }
+        }
+        if (out.isEmpty()) {
+            out.add(sets.isEmpty() ? MAIN : String.valueOf(Obj.map(sets.get(0)).get("name")));
+        }
+        return out;
+    }
+
+    /** The GPU flavor assigned to the workload, or null when it holds none. */
+    private static String gpuFlavor(Map<String, Object> w) {
+        for (Object a : Obj.list(Obj.at(w, "status", "admission", "podSetAssignments"))) {
+            String flavor = Obj.str(Obj.map(a), "flavors", GPU);
+            if (flavor != null) {
+                return flavor;
+            }
+        }
+        return null;
+    }
+
+    /** GPUs a workload asks for: pods × GPUs per pod, summed over its pod sets. */
     private static long gpus(Map<String, Object> w) {
-        Map<String, Object> set = podSet(w);
-        return Obj.num(set, 1, "count") * SimulatedPods.gpusPerPod(Obj.map(set.get("template")));
+        long total = 0;
+        for (Object s : Obj.list(Obj.at(w, "spec", "podSets"))) {
+            Map<String, Object> set = Obj.map(s);
+            total += Obj.num(set, 1, "count") * SimulatedPods.gpusPerPod(Obj.map(set.get("template")));
+        }
+        return total;
     }
 
     static long parallelism(Map<String, Object> job) {

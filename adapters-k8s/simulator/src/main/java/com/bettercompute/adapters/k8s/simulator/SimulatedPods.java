@@ -15,9 +15,12 @@ import java.util.regex.Pattern;
 /**
  * What the Job controller, the scheduler and the kubelets would do in one simulated cluster, one round at a
  * time: nodes turn Ready a set time after they appear; an unsuspended Job gets its pods, a suspended one
- * loses them; a pod is bound to a Ready, schedulable node its selector and tolerations allow with GPUs to
- * spare, and runs; a pod of a Job annotated {@value #RUNS_FOR} succeeds that long after it started; a pod
- * being deleted goes at its deletion time; a pod whose node is gone goes at once.
+ * loses them; a pod with no scheduling gate is bound to a Ready, schedulable node its selector, node affinity
+ * (by node name, as a DaemonSet's pods ask) and tolerations allow with GPUs to spare, and runs; a pod whose
+ * owner annotated it {@value #RUNS_FOR} succeeds that long after it started; a pod being deleted goes at its
+ * deletion time; a pod whose node or controlling owner is gone goes at once (the garbage collector). The other
+ * workload controllers make their pods through {@link #createPod}, so every controller's pods go through
+ * admission the same way.
  */
 final class SimulatedPods {
     static final String RUNS_FOR = "sim.better-compute.dev/runs-for";
@@ -37,10 +40,26 @@ final class SimulatedPods {
     private final SecureRandom random = new SecureRandom();
     /** Pods made by the Job controller that wait for the admission webhooks, called with no lock held. */
     private final List<Map<String, Object>> awaiting = new ArrayList<>();
-    /** By Job uid: its pods waiting for or in admission (the Job controller's "expectations"), so none is made twice. */
+    /** By owner uid: its pods waiting for or in admission (a controller's "expectations"), so none is made twice. */
     private final Map<String, Integer> inAdmission = new HashMap<>();
-    /** By Job uid: when the Job controller tries again after admission refused one of its pods. */
+    /** By owner uid: when its controller tries again after admission refused one of its pods. */
     private final Map<String, Instant> refusedUntil = new HashMap<>();
+
+    /**
+     * The kinds that own pods here, by the collection their objects are in: a pod whose controlling owner of
+     * one of these kinds is gone is removed, as the garbage collector removes dependents.
+     */
+    static final Map<String, String> OWNER_COLLECTIONS = Map.of(
+            "Job", "/apis/batch/v1/jobs",
+            "ReplicaSet", "/apis/apps/v1/replicasets",
+            "StatefulSet", "/apis/apps/v1/statefulsets",
+            "DaemonSet", "/apis/apps/v1/daemonsets",
+            "MPIJob", SimulatedMpiJobs.COLLECTION);
+    /** The controller that makes each owner kind's pods, as its FailedCreate events name it. */
+    private static final Map<String, String> CONTROLLERS = Map.of(
+            "Job", "job-controller", "ReplicaSet", "replicaset-controller", "StatefulSet", "statefulset-controller",
+            "DaemonSet", "daemonset-controller", "MPIJob", "mpi-job-controller");
+    static final String SCHEDULING_GATED = "SchedulingGated";
 
     /**
      * {@code admissionWanted} says whether a pod the Job controller makes goes through admission webhooks
@@ -62,16 +81,16 @@ final class SimulatedPods {
 
     /** Admission let a pod {@link #takeAwaiting()} gave through: it is created as admitted (mutated). */
     void admitted(Map<String, Object> pod, Map<String, Object> admitted) {
-        inAdmission.computeIfPresent(jobUid(pod), (k, n) -> n <= 1 ? null : n - 1);
+        inAdmission.computeIfPresent(ownerUid(pod), (k, n) -> n <= 1 ? null : n - 1);
         store.create("/api/v1/namespaces/" + Obj.namespace(pod) + "/pods", admitted);
     }
 
     /**
-     * Admission refused a pod {@link #takeAwaiting()} gave (null message: the call could not be made): as the
-     * Job controller, a {@code FailedCreate} Warning event on the Job, and no new pod for {@link #REFUSED_BACKOFF}.
+     * Admission refused a pod {@link #takeAwaiting()} gave (null message: the call could not be made): as its
+     * controller, a {@code FailedCreate} Warning event on the owner, and no new pod for {@link #REFUSED_BACKOFF}.
      */
     void refused(Map<String, Object> pod, String message, Instant now) {
-        String uid = jobUid(pod);
+        String uid = ownerUid(pod);
         inAdmission.computeIfPresent(uid, (k, n) -> n <= 1 ? null : n - 1);
         refusedUntil.put(uid, now.plus(REFUSED_BACKOFF));
         if (message == null) {
@@ -87,12 +106,14 @@ final class SimulatedPods {
         event.put("apiVersion", "v1");
         event.put("kind", "Event");
         event.put("metadata", Map.of("name", owner.get("name") + "." + suffix, "namespace", namespace));
-        event.put("involvedObject", Map.of("apiVersion", "batch/v1", "kind", "Job", "name", owner.get("name"), "namespace", namespace, "uid", uid));
+        String component = CONTROLLERS.getOrDefault(String.valueOf(owner.get("kind")), "controller-manager");
+        event.put("involvedObject", Map.of("apiVersion", owner.get("apiVersion"), "kind", owner.get("kind"), "name", owner.get("name"),
+                "namespace", namespace, "uid", uid));
         event.put("reason", "FailedCreate");
         event.put("message", "Error creating: " + message);
         event.put("type", "Warning");
-        event.put("source", Map.of("component", "job-controller"));
-        event.put("reportingComponent", "job-controller");
+        event.put("source", Map.of("component", component));
+        event.put("reportingComponent", component);
         event.put("firstTimestamp", now.toString());
         event.put("lastTimestamp", now.toString());
         event.put("count", 1);
@@ -119,11 +140,15 @@ final class SimulatedPods {
         for (Map<String, Object> job : store.list("/apis/batch/v1/jobs")) {
             jobs.put(SimulatedKueue.uid(job), job);
         }
-        refusedUntil.keySet().retainAll(jobs.keySet());
+        Map<String, java.util.Set<String>> owners = new HashMap<>();
+        OWNER_COLLECTIONS.forEach((kind, collection) -> owners.put(kind, kind.equals("Job") ? jobs.keySet()
+                : store.list(collection).stream().map(SimulatedKueue::uid).collect(java.util.stream.Collectors.toSet())));
+        refusedUntil.keySet().removeIf(uid -> owners.values().stream().noneMatch(s -> s.contains(uid)));
         List<Map<String, Object>> live = new ArrayList<>();
         for (Map<String, Object> pod : pods) {
-            String owner = jobUid(pod);
-            if (owner != null && !jobs.containsKey(owner)) {
+            Map<String, Object> owner = controllerOf(pod);
+            java.util.Set<String> alive = owner == null ? null : owners.get(String.valueOf(owner.get("kind")));
+            if (alive != null && !alive.contains(String.valueOf(owner.get("uid")))) {
                 remove(pod);
             } else {
                 live.add(pod);
@@ -154,7 +179,7 @@ final class SimulatedPods {
     /** The Job controller, for one Job: pods made or removed to match, then the Job's status. */
     private void syncJob(Map<String, Object> job, List<Map<String, Object>> pods, Instant now, String stamp) {
         String uid = SimulatedKueue.uid(job);
-        List<Map<String, Object>> mine = pods.stream().filter(p -> uid.equals(jobUid(p))).toList();
+        List<Map<String, Object>> mine = pods.stream().filter(p -> uid.equals(ownerUid(p))).toList();
         // As the Job controller's tracking finalizers do: a success is counted once and stays counted when
         // its pod goes (here with its node, when the market takes the idle node back).
         long succeeded = Math.max(Obj.num(job, 0, "status", "succeeded"),
@@ -170,20 +195,13 @@ final class SimulatedPods {
             }
             active = List.of();
         } else {
-            long wanted = Math.min(SimulatedKueue.parallelism(job), completions - succeeded) - active.size() - inAdmission.getOrDefault(uid, 0);
-            Instant refused = refusedUntil.get(uid);
-            if (refused != null && now.isBefore(refused)) {
+            long wanted = Math.min(SimulatedKueue.parallelism(job), completions - succeeded) - active.size() - inAdmission(uid);
+            if (backingOff(uid, now)) {
                 wanted = 0;
             }
             List<Map<String, Object>> made = new ArrayList<>(active);
             for (long i = 0; i < wanted; i++) {
-                Map<String, Object> pod = newPod(job);
-                if (admissionWanted.test(pod)) {
-                    awaiting.add(pod);
-                    inAdmission.merge(uid, 1, Integer::sum);
-                    continue;
-                }
-                Map<String, Object> created = store.create("/api/v1/namespaces/" + Obj.namespace(job) + "/pods", pod);
+                Map<String, Object> created = createPod(newPod(job));
                 if (created != null) {
                     made.add(created);
                 }
@@ -214,14 +232,44 @@ final class SimulatedPods {
         }
     }
 
-    private Map<String, Object> newPod(Map<String, Object> job) {
-        Map<String, Object> template = Obj.copy(Obj.map(Obj.at(job, "spec", "template")));
-        Map<String, Object> metadata = Obj.child(template, "metadata");
+    /**
+     * Makes a pod as a controller does: through the admission webhooks when any would be called (then it is
+     * held for {@link #takeAwaiting()} and counted in {@link #inAdmission} until admission answers), else at
+     * once. The pod created, or null when it is not (yet).
+     */
+    Map<String, Object> createPod(Map<String, Object> pod) {
+        if (admissionWanted.test(pod)) {
+            awaiting.add(pod);
+            inAdmission.merge(ownerUid(pod), 1, Integer::sum);
+            return null;
+        }
+        return store.create("/api/v1/namespaces/" + Obj.namespace(pod) + "/pods", pod);
+    }
+
+    /** How many pods of this owner wait for admission. */
+    int inAdmission(String ownerUid) {
+        return inAdmission.getOrDefault(ownerUid, 0);
+    }
+
+    /** Whether this owner's controller waits after admission refused one of its pods. */
+    boolean backingOff(String ownerUid, Instant now) {
+        Instant refused = refusedUntil.get(ownerUid);
+        return refused != null && now.isBefore(refused);
+    }
+
+    /** A random suffix as controllers give generated pod names. */
+    String suffix() {
         StringBuilder suffix = new StringBuilder();
         for (int i = 0; i < 5; i++) {
             suffix.append(ALPHABET.charAt(random.nextInt(ALPHABET.length())));
         }
-        metadata.put("name", Obj.name(job) + "-" + suffix);
+        return suffix.toString();
+    }
+
+    private Map<String, Object> newPod(Map<String, Object> job) {
+        Map<String, Object> template = Obj.copy(Obj.map(Obj.at(job, "spec", "template")));
+        Map<String, Object> metadata = Obj.child(template, "metadata");
+        metadata.put("name", Obj.name(job) + "-" + suffix());
         metadata.put("namespace", Obj.namespace(job));
         Map<String, Object> labels = Obj.child(metadata, "labels");
         labels.put(JOB_NAME_LABEL, Obj.name(job));
@@ -259,7 +307,11 @@ final class SimulatedPods {
             }
             Map<String, Object> changed = Obj.copy(pod);
             String node = Obj.str(pod, "spec", "nodeName");
-            if (node == null) {
+            if (node == null && gated(pod)) {
+                // As the scheduler: a pod with scheduling gates waits, whatever the nodes offer.
+                Obj.setCondition(changed, "PodScheduled", "False", SCHEDULING_GATED,
+                        "Scheduling is blocked due to non-empty scheduling gates", stamp);
+            } else if (node == null) {
                 String chosen = choose(pod, nodes, gpusUsed);
                 if (chosen == null) {
                     Obj.setCondition(changed, "PodScheduled", "False", "Unschedulable",
@@ -272,7 +324,9 @@ final class SimulatedPods {
                     node = chosen;
                 }
             }
-            if (node != null && "Pending".equals(Obj.str(changed, "status", "phase")) && Obj.isTrue(nodes.get(node), "Ready")) {
+            // a pod created without a status (kubectl's) is Pending, as the API server makes it
+            String phase = Obj.str(changed, "status", "phase");
+            if (node != null && (phase == null || "Pending".equals(phase)) && Obj.isTrue(nodes.get(node), "Ready")) {
                 Map<String, Object> status = Obj.child(changed, "status");
                 status.put("phase", "Running");
                 status.put("startTime", stamp);
@@ -293,13 +347,20 @@ final class SimulatedPods {
         }
     }
 
+    /** Whether the pod carries scheduling gates (the scheduler leaves it alone until they are gone). */
+    static boolean gated(Map<String, Object> pod) {
+        return !Obj.list(Obj.at(pod, "spec", "schedulingGates")).isEmpty();
+    }
+
     private static String choose(Map<String, Object> pod, Map<String, Map<String, Object>> nodes, Map<String, Long> gpusUsed) {
         Map<String, Object> selector = Obj.map(Obj.at(pod, "spec", "nodeSelector"));
         List<Object> tolerations = Obj.list(Obj.at(pod, "spec", "tolerations"));
+        List<String> names = nodeNamesRequired(pod);
         long gpus = gpusPerPod(pod);
         for (Map<String, Object> node : nodes.values()) {
             Map<String, Object> labels = Obj.labels(node);
-            boolean selected = selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())));
+            boolean selected = selector.entrySet().stream().allMatch(e -> e.getValue().equals(labels.get(e.getKey())))
+                    && (names == null || names.contains(Obj.name(node)));
             boolean schedulable = !Boolean.TRUE.equals(Obj.at(node, "spec", "unschedulable")) && Obj.isTrue(node, "Ready");
             boolean tolerated = Obj.list(Obj.at(node, "spec", "taints")).stream()
                     .allMatch(t -> "PreferNoSchedule".equals(Obj.map(t).get("effect")) || tolerates(tolerations, Obj.map(t)));
@@ -312,7 +373,27 @@ final class SimulatedPods {
         return null;
     }
 
-    private static boolean tolerates(List<Object> tolerations, Map<String, Object> taint) {
+    /**
+     * The node names a pod's required node affinity allows by {@code matchFields} on {@code metadata.name} (what
+     * the DaemonSet controller writes), or null when it names none. Other affinity terms are not read here.
+     */
+    private static List<String> nodeNamesRequired(Map<String, Object> pod) {
+        List<String> names = new ArrayList<>();
+        boolean named = false;
+        for (Object term : Obj.list(Obj.at(pod, "spec", "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+                "nodeSelectorTerms"))) {
+            for (Object field : Obj.list(Obj.map(term).get("matchFields"))) {
+                Map<String, Object> f = Obj.map(field);
+                if ("metadata.name".equals(f.get("key")) && "In".equals(f.get("operator"))) {
+                    named = true;
+                    Obj.list(f.get("values")).forEach(v -> names.add(String.valueOf(v)));
+                }
+            }
+        }
+        return named ? names : null;
+    }
+
+    static boolean tolerates(List<Object> tolerations, Map<String, Object> taint) {
         for (Object t : tolerations) {
             Map<String, Object> toleration = Obj.map(t);
             Object key = toleration.get("key");
@@ -333,7 +414,8 @@ final class SimulatedPods {
      * time {@code grace} from now; the kubelet removes the pod then. True if anything changed.
      */
     boolean terminate(Map<String, Object> pod, long graceSeconds, Instant now) {
-        if (graceSeconds <= 0) {
+        // as the API server: a pod no node runs has no kubelet to wait for, and goes at once
+        if (graceSeconds <= 0 || Obj.str(pod, "spec", "nodeName") == null) {
             return remove(pod);
         }
         Instant at = now.plusSeconds(graceSeconds);
@@ -409,13 +491,21 @@ final class SimulatedPods {
         return "Succeeded".equals(phase) || "Failed".equals(phase);
     }
 
-    private static String jobUid(Map<String, Object> pod) {
-        for (Object o : Obj.list(Obj.at(pod, "metadata", "ownerReferences"))) {
-            if ("Job".equals(Obj.map(o).get("kind"))) {
-                return String.valueOf(Obj.map(o).get("uid"));
+    /** The object's controlling owner reference (the first owner when none is marked controller), or null. */
+    static Map<String, Object> controllerOf(Map<String, Object> object) {
+        List<Object> owners = Obj.list(Obj.at(object, "metadata", "ownerReferences"));
+        for (Object o : owners) {
+            if (Boolean.TRUE.equals(Obj.map(o).get("controller"))) {
+                return Obj.map(o);
             }
         }
-        return null;
+        return owners.isEmpty() ? null : Obj.map(owners.get(0));
+    }
+
+    /** The uid of the object's controlling owner, or null when it has none. */
+    static String ownerUid(Map<String, Object> object) {
+        Map<String, Object> owner = controllerOf(object);
+        return owner == null ? null : String.valueOf(owner.get("uid"));
     }
 
     static String podPath(Map<String, Object> pod) {

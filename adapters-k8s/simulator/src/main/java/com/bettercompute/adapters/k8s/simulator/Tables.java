@@ -57,7 +57,10 @@ final class Tables {
                 List<Object> containers = Obj.list(Obj.at(o, "spec", "containers"));
                 boolean running = "Running".equals(Obj.str(o, "status", "phase"));
                 cells.add((running ? containers.size() : 0) + "/" + containers.size());
-                cells.add(Obj.at(o, "metadata", "deletionTimestamp") != null ? "Terminating" : String.valueOf(Obj.str(o, "status", "phase")));
+                // as kubectl prints a pod: Terminating, SchedulingGated while a gate holds it unscheduled, else its phase
+                cells.add(Obj.at(o, "metadata", "deletionTimestamp") != null ? "Terminating"
+                        : SimulatedPods.gated(o) && Obj.str(o, "spec", "nodeName") == null ? SimulatedPods.SCHEDULING_GATED
+                        : String.valueOf(Obj.str(o, "status", "phase")));
                 cells.add(0);
                 cells.add(age(o, now));
                 cells.add(Obj.str(o, "spec", "nodeName") == null ? "<none>" : Obj.str(o, "spec", "nodeName"));

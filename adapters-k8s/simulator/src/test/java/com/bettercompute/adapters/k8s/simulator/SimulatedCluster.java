@@ -95,8 +95,111 @@ final class SimulatedCluster implements AutoCloseable {
         apis.step();
     }
 
-    /** The platform's objects in a market-managed cluster: the ProvisioningRequest CRD, one flavor, the ClusterQueue and the rest. */
+    /**
+     * Kueue as its release installs it, reduced to what the simulated cluster reads: its CRDs, its namespace, its
+     * configuration (these integrations) and its controller Deployment, which runs on the CPU worker.
+     */
+    void installKueue(String... frameworks) {
+        KueueCrds.all().forEach(crd -> client.resource(client.getKubernetesSerialization().asJson(crd)).create());
+        apply("""
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: kueue-system}
+                """);
+        apply("""
+                apiVersion: v1
+                kind: ConfigMap
+                metadata: {name: kueue-manager-config, namespace: kueue-system}
+                data:
+                  controller_manager_config.yaml: |
+                    apiVersion: config.kueue.x-k8s.io/v1beta1
+                    kind: Configuration
+                    manageJobsWithoutQueueName: false
+                    integrations:
+                      frameworks: [%s]
+                """.formatted(String.join(", ", frameworks)));
+        controller("kueue-system", "kueue-controller-manager", "registry.k8s.io/kueue/kueue:v0.13.4");
+    }
+
+    /** Kueue's mutating webhook for the kinds it integrates, reached through its Service as its release registers it. */
+    void installKueueWebhook() {
+        StringBuilder webhooks = new StringBuilder();
+        for (String[] rule : new String[][] {{"batch", "v1", "jobs"}, {"jobset.x-k8s.io", "v1alpha2", "jobsets"},
+                {"kubeflow.org", "v2beta1", "mpijobs"}, {"", "v1", "pods"}, {"apps", "v1", "deployments"}, {"apps", "v1", "statefulsets"}}) {
+            webhooks.append("""
+                    - name: m%3$s.kb.io
+                      clientConfig: {service: {name: kueue-webhook-service, namespace: kueue-system, path: /mutate-%3$s}}
+                      rules: [{apiGroups: ["%1$s"], apiVersions: [%2$s], resources: [%3$s], operations: [CREATE]}]
+                      namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: NotIn, values: [kube-system, kueue-system]}]}
+                      failurePolicy: Fail
+                      sideEffects: None
+                      admissionReviewVersions: [v1]
+                    """.formatted(rule[0], rule[1], rule[2]));
+        }
+        apply("""
+                apiVersion: admissionregistration.k8s.io/v1
+                kind: MutatingWebhookConfiguration
+                metadata: {name: kueue-mutating-webhook-configuration}
+                webhooks:
+                """ + webhooks);
+    }
+
+    /** JobSet: its CRD and its controller. */
+    void installJobSet() {
+        crd("jobset.x-k8s.io", "v1alpha2", "JobSet", "jobsets");
+        apply("apiVersion: v1\nkind: Namespace\nmetadata: {name: jobset-system}\n");
+        controller("jobset-system", "jobset-controller-manager", "registry.k8s.io/jobset/jobset:v0.8.2");
+    }
+
+    /** The MPI Operator: its CRD and its controller. */
+    void installMpiOperator() {
+        crd("kubeflow.org", "v2beta1", "MPIJob", "mpijobs");
+        apply("apiVersion: v1\nkind: Namespace\nmetadata: {name: mpi-operator}\n");
+        controller("mpi-operator", "mpi-operator", "mpioperator/mpi-operator:0.6.0");
+    }
+
+    private void crd(String group, String version, String kind, String plural) {
+        apply("""
+                apiVersion: apiextensions.k8s.io/v1
+                kind: CustomResourceDefinition
+                metadata: {name: %4$s.%1$s}
+                spec:
+                  group: %1$s
+                  names: {kind: %3$s, listKind: %3$sList, plural: %4$s, singular: %5$s}
+                  scope: Namespaced
+                  versions:
+                  - name: %2$s
+                    served: true
+                    storage: true
+                    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}
+                    subresources: {status: {}}
+                """.formatted(group, version, kind, plural, kind.toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    /** An add-on's controller Deployment of one replica. */
+    void controller(String namespace, String name, String image) {
+        apply("""
+                apiVersion: apps/v1
+                kind: Deployment
+                metadata: {name: %2$s, namespace: %1$s}
+                spec:
+                  replicas: 1
+                  selector: {matchLabels: {control-plane: %2$s}}
+                  template:
+                    metadata: {labels: {control-plane: %2$s}}
+                    spec:
+                      containers: [{name: manager, image: "%3$s"}]
+                """.formatted(namespace, name, image));
+    }
+
+    /** Kueue (the Job integration) and the platform's objects in a market-managed cluster. */
     void installMarket(int gpuQuota) {
+        installKueue("batch/job");
+        installMarketObjects(gpuQuota);
+    }
+
+    /** The platform's objects in a market-managed cluster: the ProvisioningRequest CRD, one flavor, the ClusterQueue and the rest. */
+    void installMarketObjects(int gpuQuota) {
         apply("""
                 apiVersion: apiextensions.k8s.io/v1
                 kind: CustomResourceDefinition

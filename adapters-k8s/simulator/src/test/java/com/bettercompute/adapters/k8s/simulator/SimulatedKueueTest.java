@@ -244,9 +244,9 @@ class SimulatedKueueTest {
     }
 
     @Test
-    void discovery_serves_kueue_and_every_crd_created_through_the_api() {
-        assertThat(cluster.client.getApiGroups().getGroups()).extracting(g -> g.getName()).contains("kueue.x-k8s.io", "batch")
-                .doesNotContain("autoscaling.x-k8s.io");
+    void discovery_serves_every_crd_created_through_the_api_and_no_add_on_nobody_installed() {
+        assertThat(cluster.client.getApiGroups().getGroups()).extracting(g -> g.getName()).contains("batch", "apps")
+                .doesNotContain("autoscaling.x-k8s.io", "kueue.x-k8s.io", "jobset.x-k8s.io", "kubeflow.org");
         cluster.installMarket(16);
         assertThat(cluster.client.getApiGroups().getGroups()).extracting(g -> g.getName()).contains("autoscaling.x-k8s.io");
         assertThat(cluster.client.getApiResources("autoscaling.x-k8s.io/v1").getResources()).extracting(r -> r.getName())
