@@ -30,7 +30,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 /**
  * A client generated at build time by openapi-generator (Java, {@code native}: java.net.http and Jackson) from
  * {@code docs/openapi.json} — the served document, as {@code OpenApiTest} proves — calls the real server on
- * the embedded PostgreSQL: create, get, an error it can read, and the market's tenant and operator routes.
+ * the embedded PostgreSQL: create, get, an error it can read, the market's tenant and operator routes, and the
+ * shared volumes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GeneratedClientCreatesClusterTest {
@@ -72,6 +73,17 @@ class GeneratedClientCreatesClusterTest {
     }
 
     @Test
+    void the_shared_volumes_through_the_generated_client() throws ApiException {
+        // the test's catalog provisions no shared volume
+        assertThat(market.storageReadVolumes(null).getItems()).isEmpty();
+        String storageName = "bc-v-0123456789abcdefghjkmnpq";
+        ApiException sessionOnly = catchThrowableOfType(ApiException.class,
+                () -> market.storageDeleteVolumes(storageName, storageName, null));
+        assertThat(sessionOnly.getCode()).as("every API token is refused the delete").isEqualTo(403);
+        assertThat(sessionOnly.getResponseBody()).contains("session-required");
+    }
+
+    @Test
     void every_operation_of_the_document_is_a_method_of_the_generated_client() throws Exception {
         com.fasterxml.jackson.databind.JsonNode paths = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(java.nio.file.Path.of("..", "docs", "openapi.json").toFile()).get("paths");
@@ -88,7 +100,7 @@ class GeneratedClientCreatesClusterTest {
                 }
             }
         }
-        assertThat(operations).isEqualTo(27);
+        assertThat(operations).isEqualTo(29);
         assertThat(missing).isEmpty();
     }
 
