@@ -352,6 +352,27 @@ class MarketTickTest {
     }
 
     @Test
+    void aGangWhoseNodesGotReadyAtDifferentTimesIsProtectedUntilTheLastOfTheirWindowsEnds() {
+        MarketRequest a = file("a", "acme-c", 2, null);
+        market.tick(T0);
+        market.nodeReady("n1", T0);
+        Instant late = at(Duration.ofMinutes(30));
+        market.nodeReady("n2", late);
+        assertThat(a.protectedUntil()).isEqualTo(late.plus(Duration.ofHours(2)));
+
+        market.removeNode("n3", T0);
+        market.removeNode("n4", T0);
+        market.file(new JobDemand("b", "beta-c", POOL, 16, Money.parse("5.00"), PriorityClass.NONE), at(Duration.ofHours(2)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(121)));
+        assertThat(a.phase()).as("n2's window still runs: no notice inside it").isEqualTo(RequestPhase.ADMITTED);
+
+        TickOutcome o = Ticks.tickReady(market, at(Duration.ofMinutes(150)));
+        assertThat(a.phase()).isEqualTo(RequestPhase.RECLAIMING);
+        assertThat(events(o, MarketEvent.PreemptionNoticed.class)).singleElement()
+                .satisfies(n -> assertThat(n.deadline()).isAfter(a.protectedUntil()));
+    }
+
+    @Test
     void aTenantWhoseBalanceCannotFundTwoHoursWaitsWithBalanceTooLowAndATopUpClearsIt() {
         market.addTenant("poor", Money.usd(10));
         market.addCluster("poor-c", "poor", 64, Money.parse("2.00"));
@@ -487,7 +508,8 @@ class MarketTickTest {
         List<MarketEvent> events = market.nodeReady(granted.get(1), secondReady);
         assertThat(events).filteredOn(MarketEvent.GangProvisioned.class::isInstance).hasSize(1);
         assertThat(a.reason()).isEqualTo(Reason.PROVISIONED);
-        assertThat(a.protectedUntil()).isEqualTo(firstReady.plus(Duration.ofHours(2)));
+        assertThat(a.protectedUntil()).as("the gang's window ends with the last of its nodes'")
+                .isEqualTo(secondReady.plus(Duration.ofHours(2)));
         NodeGrant second = market.node(granted.get(1)).grant();
         assertThat(second.holdUntil()).isEqualTo(secondReady.plus(Duration.ofHours(1)));
         assertThat(second.protectedUntil()).isEqualTo(secondReady.plus(Duration.ofHours(2)));
