@@ -65,7 +65,7 @@ public final class MarketApiWorld implements AutoCloseable {
         var files = new com.bettercompute.application.port.InMemorySharedVolumeProvider(p.clock(), Duration.ZERO);
         var settings = com.bettercompute.application.volume.StorageSettings.NONE;
         var reconcile = new com.bettercompute.application.volume.ReconcileVolume(p.transactions(), volumes, p.clusters(), p.catalog(),
-                p.outbox(), ledger, account -> files, settings, com.bettercompute.application.reconcile.Cadence.DEFAULT, p.clock());
+                p.outbox(), ledger, w.markets, account -> files, settings, com.bettercompute.application.reconcile.Cadence.DEFAULT, p.clock());
         return new VolumeUseCases(new com.bettercompute.application.volume.ListVolumes(volumes, ledger, settings, w.authorizer),
                 new com.bettercompute.application.volume.DeleteVolume(volumes, reconcile, w.authorizer, p.clock()), w.callers);
     }
