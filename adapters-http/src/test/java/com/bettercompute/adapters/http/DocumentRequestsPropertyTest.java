@@ -99,7 +99,7 @@ class DocumentRequestsPropertyTest {
 
     @Example
     void the_generator_knows_every_operation_of_the_document() {
-        assertThat(requests.operations()).hasSize(29);
+        assertThat(requests.operations()).hasSize(30);
     }
 
     @Provide

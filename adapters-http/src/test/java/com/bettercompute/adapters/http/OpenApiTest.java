@@ -81,7 +81,7 @@ class OpenApiTest {
             for (JsonNode item : doc.get("paths")) {
                 operations += item.size();
             }
-            assertThat(operations).as("every route of a server with every resource").isEqualTo(full.server.routes().size()).isEqualTo(29);
+            assertThat(operations).as("every route of a server with every resource").isEqualTo(full.server.routes().size()).isEqualTo(30);
         }
     }
 

@@ -100,7 +100,7 @@ class GeneratedClientCreatesClusterTest {
                 }
             }
         }
-        assertThat(operations).isEqualTo(29);
+        assertThat(operations).isEqualTo(30);
         assertThat(missing).isEmpty();
     }
 
