@@ -80,6 +80,24 @@ public final class VolumeModule implements AutoCloseable {
     }
 
     /**
+     * Shared volumes of a server, as {@link #start(ServerConfig, Database, MarketRepository, CatalogRepository,
+     * StorageSettings, Cadence, Clock)} sets the Filestore side; where the reconcilers run, the volume loop and the
+     * volumes' mounts inside their clusters (reached through {@code provider}'s clients, the ConfigMap's webhook
+     * {@code admission}'s); closed with the server. On the embedded default the simulated nodes mount the Filestore
+     * simulator's shares: a hostPath the platform's DaemonSet mounts a share onto is that share's real directory.
+     */
+    static VolumeModule start(ServerConfig config, DatabaseModule data, ProviderModule provider, MarketModule market,
+                              AdmissionModule admission, StorageSettings settings, Clock clock, Closer closer) {
+        VolumeModule volumes = closer.add("volumes", start(config, data.db(), market.markets(), data.cache().catalog(), settings,
+                ClustersModule.cadence(config), clock));
+        provider.setup().kubernetesApis().ifPresent(apis -> volumes.simulator().ifPresent(filestore -> apis.nfsExports(filestore::exportDirectory)));
+        if (config.reconcile()) {
+            volumes.startLoop(provider.providers(), admission.endpoints());
+        }
+        return volumes;
+    }
+
+    /**
      * Starts the Filestore side as the options say (docs/decisions/simulators.md): {@code --filestore-endpoint} wins
      * (one client for every account, nothing started); else with {@code --gke-endpoint} no Filestore API is known, which
      * stops the start if the catalog provisions volumes (a Filestore of this process alone would not be the other
@@ -89,8 +107,8 @@ public final class VolumeModule implements AutoCloseable {
      *
      * @param markets the market, where storage charges come off the tenant's balance
      */
-    static VolumeModule start(ServerConfig config, Database db, MarketRepository markets, CatalogRepository catalog,
-                              StorageSettings settings, Cadence cadence, Clock clock) {
+    private static VolumeModule start(ServerConfig config, Database db, MarketRepository markets, CatalogRepository catalog,
+                                      StorageSettings settings, Cadence cadence, Clock clock) {
         Map<String, FilestoreSharedVolumeProvider> clients = new ConcurrentHashMap<>();
         if (config.filestoreEndpoint() != null) {
             FilestoreSharedVolumeProvider.Endpoint endpoint = GkeProviderSetup.filestoreAt(config.filestoreEndpoint());
@@ -133,10 +151,10 @@ public final class VolumeModule implements AutoCloseable {
      * Starts the volume loop, and the keeping of each attached volume's mount inside its cluster (only where the
      * reconcilers run): the clusters are reached through {@code providers}, the ConfigMap's webhook is {@code admission}'s.
      */
-    void startLoop(ClusterProviders providers, AdmissionEndpoints admission) {
+    private void startLoop(ClusterProviders providers, AdmissionEndpoints admission) {
         loop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "volume-loop"));
         loop.scheduleWithFixedDelay(this::passSafely, 0, LOOP_EVERY.toMillis(), TimeUnit.MILLISECONDS);
-        mountClient = new Fabric8SharedVolumeMounts(Server.TENANT_CLUSTER_TIMEOUT_MILLIS);
+        mountClient = new Fabric8SharedVolumeMounts(ProviderModule.TENANT_CLUSTER_TIMEOUT_MILLIS);
         mounts = new KeepVolumeMounts(db.volumes(), new ClusterConnections(db.clusters(), catalog, providers), mountClient, admission);
         // its own thread: a tenant cluster slow to answer never holds up the volumes' provider side
         mountLoop = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "volume-mounts"));

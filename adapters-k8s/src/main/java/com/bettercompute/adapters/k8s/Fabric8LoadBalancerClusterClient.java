@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.ServiceStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -142,20 +141,13 @@ public final class Fabric8LoadBalancerClusterClient implements LoadBalancerClust
      * answer (it is refused, and the tenant's retry passes).
      */
     static GenericKubernetesResource serviceWebhooks(AdmissionEndpoints.Webhooks webhooks) {
-        Map<String, Object> webhook = new LinkedHashMap<>();
-        webhook.put("name", SERVICES_WEBHOOK);
-        webhook.put("clientConfig", PlatformObjectManifests.clientConfig(webhooks.mutateUrl(), webhooks.caBundlePem()));
-        webhook.put("rules", List.of(PlatformObjectManifests.rule("", List.of("v1"), List.of("services"), List.of("CREATE", "UPDATE"),
+        Map<String, Object> webhook = PlatformObjectManifests.webhook(SERVICES_WEBHOOK, webhooks.mutateUrl(), webhooks.caBundlePem(),
+                List.of(PlatformObjectManifests.rule("", List.of("v1"), List.of("services"), List.of("CREATE", "UPDATE"),
                 "Namespaced")));
         webhook.put("matchConditions", List.of(Map.of("name", "class-less-load-balancer", "expression",
                 "object.spec.type == 'LoadBalancer' && !has(object.spec.loadBalancerClass)"
                         + " && (oldObject == null || oldObject.spec.type != 'LoadBalancer')")));
-        webhook.put("failurePolicy", "Fail");
-        webhook.put("matchPolicy", "Equivalent");
-        webhook.put("sideEffects", "None");
         webhook.put("reinvocationPolicy", "Never");
-        webhook.put("admissionReviewVersions", List.of("v1"));
-        webhook.put("timeoutSeconds", PlatformObjectManifests.WEBHOOK_TIMEOUT_SECONDS);
         return PlatformObjectManifests.webhookConfiguration("MutatingWebhookConfiguration", SERVICE_WEBHOOKS, List.of(webhook));
     }
 

@@ -111,11 +111,8 @@ final class PlatformObjectManifests {
      * GPU workload passes unchecked.
      */
     private static Map<String, Object> workloadWebhook(String url, String caPem) {
-        Map<String, Object> webhook = new LinkedHashMap<>();
-        webhook.put("name", WORKLOADS_WEBHOOK);
-        webhook.put("clientConfig", clientConfig(url, caPem));
         List<String> create = List.of("CREATE");
-        webhook.put("rules", List.of(
+        Map<String, Object> webhook = webhook(WORKLOADS_WEBHOOK, url, caPem, List.of(
                 rule("batch", List.of("v1"), List.of("jobs"), create, "Namespaced"),
                 rule("jobset.x-k8s.io", List.of("*"), List.of("jobsets"), create, "Namespaced"),
                 rule("kubeflow.org", List.of("*"), List.of("mpijobs"), create, "Namespaced"),
@@ -123,6 +120,18 @@ final class PlatformObjectManifests {
                 rule("", List.of("v1"), List.of("pods"), create, "Namespaced")));
         webhook.put("namespaceSelector", Map.of("matchExpressions", List.of(Map.of(
                 "key", "kubernetes.io/metadata.name", "operator", "NotIn", "values", SYSTEM_NAMESPACES))));
+        return webhook;
+    }
+
+    /**
+     * A webhook of the platform's that fails closed (its selectors and conditions are added by the caller): called at
+     * {@code url}, trusted by {@code caPem}, for {@code rules}, with no side effects, within {@link #WEBHOOK_TIMEOUT_SECONDS}.
+     */
+    static Map<String, Object> webhook(String name, String url, String caPem, List<Map<String, Object>> rules) {
+        Map<String, Object> webhook = new LinkedHashMap<>();
+        webhook.put("name", name);
+        webhook.put("clientConfig", clientConfig(url, caPem));
+        webhook.put("rules", rules);
         webhook.put("failurePolicy", "Fail");
         webhook.put("matchPolicy", "Equivalent");
         webhook.put("sideEffects", "None");

@@ -112,18 +112,10 @@ final class SharedVolumeManifests {
      * be reached.
      */
     static GenericKubernetesResource webhooks(AdmissionEndpoints.Webhooks webhooks) {
-        Map<String, Object> webhook = new LinkedHashMap<>();
-        webhook.put("name", WEBHOOK);
-        webhook.put("clientConfig", PlatformObjectManifests.clientConfig(webhooks.validateUrl(), webhooks.caBundlePem()));
-        webhook.put("rules", List.of(PlatformObjectManifests.rule("", List.of("v1"), List.of("configmaps"), List.of("UPDATE", "DELETE"),
-                "Namespaced")));
+        Map<String, Object> webhook = PlatformObjectManifests.webhook(WEBHOOK, webhooks.validateUrl(), webhooks.caBundlePem(),
+                List.of(PlatformObjectManifests.rule("", List.of("v1"), List.of("configmaps"), List.of("UPDATE", "DELETE"), "Namespaced")));
         webhook.put("namespaceSelector", Map.of("matchLabels", Map.of("kubernetes.io/metadata.name", SharedVolumeMounts.NAMESPACE)));
         webhook.put("objectSelector", Map.of("matchLabels", Map.of(MarketClusterClient.OWNED_BY, "platform")));
-        webhook.put("failurePolicy", "Fail");
-        webhook.put("matchPolicy", "Equivalent");
-        webhook.put("sideEffects", "None");
-        webhook.put("admissionReviewVersions", List.of("v1"));
-        webhook.put("timeoutSeconds", PlatformObjectManifests.WEBHOOK_TIMEOUT_SECONDS);
         return PlatformObjectManifests.webhookConfiguration("ValidatingWebhookConfiguration", WEBHOOKS, List.of(webhook));
     }
 
