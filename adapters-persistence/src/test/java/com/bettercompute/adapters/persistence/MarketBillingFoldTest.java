@@ -120,6 +120,6 @@ class MarketBillingFoldTest {
     private static MarketSnapshot sorted(MarketSnapshot s) {
         return new MarketSnapshot(s.timings(), s.lastTick(), s.sequence(), s.grantSequence(), s.pools(), s.tenants(),
                 s.clusters(), s.requests(), s.grants().stream().sorted(Comparator.comparing(GrantState::id)).toList(),
-                s.idleOrder(), s.betweenTicks());
+                s.idleOrder(), s.betweenTicks(), s.endedAttempts());
     }
 }

@@ -75,6 +75,15 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
         return j;
     }
 
+    /** A bare pod (a StatefulSet's replica) Kueue queues as a job of its own; {@code uid} tells one life of its name. */
+    public Job pod(String namespace, String name, String uid, int gpus, String nodeClass) {
+        Job j = new Job(new ObjectRef("v1", "Pod", namespace, name, uid));
+        j.gpus = gpus;
+        j.nodeClass = nodeClass;
+        jobs.put(namespace + "/Pod:" + name, j);
+        return j;
+    }
+
     public Request request(Job job, String name, Instant created) {
         Request r = new Request(name, created);
         requests.put(job.ref.namespace() + "/" + name, r);
