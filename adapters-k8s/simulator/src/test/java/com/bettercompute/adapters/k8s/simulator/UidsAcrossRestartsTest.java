@@ -27,17 +27,22 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class UidsAcrossRestartsTest {
     static final KubernetesSerialization JSON = new KubernetesSerialization();
+    /** The world's clusters and clock, shared by its restarts. */
+    final Map<String, Map<String, SimulatedKubernetesApis.NodePool>> clusters = new ConcurrentHashMap<>();
+    final MutableClock clock = new MutableClock();
+
+    SimulatedCluster.World start(Path state) {
+        return new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS, state, clock, clusters);
+    }
 
     @Test
     void a_restarted_server_gives_uids_past_every_one_the_cluster_had_a_deleted_services_too(@TempDir Path state) throws Exception {
         AtomicLong counter = fabric8UidCounter();
         long processStart = counter.get();
-        Map<String, Map<String, SimulatedKubernetesApis.NodePool>> clusters = new ConcurrentHashMap<>();
-        MutableClock clock = new MutableClock();
         List<String> before = new ArrayList<>();
         SimulatedCluster first;
         long firstRunEnd;
-        try (SimulatedCluster.World world = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS, state, clock, clusters)) {
+        try (SimulatedCluster.World world = start(state)) {
             first = new SimulatedCluster(world);
             for (String name : List.of("kept", "deleted")) {
                 before.add(create(first, name).getMetadata().getUid());
@@ -48,7 +53,7 @@ class UidsAcrossRestartsTest {
         }
 
         counter.set(processStart);
-        try (SimulatedCluster.World world = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS, state, clock, clusters);
+        try (SimulatedCluster.World world = start(state);
              SimulatedCluster restarted = new SimulatedCluster(world, first)) {
             assertThat(restarted.client.services().inNamespace("default").withName("kept").get().getMetadata().getUid())
                     .as("a restored object keeps its uid").isEqualTo(before.get(0));
@@ -64,11 +69,9 @@ class UidsAcrossRestartsTest {
     void a_cluster_saved_before_the_mark_was_kept_restores_past_its_objects_uids(@TempDir Path state) throws Exception {
         AtomicLong counter = fabric8UidCounter();
         long processStart = counter.get();
-        Map<String, Map<String, SimulatedKubernetesApis.NodePool>> clusters = new ConcurrentHashMap<>();
-        MutableClock clock = new MutableClock();
         SimulatedCluster first;
         String kept;
-        try (SimulatedCluster.World world = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS, state, clock, clusters)) {
+        try (SimulatedCluster.World world = start(state)) {
             first = new SimulatedCluster(world);
             kept = create(first, "kept").getMetadata().getUid();
             first.close();
@@ -82,7 +85,7 @@ class UidsAcrossRestartsTest {
         }
 
         counter.set(processStart);
-        try (SimulatedCluster.World world = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS, state, clock, clusters);
+        try (SimulatedCluster.World world = start(state);
              SimulatedCluster restarted = new SimulatedCluster(world, first)) {
             assertThat(restarted.client.services().inNamespace("default").withName("kept").get().getMetadata().getUid()).isEqualTo(kept);
             assertThat(UUID.fromString(create(restarted, "fresh").getMetadata().getUid()).getLeastSignificantBits())
