@@ -216,7 +216,7 @@ public final class Server implements AutoCloseable {
             admission = startAdmission(config, admissionConfig, market, db, clock);
             if (config.reconcile()) {
                 // The market inside its tenant clusters runs where the reconcilers run.
-                market.startInCluster(db.clusters(), cache.catalog(), providers, parsed.market(), admission.endpoints());
+                market.startInCluster(db.clusters(), cache.catalog(), providers, parsed.market(), admission.endpoints(), config.replicaId());
                 loadBalancers = LoadBalancerModule.start(db, cache.catalog(), providers, setup::loadBalancers, parsed.loadBalancers(),
                         admission.endpoints(), metrics, clock);
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
