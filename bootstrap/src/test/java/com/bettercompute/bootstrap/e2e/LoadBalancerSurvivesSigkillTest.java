@@ -120,7 +120,8 @@ class LoadBalancerSurvivesSigkillTest {
                     server.kill();
                 }
                 // an address a Service showed before the kill is its address for good
-                seen.shown.forEach((uid, ips) -> ips.forEach(ip -> keeps(firstAddress, uid, ip, "before kill " + cycle)));
+                String beforeKill = "before kill " + cycle;
+                seen.shown.forEach((uid, ips) -> ips.forEach(ip -> keeps(firstAddress, uid, ip, beforeKill)));
                 System.out.println("load balancer crash test (seed " + seed + "), cycle " + cycle + ": killed at change "
                         + seen.counted.get() + " (drawn " + killAt + " of about " + writes + "), deleting " + deleting
                         + ", live " + live.keySet());
@@ -128,7 +129,8 @@ class LoadBalancerSurvivesSigkillTest {
 
                 Map<String, String> addresses = await("every live Service served and every deleted one gone after restart " + cycle,
                         Duration.ofSeconds(90), () -> served(cluster, live, deleted));
-                addresses.forEach((uid, ip) -> keeps(firstAddress, uid, ip, "after restart " + cycle));
+                String afterRestart = "after restart " + cycle;
+                addresses.forEach((uid, ip) -> keeps(firstAddress, uid, ip, afterRestart));
                 assertThat(addresses.values()).as("one address per Service").doesNotHaveDuplicates();
                 provider(clusterId, addresses);
                 operatorList(addresses);
