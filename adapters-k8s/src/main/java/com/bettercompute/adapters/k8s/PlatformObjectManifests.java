@@ -14,8 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The platform's Kueue objects of one cluster as manifests (docs/decisions.md, "The market inside tenant
- * clusters"): one ResourceFlavor per node class plus {@code cpu} for the CPU worker, the ClusterQueue
+ * The platform's Kueue objects of one cluster as manifests (docs/decisions/market-in-cluster.md): one ResourceFlavor per node class plus {@code cpu} for the CPU worker, the ClusterQueue
  * {@code market}, the LocalQueue {@code default} in namespace {@code default} (Kueue's default queue for
  * jobs that name none), the AdmissionCheck and ProvisioningRequestConfig {@code market}, and the
  * WorkloadPriorityClasses. Kueue's {@code v1beta1} API, which every Kueue release up to 0.20 serves. With the
@@ -66,7 +65,7 @@ final class PlatformObjectManifests {
         return out;
     }
 
-    // ---------------------------------------------------------------- launch admission (docs/decisions.md)
+    // ---------------------------------------------------------------- launch admission (docs/decisions/admission.md)
 
     static final String ADMISSION = "admissionregistration.k8s.io/v1";
     /** The name of both webhook configurations. */

@@ -46,8 +46,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Makes a cluster's market nodes what the market's saved grants say (docs/decisions.md, "The market inside
- * tenant clusters"). Every live grant is one provider node pool of one node, named from the grant
+ * Makes a cluster's market nodes what the market's saved grants say (docs/decisions/market-in-cluster.md). Every live grant is one provider node pool of one node, named from the grant
  * ({@link #poolName}), so a restart adopts the pool it made before a crash and a reclaim removes exactly its
  * node; a pool of that shape whose grant is no longer live is deleted. At most one provider change per pass
  * (the provider runs one operation per cluster at a time). In the cluster, each grant's node (found by its

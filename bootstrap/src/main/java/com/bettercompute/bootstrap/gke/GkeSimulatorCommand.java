@@ -67,7 +67,7 @@ public final class GkeSimulatorCommand {
     @Command(name = "gke-simulator", usageHelpWidth = 120, sortOptions = false, synopsisHeading = "",
             customSynopsis = "usage: better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--filestore-port P3]"
                     + " [--sim-operation-seconds S] [--state-dir DIR]%n",
-            footerHeading = "%n", footer = "Faults: POST http://127.0.0.1:<P2>/simulator/faults/<fault> (see docs/gke-simulator.md).")
+            footerHeading = "%n", footer = "Faults: POST http://127.0.0.1:<P2>/simulator/faults/<fault> (see docs/operators/gke-simulator.md).")
     static final class Flags {
         @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
         boolean help;

@@ -25,7 +25,7 @@ import java.util.Set;
  * check's managed resource) and follows the request's conditions; an admitted Workload's job is started with
  * the flavor's and the request's node selector (a pod's gate lifted), an evicted one's stopped (a pod
  * deleted). Its webhook's mutations ({@link #mutate}) are answered here too. Time comes from the given clock;
- * all state lives in the objects, so a restarted simulator carries on. See docs/gke-simulator.md for where it
+ * all state lives in the objects, so a restarted simulator carries on. See docs/operators/gke-simulator.md for where it
  * differs from Kueue.
  */
 final class SimulatedKueue {
