@@ -189,6 +189,31 @@ class ReplicaDemandTest {
     }
 
     @Test
+    void a_statefulset_replica_scaled_away_and_back_files_again_under_its_stable_name() {
+        enrol(false, null);
+        Job first = gatedPod("infer-1", 8);
+        passes(true);
+        w.tick.run();
+        passes(true);
+        cluster.delete(first);
+        passes(true);
+        assertThat(market().hasOpenRequest(jobId(first))).isFalse();
+
+        // scaled back up: the StatefulSet makes infer-1 again, a new pod with a new Workload and request
+        Job again = gatedPod("infer-1", 8);
+        passes(true);
+        w.tick.run();
+        passes(true);
+
+        assertThat(jobId(again)).isEqualTo(jobId(first));
+        MarketRequest request = market().openRequest(jobId(again));
+        assertThat(request.phase()).isEqualTo(com.bettercompute.domain.market.RequestPhase.ADMITTED);
+        assertThat(request.grantedNodeIds()).hasSize(1);
+        assertThat(requestOf(again).conditions.get("Provisioned").status()).isEqualTo("True");
+        assertThat(requestOf(again).marketRequest).isEqualTo(request.id());
+    }
+
+    @Test
     void a_sub_node_replica_and_a_bare_sub_node_pod_wait_for_the_block_then_are_seated_on_its_ready_node() {
         enrol(true, new EnrolCluster.Block(MarketWorld.POOL, 1));
         String blockPool = ReconcileMarketNodes.poolName(ACME, market().cluster(ACME).blockNodeIds().get(0));
