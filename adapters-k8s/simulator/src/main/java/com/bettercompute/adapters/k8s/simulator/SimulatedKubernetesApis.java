@@ -1066,7 +1066,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             pods.terminate(found, grace, clock.instant());
             store.takeChanged();
             return new MockResponse().setResponseCode(201).setHeader("Content-Type", "application/json")
-                    .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
+                    .setBody(KubeStatus.json(KubeStatus.success(201)));
         }
 
         /** A JSON merge or strategic merge patch, applied here (see {@link MergePatch}) and stored as an update. */
@@ -1355,24 +1355,22 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         if (!request.resource().isEmpty()) {
             details.put("kind", request.resource());
         }
-        Map<String, Object> body = new java.util.LinkedHashMap<>();
-        body.put("kind", "Status");
-        body.put("apiVersion", "v1");
-        body.put("metadata", Map.of());
-        body.put("status", "Failure");
-        body.put("message", request.forbiddenMessage(user));
-        body.put("reason", "Forbidden");
-        body.put("details", details);
-        body.put("code", 403);
-        return new MockResponse().setResponseCode(403).setHeader("Content-Type", "application/json").setBody(json.asJson(body));
+        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        fields.put("status", "Failure");
+        fields.put("message", request.forbiddenMessage(user));
+        fields.put("reason", "Forbidden");
+        fields.put("details", details);
+        fields.put("code", 403);
+        return new MockResponse().setResponseCode(403).setHeader("Content-Type", "application/json")
+                .setBody(KubeStatus.json(KubeStatus.of(fields)));
     }
 
     private static MockResponse status(int code, String reason, String message) {
-        String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
-                + quote(message) + ",\"reason\":\"" + reason + "\",\"code\":" + code + "}";
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body);
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+                .setBody(KubeStatus.json(KubeStatus.failure(code, reason, message)));
     }
 
+    /** An HTTP quoted-string (RFC 9110), the form a Warning header's text takes; not JSON. */
     private static String quote(String s) {
         return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
