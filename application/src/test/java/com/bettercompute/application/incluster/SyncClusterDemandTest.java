@@ -180,7 +180,7 @@ class SyncClusterDemandTest {
 
     @Test
     void a_replica_scaled_away_and_back_files_a_new_request_whose_pods_never_target_the_old_requests_nodes() {
-        Job replica = w.cluster.pod("research", "web-0", "uid-1", 8, "h100-8x");
+        Job replica = w.cluster.gatedPod("research", "web-0", 8, "h100-8x");
         w.cluster.request(replica, "pod-web-0-1a2b3-market-1", T0);
         w.limit(A, "5.00");
         w.pass();
@@ -191,14 +191,13 @@ class SyncClusterDemandTest {
                 .containsEntry("nationalcompute.com/request", InClusterNames.requestLabel(first));
 
         // scaled away: the pod, its Workload and its request go; the market's request ends, its node stays idle
-        w.cluster.jobs.values().remove(replica);
-        w.cluster.requests.remove("research/pod-web-0-1a2b3-market-1");
+        w.cluster.delete(replica);
         assertThat(w.sync.sync(A, SITE, w.cluster.observed()).withdrawn()).containsExactly(JOB_OF_REPLICA);
         var ended = w.markets.closed(A, 10);
         assertThat(ended).extracting(c -> c.last().id()).containsExactly(first);
 
         // scaled back: a new pod of the same name, a new Workload and request
-        Job back = w.cluster.pod("research", "web-0", "uid-2", 8, "h100-8x");
+        Job back = w.cluster.gatedPod("research", "web-0", 8, "h100-8x");
         var again = w.cluster.request(back, "pod-web-0-9f8e7-market-1", T0.plusSeconds(120));
         w.clock.set(T0.plusSeconds(120));
         assertThat(w.sync.sync(A, SITE, w.cluster.observed()).filed()).containsExactly(JOB_OF_REPLICA);
