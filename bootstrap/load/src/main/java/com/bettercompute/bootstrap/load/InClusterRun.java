@@ -226,12 +226,10 @@ public final class InClusterRun {
                 out.printf(Locale.ROOT, "      floor, the simulated API's heap for the same cluster's objects: %.0f KiB; ratio %.2f%n",
                         simulatedKib, platformKib / simulatedKib);
                 printVerdicts(out, verdicts, one.passMedianSeconds());
-                out.printf(Locale.ROOT, "  two replicas on one database (replica-b %d clusters, replica-c %d):%n",
-                        b.watching().size(), c.watching().size());
+                out.printf(Locale.ROOT, "  two replicas on one database:%n");
                 two.print(out, n);
                 out.printf(Locale.ROOT, "    heap held by both: %.0f KiB per cluster%n", (heapTwo - heapBeforeTwo) / 1024.0 / n);
                 printVerdicts(out, verdictsTwo, two.passMedianSeconds());
-                out.printf(Locale.ROOT, "  API calls by the passes measured (all replicas): %s%n", client.calls());
                 b.close();
                 c.close();
             }
@@ -245,15 +243,21 @@ public final class InClusterRun {
 
     /** What was measured over one set of replicas, with the floors of the same moment. */
     private record Figures(int replicas, List<Double> passSeconds, double floorGetSeconds, double floorLoadSeconds,
-                           int connections, int informers) {
+                           int connections, int informers, Map<String, Long> calls, List<Integer> shares) {
         double passMedianSeconds() {
             return median(passSeconds);
         }
 
         void print(PrintStream out, int n) {
             double pass = passMedianSeconds();
-            out.printf(Locale.ROOT, "    pass (median of %d%s): %.3f s, %.2f ms per cluster; all %s%n", passSeconds.size(),
-                    replicas > 1 ? ", each replica's, the replicas running at once" : "", pass, pass * 1000 / n, rounded(passSeconds));
+            int share = n / replicas;
+            out.printf(Locale.ROOT, "    pass (median of %d%s, clusters per replica %s): %.3f s, %.2f ms per cluster of its share; all %s%n",
+                    passSeconds.size(), replicas > 1 ? ", each replica's, the replicas running at once" : "", shares, pass,
+                    pass * 1000 / share, rounded(passSeconds));
+            Map<String, String> perClusterPass = new java.util.TreeMap<>();
+            calls.forEach((method, count) -> perClusterPass.put(method,
+                    String.format(Locale.ROOT, "%.2f", count / (double) passSeconds.size() / share)));
+            out.printf(Locale.ROOT, "      cluster API calls per cluster and pass: %s%n", perClusterPass);
             out.printf(Locale.ROOT, "      floor, one bare GET /api/v1/nodes per cluster (kept alive), all %d: %.3f s; ratio %.2f%n",
                     n, floorGetSeconds, pass / floorGetSeconds);
             out.printf(Locale.ROOT, "      floor, one markets.load(): %.4f s; ratio %.1f%n", floorLoadSeconds, pass / floorLoadSeconds);
@@ -265,6 +269,7 @@ public final class InClusterRun {
     private static Figures measure(List<CarryMarketIntoClusters> replicas, int passes, int n, Database db, MarketRepository markets,
                                    List<ClusterConnection> reach, int apiPort, int connectionsBefore, Watched client) throws Exception {
         double floorBefore = bareGets(reach);
+        client.resetCalls();
         List<Double> times = Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
         for (CarryMarketIntoClusters replica : replicas) {
@@ -281,6 +286,7 @@ public final class InClusterRun {
         for (Thread t : threads) {
             t.join();
         }
+        Map<String, Long> calls = client.calls();
         double floorAfter = bareGets(reach);
         List<Double> loads = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
@@ -289,7 +295,8 @@ public final class InClusterRun {
             loads.add(seconds(t0));
         }
         return new Figures(replicas.size(), List.copyOf(times), Math.min(floorBefore, floorAfter), median(loads),
-                connectionsTo(apiPort) - connectionsBefore, Watched.INFORMERS);
+                settledConnectionsTo(apiPort) - connectionsBefore, Watched.INFORMERS, calls,
+                replicas.stream().map(r -> r.watching().size()).toList());
     }
 
     /** One GET of the nodes of every cluster in turn, on one kept-alive client trusting the clusters' CA: seconds. */
@@ -405,6 +412,10 @@ public final class InClusterRun {
             this.client = client;
         }
 
+        void resetCalls() {
+            calls.clear();
+        }
+
         int synced() {
             return (int) open.stream().filter(DemandWatch::synced).count();
         }
@@ -506,7 +517,8 @@ public final class InClusterRun {
             if (!Files.exists(file)) {
                 continue;
             }
-            for (String line : Files.readAllLines(file).subList(1, Files.readAllLines(file).size())) {
+            List<String> lines = Files.readAllLines(file);
+            for (String line : lines.subList(1, lines.size())) {
                 String[] f = line.trim().split("\\s+");
                 String remote = f[2];
                 if ("01".equals(f[3]) && Integer.parseInt(remote.substring(remote.indexOf(':') + 1), 16) == port) {
@@ -515,6 +527,19 @@ public final class InClusterRun {
             }
         }
         return count;
+    }
+
+    /** {@link #connectionsTo} once it has held for 3 s (closed watches' connections take a moment to go), at most 30 s. */
+    private static int settledConnectionsTo(int port) throws IOException {
+        int last = connectionsTo(port);
+        int held = 0;
+        for (int i = 0; i < 30 && held < 3; i++) {
+            pause(1000);
+            int now = connectionsTo(port);
+            held = now == last ? held + 1 : 0;
+            last = now;
+        }
+        return last;
     }
 
     private static long usedHeapAfterGc() {
