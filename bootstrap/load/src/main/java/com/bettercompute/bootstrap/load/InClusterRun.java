@@ -91,7 +91,7 @@ import java.util.function.Supplier;
  * then the same with two replicas on the one database (two {@link CarryMarketIntoClusters} of different owners, each
  * with its share of the clusters).
  *
- * <pre>java -Xmx8g -cp bootstrap/load/target/better-compute-load.jar com.bettercompute.bootstrap.load.InClusterRun [--clusters N] [--passes P] [--jobs J] [--operation-millis M]</pre>
+ * <pre>java -Xmx4g -cp bootstrap/load/target/better-compute-load.jar com.bettercompute.bootstrap.load.InClusterRun [--clusters N] [--passes P] [--jobs J] [--operation-millis M]</pre>
  */
 public final class InClusterRun {
     private static final ResourceDefinitionContext PROVISIONING_REQUESTS = new ResourceDefinitionContext.Builder()
