@@ -225,10 +225,14 @@ final class PlatformObjectManifests {
         spec.put("provisioningClassName", MarketClusterClient.PROVISIONING_CLASS);
         spec.put("managedResources", List.of(GPU));
         // Kueue pins the admitted pods to the granted nodes by the request label the market writes into
-        // the request's provisioningClassDetails.
-        spec.put("podSetUpdates", Map.of("nodeSelector", List.of(Map.of(
-                "key", MarketClusterClient.REQUEST_LABEL,
-                "valueFromProvisioningClassDetail", MarketClusterClient.REQUEST_LABEL))));
+        // the request's provisioningClassDetails; a request seated on the base load block carries its block
+        // node's pool instead (several requests share a block node, so it cannot carry their labels). Kueue
+        // adds a selector only for a detail the request has, so each request gets exactly one.
+        spec.put("podSetUpdates", Map.of("nodeSelector", List.of(
+                Map.of("key", MarketClusterClient.REQUEST_LABEL,
+                        "valueFromProvisioningClassDetail", MarketClusterClient.REQUEST_LABEL),
+                Map.of("key", MarketClusterClient.NODE_POOL_LABEL,
+                        "valueFromProvisioningClassDetail", MarketClusterClient.BLOCK_NODE_DETAIL))));
         return resource("ProvisioningRequestConfig", CHECK, null, spec);
     }
 

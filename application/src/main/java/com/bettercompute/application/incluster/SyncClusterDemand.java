@@ -33,7 +33,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Brings the market's requests of one cluster in line with the jobs its Kueue asks nodes for, in one
  * transaction: a job with a live ProvisioningRequest and no open request files one (its node class, GPUs,
- * limit price and priority labels); a job whose limit or priority label changed gets the new one; a job that finished
+ * limit price and priority labels); a GPU job its Kueue holds back for quota is recorded as held
+ * ({@link Market#hold}), listed with the max cluster size as its cause, and files once its request appears; a job
+ * whose limit or priority label changed gets the new one; a job that finished
  * ends its request; an open request whose job has no ProvisioningRequest any more is withdrawn. A pass over many
  * clusters finds the changes on the market it read once and writes all of them in one transaction. Because it
  * compares what the cluster shows with what the market saved, it is idempotent: a restart files nothing
@@ -48,14 +50,14 @@ public final class SyncClusterDemand {
     private static final Logger LOG = LoggerFactory.getLogger(SyncClusterDemand.class);
     /** A job the market refused is not tried again at every pass, but after this (or when it changes). */
     public static final Duration RETRY_REFUSED = Duration.ofMinutes(1);
-    private static final Outcome NOTHING = new Outcome(List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+    private static final Outcome NOTHING = new Outcome(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
 
     /** What one pass changed. */
     public record Outcome(List<String> filed, List<String> ended, List<String> withdrawn, List<String> limitsChanged,
-                          List<String> prioritiesChanged, List<String> refused) {
+                          List<String> prioritiesChanged, List<String> refused, List<String> held) {
         public boolean changed() {
             return !filed.isEmpty() || !ended.isEmpty() || !withdrawn.isEmpty() || !limitsChanged.isEmpty()
-                    || !prioritiesChanged.isEmpty();
+                    || !prioritiesChanged.isEmpty() || !held.isEmpty();
         }
     }
 
@@ -146,10 +148,13 @@ public final class SyncClusterDemand {
                 if (open) {
                     return true;
                 }
-            } else if (!open) {
+            } else if (!open || market.held(jobId)) {
                 Instant refused = refusedAt.get(fingerprint(jobId, job));
                 if (job.gpus() > 0 && job.requests().stream().anyMatch(r -> !r.failed())
                         && (refused == null || !now.isBefore(refused.plus(RETRY_REFUSED)))) {
+                    return true;
+                }
+                if (!open && job.quotaWait() && job.gpus() > 0) {
                     return true;
                 }
             } else {
@@ -184,6 +189,7 @@ public final class SyncClusterDemand {
         List<String> limits = new ArrayList<>();
         List<String> priorities = new ArrayList<>();
         List<String> refused = new ArrayList<>();
+        List<String> held = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (ObservedJob job : jobs) {
             String jobId = InClusterNames.jobId(clusterId, job.job());
@@ -196,13 +202,17 @@ public final class SyncClusterDemand {
                         market.endJob(jobId, clock.instant());
                         ended.add(jobId);
                     }
-                } else if (!open) {
+                } else if (!open || market.held(jobId)) {
                     // No GPUs read (its PodTemplates are not there yet): not demand yet, filed at a later pass.
                     if (job.gpus() > 0 && job.requests().stream().anyMatch(r -> !r.failed())) {
                         MarketRequest request = market.file(demand(market, clusterId, site, jobId, job), clock.instant());
                         events.add(MarketOutboxEvents.received(market, request, clock.instant()));
                         filed.add(jobId);
                         refusedAt.remove(fingerprint(jobId, job));
+                    } else if (!open && job.quotaWait() && job.gpus() > 0) {
+                        // Listed with the quota as its cause until its cluster's queue lets it file.
+                        market.hold(demand(market, clusterId, site, jobId, job), clock.instant());
+                        held.add(jobId);
                     }
                 } else {
                     if (limitChanged(market.openRequest(jobId), job.limitLabel())) {
@@ -231,7 +241,7 @@ public final class SyncClusterDemand {
                 withdrawn.add(r.jobId());
             }
         }
-        return new Outcome(filed, ended, withdrawn, limits, priorities, refused);
+        return new Outcome(filed, ended, withdrawn, limits, priorities, refused, held);
     }
 
     private static PriorityClass priority(String label) {
