@@ -402,8 +402,8 @@ public final class InClusterRun {
      * all have synced) and counts the calls by method.
      */
     private static final class Watched implements MarketClusterClient {
-        /** The informers of one demand watch: ProvisioningRequests, PodTemplates, Jobs. */
-        static final int INFORMERS = 3;
+        /** The informers of one demand watch: ProvisioningRequests, PodTemplates, Jobs, Workloads. */
+        static final int INFORMERS = 4;
         private final MarketClusterClient client;
         private final Set<DemandWatch> open = ConcurrentHashMap.newKeySet();
         private final Map<String, java.util.concurrent.atomic.LongAdder> calls = new ConcurrentHashMap<>();
