@@ -15,7 +15,7 @@ import java.util.function.Function;
  * pass that fails is logged and the next one tries again; {@link #close()} lets the pass under way finish, then
  * closes every watch and gives this replica's clusters back to the others.
  */
-final class InClusterMarketLoop implements AutoCloseable {
+public final class InClusterMarketLoop implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InClusterMarketLoop.class);
 
     private final CarryMarketIntoClusters carry;
@@ -25,7 +25,7 @@ final class InClusterMarketLoop implements AutoCloseable {
     private volatile boolean stopping;
 
     /** @param carry built with the loop's {@link #wake()} as its watches' change hook */
-    InClusterMarketLoop(Function<Runnable, CarryMarketIntoClusters> carry, Duration every) {
+    public InClusterMarketLoop(Function<Runnable, CarryMarketIntoClusters> carry, Duration every) {
         this.carry = carry.apply(this::wake);
         this.every = every;
         this.thread = new Thread(this::run, "market-in-cluster");
@@ -34,7 +34,7 @@ final class InClusterMarketLoop implements AutoCloseable {
     }
 
     /** Asks for a pass now (a watch saw a change, a tick decided something). */
-    void wake() {
+    public void wake() {
         wake.release();
     }
 

@@ -28,6 +28,7 @@ import com.bettercompute.application.market.ReportNodeBack;
 import com.bettercompute.application.market.ReportNodeOutOfService;
 import com.bettercompute.application.market.TopUpCredits;
 import com.bettercompute.application.port.MarketEffects;
+import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketFeed;
 import com.bettercompute.application.port.MarketLedger;
 import com.bettercompute.application.port.MarketRepository;
@@ -56,14 +57,14 @@ public final class MarketModule implements AutoCloseable {
     /** How long a stop waits for a tick under way. */
     static final Duration TICK_DRAIN = Duration.ofSeconds(15);
     /** How often the in-cluster loop passes over the clusters when nothing wakes it. */
-    static final Duration IN_CLUSTER_EVERY = Duration.ofSeconds(5);
+    public static final Duration IN_CLUSTER_EVERY = Duration.ofSeconds(5);
     /**
      * How long a replica's in-cluster leases run without renewal: a replica that dies has its clusters taken over
      * this long after its last pass.
      */
-    static final Duration IN_CLUSTER_LEASE = Duration.ofSeconds(30);
+    public static final Duration IN_CLUSTER_LEASE = Duration.ofSeconds(30);
     /** How often each cluster's platform objects are checked against what the market declares. */
-    static final Duration OBJECTS_EVERY = Duration.ofSeconds(60);
+    public static final Duration OBJECTS_EVERY = Duration.ofSeconds(60);
     static final int CLUSTER_API_TIMEOUT_MILLIS = 10_000;
     static final long WATCH_RESYNC_MILLIS = 30_000;
 
@@ -149,20 +150,36 @@ public final class MarketModule implements AutoCloseable {
      */
     void startInCluster(ClusterRepository clusters, CatalogRepository catalog, ClusterProviders providers,
                         MarketCatalog marketCatalog, AdmissionEndpoints admission, String replicaId, Closer closer) {
-        Fabric8MarketClusterClient clusterClient = closer.add("market-cluster-client",
-                new Fabric8MarketClusterClient(CLUSTER_API_TIMEOUT_MILLIS, WATCH_RESYNC_MILLIS));
+        Fabric8MarketClusterClient clusterClient = closer.add("market-cluster-client", newClusterClient());
         ClusterConnections connections = new ClusterConnections(clusters, catalog, providers);
-        CarryMarketIntoClusters.Steps steps = new CarryMarketIntoClusters.Steps(
-                new KeepClusterComponents(connections, clusterClient),
-                new KeepPlatformObjects(markets, connections, clusterClient, admission),
-                new SyncClusterDemand(db.transactions(), markets, db.outbox(), clock),
-                new PublishRequestStatus(markets, clusterClient, clock),
-                new ReconcileMarketNodes(db.transactions(), markets, marketCatalog, connections, catalog, providers,
-                        clusterClient, db.outbox(), clock));
+        CarryMarketIntoClusters.Steps steps = inClusterSteps(db, markets, clock, connections, clusterClient, catalog,
+                providers, marketCatalog, admission);
         InClusterMarketLoop inCluster = closer.add("market-in-clusters", new InClusterMarketLoop(
                 wake -> new CarryMarketIntoClusters(markets, db.inClusterLeases(), connections, clusterClient, steps, clock,
                         replicaId, IN_CLUSTER_LEASE, OBJECTS_EVERY, wake), IN_CLUSTER_EVERY));
         effects.wake = inCluster::wake;
+    }
+
+    /** The client every replica reaches its clusters' Kubernetes APIs with, with the server's timeouts. */
+    public static Fabric8MarketClusterClient newClusterClient() {
+        return new Fabric8MarketClusterClient(CLUSTER_API_TIMEOUT_MILLIS, WATCH_RESYNC_MILLIS);
+    }
+
+    /**
+     * The per-cluster steps of {@link CarryMarketIntoClusters} as the server wires them, on {@code db} and the market
+     * read through {@code markets} (with the market's clock).
+     */
+    public static CarryMarketIntoClusters.Steps inClusterSteps(Database db, MarketRepository markets, Clock clock,
+                                                               ClusterConnections connections, MarketClusterClient client,
+                                                               CatalogRepository catalog, ClusterProviders providers,
+                                                               MarketCatalog marketCatalog, AdmissionEndpoints admission) {
+        return new CarryMarketIntoClusters.Steps(
+                new KeepClusterComponents(connections, client),
+                new KeepPlatformObjects(markets, connections, client, admission),
+                new SyncClusterDemand(db.transactions(), markets, db.outbox(), clock),
+                new PublishRequestStatus(markets, client, clock),
+                new ReconcileMarketNodes(db.transactions(), markets, marketCatalog, connections, catalog, providers,
+                        client, db.outbox(), clock));
     }
 
     /**

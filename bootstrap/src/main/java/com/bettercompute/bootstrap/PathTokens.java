@@ -17,13 +17,13 @@ import java.util.Optional;
  * per cluster, and never stored anywhere but in that cluster's webhook configurations (the key is kept with
  * the CA, owner-only). A call whose token is not its cluster's is answered 404.
  */
-final class PathTokens implements AdmissionEndpoints {
+public final class PathTokens implements AdmissionEndpoints {
     private final String base;
     private final SecretKey key;
     private final String caPem;
 
     /** Tokens that check calls; the URLs are known once the server listens ({@link #at}). */
-    PathTokens(SecretKey key, String caPem) {
+    public PathTokens(SecretKey key, String caPem) {
         this(null, key, caPem);
     }
 
@@ -34,7 +34,7 @@ final class PathTokens implements AdmissionEndpoints {
     }
 
     /** The same tokens, with the clusters reaching the webhooks at {@code base} ({@code https://host:port}). */
-    PathTokens at(String base) {
+    public PathTokens at(String base) {
         return new PathTokens(base, key, caPem);
     }
 

@@ -52,6 +52,7 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
     /** How long {@link #close()} lets the informers' first lists finish. */
     static final long START_WAIT_MILLIS = 5_000;
 
+    private final ClusterApis.Lease lease;
     private final KubernetesClient client;
     private final SharedIndexInformer<GenericKubernetesResource> requests;
     private final SharedIndexInformer<PodTemplate> templates;
@@ -60,8 +61,9 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
     /** The informers' first lists and watches: done (or failed) before the client may close under them. */
     private final CompletableFuture<Void> started;
 
-    Fabric8DemandWatch(KubernetesClient client, Runnable onChange, long resyncMillis) {
-        this.client = client;
+    Fabric8DemandWatch(ClusterApis.Lease lease, Runnable onChange, long resyncMillis) {
+        this.lease = lease;
+        this.client = lease.client();
         ResourceEventHandler<HasMetadata> handler = onAnyChange(onChange);
         requests = client.genericKubernetesResources(PROVISIONING_REQUESTS).inAnyNamespace().runnableInformer(resyncMillis);
         templates = client.v1().podTemplates().inAnyNamespace().runnableInformer(resyncMillis);
@@ -425,6 +427,6 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         templates.close();
         batchJobs.close();
         workloads.close();
-        client.close();
+        lease.close();
     }
 }

@@ -40,13 +40,7 @@ public final class Fabric8LoadBalancerClusterClient implements LoadBalancerClust
 
     @Override
     public ServiceWatch watch(ClusterConnection cluster, Runnable onChange) {
-        KubernetesClient client = apis.open(cluster);
-        try {
-            return new Fabric8ServiceWatch(client, onChange, resyncMillis);
-        } catch (RuntimeException e) {
-            client.close();
-            throw ClusterApis.translate("watch the cluster's Services and nodes", e);
-        }
+        return apis.watch(cluster, "watch the cluster's Services and nodes", lease -> new Fabric8ServiceWatch(lease, onChange, resyncMillis));
     }
 
     @Override

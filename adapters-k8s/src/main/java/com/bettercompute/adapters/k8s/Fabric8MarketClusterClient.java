@@ -51,7 +51,11 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
     }
 
     Fabric8MarketClusterClient(int timeoutMillis, long resyncMillis, ClusterComponents.Bundle components) {
-        this.apis = new ClusterApis(timeoutMillis);
+        this(new ClusterApis(timeoutMillis), resyncMillis, components);
+    }
+
+    Fabric8MarketClusterClient(ClusterApis apis, long resyncMillis, ClusterComponents.Bundle components) {
+        this.apis = apis;
         this.resyncMillis = resyncMillis;
         this.components = components;
     }
@@ -78,13 +82,7 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
 
     @Override
     public DemandWatch watchDemand(ClusterConnection cluster, Runnable onChange) {
-        KubernetesClient client = apis.open(cluster);
-        try {
-            return new Fabric8DemandWatch(client, onChange, resyncMillis);
-        } catch (RuntimeException e) {
-            client.close();
-            throw ClusterApis.translate("watch the cluster's ProvisioningRequests", e);
-        }
+        return apis.watch(cluster, "watch the cluster's ProvisioningRequests", lease -> new Fabric8DemandWatch(lease, onChange, resyncMillis));
     }
 
     @Override

@@ -28,13 +28,15 @@ final class Fabric8ServiceWatch implements LoadBalancerClusterClient.ServiceWatc
     /** The taint the cluster autoscaler puts on a node it removes. */
     static final String TO_BE_DELETED = "ToBeDeletedByClusterAutoscaler";
 
+    private final ClusterApis.Lease lease;
     private final KubernetesClient client;
     private final SharedIndexInformer<Service> services;
     private final SharedIndexInformer<Node> nodes;
     private final CompletableFuture<Void> started;
 
-    Fabric8ServiceWatch(KubernetesClient client, Runnable onChange, long resyncMillis) {
-        this.client = client;
+    Fabric8ServiceWatch(ClusterApis.Lease lease, Runnable onChange, long resyncMillis) {
+        this.lease = lease;
+        this.client = lease.client();
         ResourceEventHandler<HasMetadata> handler = Fabric8DemandWatch.onAnyChange(onChange);
         services = client.services().inAnyNamespace().runnableInformer(resyncMillis);
         nodes = client.nodes().runnableInformer(resyncMillis);
@@ -116,6 +118,6 @@ final class Fabric8ServiceWatch implements LoadBalancerClusterClient.ServiceWatc
         }
         services.close();
         nodes.close();
-        client.close();
+        lease.close();
     }
 }

@@ -81,14 +81,15 @@ public final class JdbiMarketRepository implements MarketRepository {
      * A saved market: its snapshot without requests and grants, its pools without nodes ({@code rest}), indexed
      * by id, with the orders the rows keep; its nodes, grants (as their rows hold them: a grant's billing cursor
      * is written when its ledger entry opens or closes, and a restored market bills it on to the last tick), open
-     * requests (by filing sequence) and the grants' orders. Those are the big ones: they are updated in place
-     * after each commit ({@link Delta}), never copied per save.
+     * requests (by filing sequence), the grants' orders and each job id's highest attempt among its ended requests
+     * (the maximum over its closed rows). Those are the big ones: they are updated in place after each commit
+     * ({@link Delta}), never copied per save.
      */
     private record Saved(long version, MarketSnapshot rest, long nextOrd, Map<String, PoolState> pools,
                          Map<String, MarketChanges.PoolNode> nodes, Map<String, TenantState> tenants,
                          Map<String, Long> tenantOrd, Map<String, ClusterState> clusters, Map<String, Long> clusterOrd,
                          Map<Long, RequestState> requests, Map<String, GrantState> grants, Map<String, Long> grantOrd,
-                         Map<String, Long> idleOrd) {
+                         Map<String, Long> idleOrd, Map<String, Integer> endedAttempts) {
 
         MarketSnapshot whole() {
             List<RequestState> open = new ArrayList<>(requests.values());
@@ -108,7 +109,7 @@ public final class JdbiMarketRepository implements MarketRepository {
             grantList.sort(java.util.Comparator.comparingLong(g -> grantOrd.get(g.id())));
             return new MarketSnapshot(rest.timings(), rest.lastTick(), rest.sequence(), rest.grantSequence(),
                     List.copyOf(poolList), rest.tenants(), rest.clusters(), List.copyOf(open), List.copyOf(grantList),
-                    rest.idleOrder(), rest.betweenTicks());
+                    rest.idleOrder(), rest.betweenTicks(), endedAttempts);
         }
     }
 
@@ -121,6 +122,7 @@ public final class JdbiMarketRepository implements MarketRepository {
         void applyTo(Saved saved, MarketChanges changes) {
             for (MarketChanges.Gone gone : changes.gone()) {
                 saved.requests().remove(gone.sequence());
+                saved.endedAttempts().merge(gone.last().jobId(), gone.last().attempt(), Math::max);
             }
             for (RequestState r : changes.requests()) {
                 saved.requests().put(r.sequence(), r);
@@ -354,7 +356,8 @@ public final class JdbiMarketRepository implements MarketRepository {
         lastSaveRows = written;
         // the big maps are shared with before's and move on once the transaction commits
         return new Written(new Saved(version, next, ord[0], pools, before.nodes(), tenants, tenantOrd, clusters,
-                clusterOrd, before.requests(), before.grants(), before.grantOrd(), grants.idleOrd), grants.delta);
+                clusterOrd, before.requests(), before.grants(), before.grantOrd(), grants.idleOrd,
+                before.endedAttempts()), grants.delta);
     }
 
     /**
@@ -417,10 +420,11 @@ public final class JdbiMarketRepository implements MarketRepository {
     }
 
     /**
-     * The requests the market recorded, by filing sequence (a job filed again after it ended reuses its
-     * request id, never its sequence): a new one is inserted; a changed one updated, and marked running when
+     * The requests the market recorded, by filing sequence (the key of the rows since the first schema; request ids
+     * are unique too, a job filed again going on at its next attempt): a new one is inserted; a changed one updated, and marked running when
      * first provisioned; one gone is closed as an episode, {@code revoked} when its job goes on as a later
-     * attempt. A request filed and gone between two saves never had a row. Returns the rows written.
+     * attempt. A request filed and gone between two saves is inserted closed: every request ever filed has its
+     * row, which is where a load finds the attempts a job id has had. Returns the rows written.
      */
     private static int writeRequests(Handle h, Saved before, MarketChanges changes, Instant now) {
         List<String> set = MarketRows.REQUEST.subList(1, MarketRows.REQUEST.size());
@@ -440,14 +444,16 @@ public final class JdbiMarketRepository implements MarketRepository {
         // the row keeps the request's state as it left, for the requests route's ended and revoked items
         PreparedBatch close = h.prepareBatch("UPDATE market_requests SET " + Db.assignments(set)
                 + ", is_open = FALSE, ended_at = :ended_at, end_kind = :end_kind WHERE request_seq = :request_seq");
+        PreparedBatch insertClosed = h.prepareBatch("INSERT INTO market_requests (" + String.join(", ", MarketRows.REQUEST)
+                + ", is_open, ended_at, end_kind) VALUES (" + MarketRows.REQUEST.stream().map(c -> ":" + c)
+                .collect(Collectors.joining(", ")) + ", FALSE, :ended_at, :end_kind)");
         for (MarketChanges.Gone gone : changes.gone()) {
-            if (before.requests().containsKey(gone.sequence())) {
-                MarketRows.bindRequest(close, gone.last()).bindByType("ended_at", now, Instant.class)
-                        .bind("end_kind", gone.revoked() ? Episode.REVOKED : Episode.ENDED).add();
-            }
+            PreparedBatch batch = before.requests().containsKey(gone.sequence()) ? close : insertClosed;
+            MarketRows.bindRequest(batch, gone.last()).bindByType("ended_at", now, Instant.class)
+                    .bind("end_kind", gone.revoked() ? Episode.REVOKED : Episode.ENDED).add();
         }
         int written = 0;
-        for (PreparedBatch b : List.of(close, update, insert)) {
+        for (PreparedBatch b : List.of(close, update, insert, insertClosed)) {
             written += b.size();
             if (b.size() > 0) {
                 b.execute();
@@ -545,7 +551,7 @@ public final class JdbiMarketRepository implements MarketRepository {
         if (version == 0) {
             MarketSnapshot empty = new Market().snapshot();
             return new Saved(0, empty, 0, Map.of(), new HashMap<>(), Map.of(), Map.of(), Map.of(), Map.of(),
-                    new HashMap<>(), new HashMap<>(), new HashMap<>(), Map.of());
+                    new HashMap<>(), new HashMap<>(), new HashMap<>(), Map.of(), new HashMap<>());
         }
         Map<String, PoolState> pools = new HashMap<>();
         List<PoolState> poolList = h.createQuery("SELECT * FROM market_pools ORDER BY id").map((rs, ctx) -> {
@@ -596,6 +602,11 @@ public final class JdbiMarketRepository implements MarketRepository {
             }
             return g;
         }).list();
+        // every request ever filed has its row, so the highest attempt of its job id is there after it ends
+        Map<String, Integer> endedAttempts = new HashMap<>();
+        h.createQuery("SELECT job_id, MAX(attempt) AS attempt FROM market_requests WHERE is_open = FALSE"
+                + " GROUP BY job_id").map((rs, ctx) -> endedAttempts.put(rs.getString("job_id"), rs.getInt("attempt")))
+                .list();
         List<String> idleOrder = idleOrd.entrySet().stream().sorted(Map.Entry.comparingByValue())
                 .map(Map.Entry::getKey).toList();
         long[] nextOrd = new long[1];
@@ -604,9 +615,9 @@ public final class JdbiMarketRepository implements MarketRepository {
             return new MarketSnapshot(MarketRows.timings(rs), Times.instant(rs, "last_tick"),
                     rs.getLong("request_sequence"), rs.getLong("grant_sequence"), List.copyOf(poolList),
                     List.copyOf(tenantList), List.copyOf(clusterList), List.of(), List.of(), idleOrder,
-                    MarketRows.events(rs.getString("between_ticks_json")));
+                    MarketRows.events(rs.getString("between_ticks_json")), Map.of());
         }).one();
         return new Saved(version, snapshot, nextOrd[0], pools, nodes, tenants, tenantOrd, clusters, clusterOrd, requests,
-                grants, grantOrd, idleOrd);
+                grants, grantOrd, idleOrd, endedAttempts);
     }
 }

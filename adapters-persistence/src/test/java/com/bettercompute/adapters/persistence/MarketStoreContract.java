@@ -10,6 +10,7 @@ import com.bettercompute.domain.market.Charge;
 import com.bettercompute.domain.market.JobDemand;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.MarketEvent;
+import com.bettercompute.domain.market.MarketRequest;
 import com.bettercompute.domain.market.MarketSnapshot;
 import com.bettercompute.domain.market.MarketTimings;
 import com.bettercompute.domain.market.Money;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -303,7 +305,7 @@ abstract class MarketStoreContract extends PortsContract {
                         T0.plusSeconds(60), Episode.REVOKED),
                 new Episode("train#2", "train", 2, "acme-c", EU.toString(), T0.plusSeconds(60), null,
                         T0.plusSeconds(90), Episode.ENDED),
-                new Episode("train", "train", 1, "acme-c", EU.toString(), T0.plusSeconds(90), null, null, null));
+                new Episode("train#3", "train", 3, "acme-c", EU.toString(), T0.plusSeconds(90), null, null, null));
         assertThat(ports.markets().episodes("beta-c")).isEmpty();
 
         // the attempts that left, latest first, each as it left; bounded by the caller's limit
@@ -317,6 +319,45 @@ abstract class MarketStoreContract extends PortsContract {
                                 Episode.REVOKED));
         assertThat(ports.markets().closed("acme-c", 1)).extracting(c -> c.last().id()).containsExactly("train#2");
         assertThat(ports.markets().closed("beta-c", 10)).isEmpty();
+    }
+
+    @Test
+    void a_job_filed_again_after_a_restart_gets_a_new_request_id_and_its_ended_requests_keep_their_rows() {
+        Market m = ports.markets().load();
+        m.addPool(EU, 8, Money.parse("1.00"));
+        m.addTenant("acme", Money.usd(1_000));
+        m.addCluster("acme-c", "acme", 64, Money.parse("2.00"));
+        m.file(new JobDemand("train", "acme-c", EU, 8, null, PriorityClass.NONE), T0);
+        saved(m);
+        Market ending = ports.markets().load();
+        ending.endJob("train", T0.plusSeconds(30));
+        // filed and ended between two saves: its row is written closed all the same
+        ending.file(new JobDemand("eval", "acme-c", EU, 8, null, PriorityClass.NONE), T0.plusSeconds(30));
+        ending.endJob("eval", T0.plusSeconds(30));
+        saved(ending);
+        List<MarketRepository.Closed> closedBefore = ports.markets().closed("acme-c", 10);
+
+        // another replica (a restart) reads the rows: the ids the job ids had stay used
+        Market restarted = ports.anotherMarketRepository().get().load();
+        assertThat(restarted.snapshot().endedAttempts()).isEqualTo(Map.of("train", 1, "eval", 1));
+        assertThat(restarted.snapshot()).isEqualTo(ports.markets().load().snapshot());
+        Market again = ports.markets().load();
+        String refiled = again.file(new JobDemand("train", "acme-c", EU, 8, null, PriorityClass.NONE),
+                T0.plusSeconds(60)).id();
+        String evalAgain = again.file(new JobDemand("eval", "acme-c", EU, 8, null, PriorityClass.NONE),
+                T0.plusSeconds(60)).id();
+        saved(again);
+
+        assertThat(refiled).isEqualTo("train#2");
+        assertThat(evalAgain).isEqualTo("eval#2");
+        assertThat(ports.markets().closed("acme-c", 10)).as("the ended requests as they left").isEqualTo(closedBefore);
+        assertThat(ports.markets().episodes("acme-c")).extracting(Episode::requestId, Episode::end)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("train", Episode.ENDED),
+                        org.assertj.core.groups.Tuple.tuple("eval", Episode.ENDED),
+                        org.assertj.core.groups.Tuple.tuple("train#2", null),
+                        org.assertj.core.groups.Tuple.tuple("eval#2", null));
+        assertThat(ports.anotherMarketRepository().get().load().openRequests()).extracting(MarketRequest::id)
+                .containsExactly("train#2", "eval#2");
     }
 
     // ---------------------------------------------------------------- ledger

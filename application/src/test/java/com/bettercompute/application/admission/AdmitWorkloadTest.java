@@ -68,9 +68,11 @@ class AdmitWorkloadTest {
             "true,  12, JobSizeNotNodeAligned",
             "true,  9,  JobSizeNotNodeAligned",
     })
-    void every_gpu_pod_asks_whole_nodes_unless_packing_seats_it_below_one_node(boolean packing, long gpus, String expected) {
+    void every_gpu_pod_of_a_job_a_deployment_or_alone_asks_whole_nodes_unless_packing_seats_it_below_one_node(boolean packing, long gpus, String expected) {
         packing(packing);
-        for (Workload workload : List.of(job(null, template("worker", 2, gpus)), pod(gpus, false), pod(gpus, true))) {
+        Workload deployment = new Workload(Kind.DEPLOYMENT, Operation.CREATE, "default", "serve", Map.of(), false, false,
+                List.of(template("serve", 3, gpus)));
+        for (Workload workload : List.of(job(null, template("worker", 2, gpus)), pod(gpus, false), pod(gpus, true), deployment)) {
             Verdict v = admit.admit(MarketWorld.ACME_TRAIN, workload);
             assertEquals(expected, v.allowed() ? "allowed" : v.reason(), workload.kind() + " " + v.message());
         }

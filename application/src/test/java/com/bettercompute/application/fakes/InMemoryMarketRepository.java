@@ -81,10 +81,17 @@ public final class InMemoryMarketRepository implements MarketRepository {
             if (s.marketVersion != version) {
                 throw new DomainException(ErrorCode.CONFLICT, "the market changed meanwhile; load it again and retry");
             }
+            // every request ever filed keeps its episode, one filed and gone since the last save too
             for (MarketChanges.Gone g : gone) {
-                if (s.episodes.containsKey(g.sequence())) {
-                    s.closed.put(g.sequence(), new Closed(g.last(), now, g.revoked() ? Episode.REVOKED : Episode.ENDED));
-                }
+                String end = g.revoked() ? Episode.REVOKED : Episode.ENDED;
+                MarketSnapshot.RequestState r = g.last();
+                Episode known = s.episodes.get(g.sequence());
+                s.episodes.put(g.sequence(), known != null
+                        ? new Episode(known.requestId(), known.jobId(), known.attempt(), known.clusterId(),
+                                known.pool(), known.queuedAt(), known.runningAt(), now, end)
+                        : new Episode(r.id(), r.jobId(), r.attempt(), r.clusterId(), r.pool().toString(), r.createdAt(),
+                                null, now, end));
+                s.closed.put(g.sequence(), new Closed(r, now, end));
             }
             recordEpisodes(s, next, now);
             s.market = next;

@@ -74,7 +74,7 @@ public final class InMemoryStore {
         /** the market as last saved (null: never saved) and how many saves it has seen */
         MarketSnapshot market;
         long marketVersion;
-        /** every request ever filed, by its filing sequence (a job filed again reuses its request id), in order */
+        /** every request ever filed, by its filing sequence, in order */
         final Map<Long, MarketRepository.Episode> episodes = new LinkedHashMap<>();
         /** the requests that left the market, by filing sequence, in the order they left */
         final Map<Long, MarketRepository.Closed> closed = new LinkedHashMap<>();

@@ -18,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Demand in: the jobs a cluster's Kueue asks nodes for, brought into the market on in-memory ports. */
 class SyncClusterDemandTest {
+    static final String JOB_OF_REPLICA = "kcl_a/research/Pod:web-0";
     final InClusterWorld w = new InClusterWorld();
 
     Job train(int gpus) {
@@ -175,6 +176,46 @@ class SyncClusterDemandTest {
         assertThat(w.sync.sync(A, SITE, w.cluster.observed()).changed()).isFalse();
         w.cluster.request(job, "job-train-3f2a1-market-2", T0.plusSeconds(60));
         assertThat(w.sync.sync(A, SITE, w.cluster.observed()).filed()).containsExactly("kcl_a/research/train");
+    }
+
+    @Test
+    void a_replica_scaled_away_and_back_files_a_new_request_whose_pods_never_target_the_old_requests_nodes() {
+        Job replica = w.cluster.gatedPod("research", "web-0", 8, "h100-8x");
+        w.cluster.request(replica, "pod-web-0-1a2b3-market-1", T0);
+        w.limit(A, "5.00");
+        w.pass();
+        w.readyAllGranted(w.tick());
+        w.pass();
+        String first = market().openRequest(JOB_OF_REPLICA).id();
+        assertThat(w.cluster.request("research", "pod-web-0-1a2b3-market-1").classDetails)
+                .containsEntry("nationalcompute.com/request", InClusterNames.requestLabel(first));
+
+        // scaled away: the pod, its Workload and its request go; the market's request ends, its node stays idle
+        w.cluster.delete(replica);
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).withdrawn()).containsExactly(JOB_OF_REPLICA);
+        var ended = w.markets.closed(A, 10);
+        assertThat(ended).extracting(c -> c.last().id()).containsExactly(first);
+
+        // scaled back: a new pod of the same name, a new Workload and request
+        Job back = w.cluster.gatedPod("research", "web-0", 8, "h100-8x");
+        var again = w.cluster.request(back, "pod-web-0-9f8e7-market-1", T0.plusSeconds(120));
+        w.clock.set(T0.plusSeconds(120));
+        assertThat(w.sync.sync(A, SITE, w.cluster.observed()).filed()).containsExactly(JOB_OF_REPLICA);
+        String second = market().openRequest(JOB_OF_REPLICA).id();
+        w.publish.publish(A, InClusterWorld.CONNECTION, w.cluster.observed());
+        w.readyAllGranted(w.tick());
+        w.pass();
+
+        assertThat(second).as("a request id the market never used").isNotEqualTo(first);
+        assertThat(market().openRequest(JOB_OF_REPLICA).attempt()).isEqualTo(2);
+        assertThat(InClusterNames.requestLabel(second)).isNotEqualTo(InClusterNames.requestLabel(first));
+        assertThat(again.marketRequest).isEqualTo(second);
+        assertThat(again.classDetails).as("its pods select the new request's nodes only")
+                .containsEntry("nationalcompute.com/request", InClusterNames.requestLabel(second));
+        assertThat(market().liveGrants()).extracting(g -> g.requestId()).containsOnly(second);
+        assertThat(w.markets.closed(A, 10)).as("the ended request as it left").isEqualTo(ended);
+        assertThat(w.markets.episodes(A)).extracting(e -> e.requestId(), e -> e.end()).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(first, "ended"), org.assertj.core.groups.Tuple.tuple(second, null));
     }
 
     @ParameterizedTest(name = "label {0}")

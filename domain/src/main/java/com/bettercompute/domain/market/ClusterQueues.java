@@ -22,7 +22,11 @@ final class ClusterQueues {
         this.changes = state.changes;
     }
 
-    /** A job's request, new: whole nodes join its cluster's queue, a request under one node waits for the block. */
+    /**
+     * A job's request, new: whole nodes join its cluster's queue, a request under one node waits for the block. Its
+     * id is the job's for attempt 1, else {@code <job>#<attempt>}: the caller numbers the attempt after every one the
+     * job id had ({@link MarketState#nextAttempt}), so the id is new to the market.
+     */
     MarketRequest enqueue(String jobId, int attempt, TenantCluster c, PoolId pool, int gpus, int nodeCount,
                           PriorityClass priority, Instant at, Money jobLimit) {
         String id = attempt == 1 ? jobId : jobId + "#" + attempt;
@@ -48,7 +52,7 @@ final class ClusterQueues {
      */
     MarketRequest hold(String jobId, TenantCluster c, PoolId pool, int gpus, int nodeCount, PriorityClass priority,
                        Instant at, Money jobLimit, List<MarketEvent> events) {
-        MarketRequest r = enqueue(jobId, 1, c, pool, gpus, nodeCount, priority, at, jobLimit);
+        MarketRequest r = enqueue(jobId, state.nextAttempt(jobId), c, pool, gpus, nodeCount, priority, at, jobLimit);
         ClusterBook book = state.clusterBook(c.id);
         book.queue.remove(r);
         book.blockWaiting.remove(r);

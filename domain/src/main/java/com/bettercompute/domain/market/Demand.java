@@ -32,8 +32,8 @@ final class Demand {
             queues.release(r);
         } else {
             checkNoOpenRequest(demand);
-            r = queues.enqueue(demand.jobId(), 1, c.cluster, demand.pool(), demand.gpus(), nodeCount(demand),
-                    demand.priority(), at, demand.jobLimit());
+            r = queues.enqueue(demand.jobId(), state.nextAttempt(demand.jobId()), c.cluster, demand.pool(),
+                    demand.gpus(), nodeCount(demand), demand.priority(), at, demand.jobLimit());
         }
         queues.admit(c, at, state.betweenTicks);
         return r;

@@ -210,8 +210,7 @@ final class GrantLifecycle {
         if (wasFiled) {
             state.book(r.pool).markGone(r);
         }
-        state.requests.remove(r.id);
-        state.openByJob.remove(r.jobId);
+        state.leave(r);
     }
 
     /** Notices that ran out: the gang is revoked; its pods had the notice as their grace, so no drain. */
@@ -294,8 +293,7 @@ final class GrantLifecycle {
         r.noticeDeadline = null;
         r.cluster.usedGpus -= r.gpus;
         state.setReason(r, Reason.MARKET_REVOKED, message, at, events);
-        state.requests.remove(r.id);
-        state.openByJob.remove(r.jobId);
+        state.leave(r);
         MarketRequest next = queues.enqueue(r.jobId, r.attempt + 1, r.cluster, r.pool, r.gpus, r.nodes, r.priority, at,
                 r.jobLimit);
         events.add(new MarketEvent.GangRevoked(at, r.id, r.jobId, r.cluster.id, next.id));

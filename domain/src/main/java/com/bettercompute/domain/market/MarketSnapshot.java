@@ -2,17 +2,24 @@ package com.bettercompute.domain.market;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The whole state of a {@link Market} as plain values, for a persistence adapter to store and
  * {@link Market#restore} to rebuild. Lists keep the market's orders (grant order, idle order, queue
  * order, notice order), which the tick depends on, so a restored market decides exactly as the
- * original would have.
+ * original would have. {@code endedAttempts} is the highest attempt of each job id among its requests that left
+ * the market (closed or revoked; what a store of every request ever filed reads as the maximum per job id): a job
+ * filed again goes on after it, so no request id comes back.
  */
 public record MarketSnapshot(MarketTimings timings, Instant lastTick, long sequence, long grantSequence,
                              List<PoolState> pools, List<TenantState> tenants, List<ClusterState> clusters,
                              List<RequestState> requests, List<GrantState> grants, List<String> idleOrder,
-                             List<MarketEvent> betweenTicks) {
+                             List<MarketEvent> betweenTicks, Map<String, Integer> endedAttempts) {
+
+    public MarketSnapshot {
+        endedAttempts = Map.copyOf(endedAttempts);
+    }
 
     /** A pool, its nodes, the ids of its gangs under notice (notice order) and of its draining nodes (drain order). */
     public record PoolState(PoolId id, int gpusPerNode, Money reserve, Money lastPrice, List<NodeState> nodes,

@@ -77,7 +77,10 @@ final class MarketSnapshotCodec {
                 List.copyOf(billed), List.copyOf(grantsGone));
     }
 
-    /** The whole snapshot, or ({@code whole} false) one without requests and grants, its pools without nodes. */
+    /**
+     * The whole snapshot, or ({@code whole} false) one without requests, grants and ended attempts, its pools without
+     * nodes: a store keeps those from the changes ({@link MarketChanges#gone()} carries every request that left).
+     */
     private static MarketSnapshot encode(MarketState m, boolean whole) {
         List<MarketSnapshot.PoolState> poolStates = new ArrayList<>();
         for (PoolBook b : m.pools.values()) {
@@ -125,7 +128,8 @@ final class MarketSnapshotCodec {
         List<String> idleOrder = m.idleGrants.stream().map(g -> g.id).toList();
         return new MarketSnapshot(m.timings(), m.lastTick, m.sequence, m.grantSequence, List.copyOf(poolStates),
                 List.copyOf(tenantStates), List.copyOf(clusterStates), List.copyOf(requestStates),
-                List.copyOf(grantStates), idleOrder, List.copyOf(m.betweenTicks));
+                List.copyOf(grantStates), idleOrder, List.copyOf(m.betweenTicks),
+                whole ? m.endedAttempts : Map.of());
     }
 
     private static MarketSnapshot.NodeState nodeState(Node n) {
@@ -155,6 +159,7 @@ final class MarketSnapshotCodec {
         m.sequence = s.sequence();
         m.grantSequence = s.grantSequence();
         m.betweenTicks.addAll(s.betweenTicks());
+        m.endedAttempts.putAll(s.endedAttempts());
         for (MarketSnapshot.TenantState t : s.tenants()) {
             Tenant tenant = new Tenant(t.id(), m.tenants.size(), t.creditsMicros());
             tenant.settled = t.settledMicros();

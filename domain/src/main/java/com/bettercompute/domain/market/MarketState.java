@@ -28,6 +28,11 @@ final class MarketState {
     final Map<String, Node> nodes = new HashMap<>();
     final Map<String, MarketRequest> openByJob = new HashMap<>();
     final Map<String, MarketRequest> requests = new HashMap<>();
+    /**
+     * The highest attempt of each job id among its requests that left the market: a job filed again under that id
+     * goes on from it ({@link #nextAttempt}), so no request id is ever used twice.
+     */
+    final Map<String, Integer> endedAttempts = new HashMap<>();
     final LinkedHashMap<String, NodeGrant> grants = new LinkedHashMap<>();
     final LinkedHashSet<NodeGrant> idleGrants = new LinkedHashSet<>();
     /** Events of calls between ticks (filing, removals), published with the next tick's. */
@@ -100,6 +105,21 @@ final class MarketState {
             throw new DomainException(ErrorCode.NOT_FOUND, "no node " + id, Map.of("node", id));
         }
         return n;
+    }
+
+    /**
+     * The attempt a job's new filing gets: one after the highest its job id has had, so its request id
+     * ({@code <job>}, then {@code <job>#<attempt>}) was never used; 1 for a job id never filed.
+     */
+    int nextAttempt(String jobId) {
+        return endedAttempts.getOrDefault(jobId, 0) + 1;
+    }
+
+    /** An open request leaves the market (closed or revoked): its job id's attempts go on after it. */
+    void leave(MarketRequest r) {
+        requests.remove(r.id);
+        openByJob.remove(r.jobId);
+        endedAttempts.merge(r.jobId, r.attempt, Math::max);
     }
 
     /** The open request of a job (the latest attempt), or NOT_FOUND. */

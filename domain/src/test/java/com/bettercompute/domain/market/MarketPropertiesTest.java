@@ -344,6 +344,7 @@ class MarketPropertiesTest {
         Map<Long, MarketSnapshot.RequestState> stored = new java.util.TreeMap<>();
         Map<String, MarketSnapshot.GrantState> storedGrants = new java.util.LinkedHashMap<>();
         Map<String, MarketChanges.PoolNode> storedNodes = new HashMap<>();
+        Map<String, Integer> storedAttempts = new HashMap<>();
         for (int i = 0; i < 10; i++) {
             // the nodes of run's market as it is restored (before any op)
             storedNodes.put("n" + i, new MarketChanges.PoolNode(POOLS.get(i % 2),
@@ -371,6 +372,7 @@ class MarketPropertiesTest {
             changes.gone().forEach(g -> seen.add(g.id()));
             for (MarketChanges.Gone gone : changes.gone()) {
                 stored.remove(gone.sequence());
+                storedAttempts.merge(gone.last().jobId(), gone.last().attempt(), Math::max);
                 if (gone.revoked()) {
                     String job = gone.id().split("#")[0];
                     int attempt = gone.id().contains("#") ? Integer.parseInt(gone.id().split("#")[1]) : 1;
@@ -402,10 +404,12 @@ class MarketPropertiesTest {
             MarketSnapshot rest = changes.rest();
             assertThat(rest).isEqualTo(new MarketSnapshot(whole.timings(), whole.lastTick(), whole.sequence(),
                     whole.grantSequence(), List.copyOf(bare), whole.tenants(), whole.clusters(), List.of(), List.of(),
-                    whole.idleOrder(), whole.betweenTicks()));
+                    whole.idleOrder(), whole.betweenTicks(), Map.of()));
+            assertThat(storedAttempts).as("the ended attempts, kept from the requests gone")
+                    .isEqualTo(whole.endedAttempts());
             MarketSnapshot kept = new MarketSnapshot(rest.timings(), rest.lastTick(), rest.sequence(),
                     rest.grantSequence(), storedPools, rest.tenants(), rest.clusters(), List.copyOf(stored.values()),
-                    List.copyOf(storedGrants.values()), rest.idleOrder(), rest.betweenTicks());
+                    List.copyOf(storedGrants.values()), rest.idleOrder(), rest.betweenTicks(), storedAttempts);
             // the store's grants come in the order their changes were recorded (by id within one), as a repository's
             assertThat(byGrantId(Market.restore(kept).snapshot())).as("restored from the store").isEqualTo(byGrantId(whole));
             MarketChanges cleared = m.changes();
@@ -424,7 +428,7 @@ class MarketPropertiesTest {
         return new MarketSnapshot(s.timings(), s.lastTick(), s.sequence(), s.grantSequence(), s.pools(), s.tenants(),
                 s.clusters(), s.requests(), s.grants().stream()
                 .sorted(java.util.Comparator.comparing(MarketSnapshot.GrantState::id)).toList(),
-                s.idleOrder(), s.betweenTicks());
+                s.idleOrder(), s.betweenTicks(), s.endedAttempts());
     }
 
     /** {@code g} with the billing cursor of {@code billed}: how far billed, the open ledger entry, the carry. */

@@ -253,7 +253,7 @@ class MarketTickTest {
         MarketSnapshot now = live.snapshot();
         Market restored = Market.restore(new MarketSnapshot(now.timings(), now.lastTick(), now.sequence(),
                 now.grantSequence(), now.pools(), now.tenants(), now.clusters(), now.requests(), saved.grants(),
-                now.idleOrder(), now.betweenTicks()));
+                now.idleOrder(), now.betweenTicks(), now.endedAttempts()));
         assertThat(restored.snapshot()).isEqualTo(now);
         assertThat(restored.tenant("acme").charged()).isEqualTo(Money.parse("14.666666"));
 
@@ -679,7 +679,8 @@ class MarketTickTest {
         List<MarketSnapshot.TenantState> tenants = s.tenants().stream().map(t -> new MarketSnapshot.TenantState(
                 t.id(), Money.usd(1_000_000_000).micros(), t.settledMicros())).toList();
         Market broken = Market.restore(new MarketSnapshot(s.timings(), s.lastTick(), s.sequence(), s.grantSequence(),
-                s.pools(), tenants, s.clusters(), requests, s.grants(), s.idleOrder(), s.betweenTicks()));
+                s.pools(), tenants, s.clusters(), requests, s.grants(), s.idleOrder(), s.betweenTicks(),
+                s.endedAttempts()));
 
         TickOutcome o = broken.tick(T0);
 
