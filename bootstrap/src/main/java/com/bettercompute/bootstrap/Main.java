@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
 
-/** The one entry point: {@code serve} (the default) and the other sub-commands of {@code API.md}. */
+/** The one entry point: {@code serve} (the default) and the other sub-commands (docs/operators/options.md). */
 public final class Main {
     private Main() {}
 

@@ -183,7 +183,7 @@ public final class MarketModule implements AutoCloseable {
     }
 
     /**
-     * The market's routes (API.md, "The market API") over this module's stores; principals and the catalog are read
+     * The market's routes (docs/tenants/market.md) over this module's stores; principals and the catalog are read
      * through the same cache as every other route's.
      */
     MarketUseCases useCases(DatabaseModule data, MarketCatalog catalog, Clock clock) {

@@ -18,7 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The HTTP API of {@code API.md}: every method is {@code POST /api/compute/kubernetesClusters/<method>}
+ * The HTTP API of docs/api/README.md: every method is {@code POST /api/compute/kubernetesClusters/<method>}
  * with a JSON object; every response carries {@code X-Request-Id}; every error has the one body shape.
  * No input may produce a 500: a 500 is a bug, logged with its request id and shown without internals.
  *

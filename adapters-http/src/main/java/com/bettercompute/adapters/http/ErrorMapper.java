@@ -6,7 +6,7 @@ import com.bettercompute.domain.ErrorCode;
 import java.util.EnumMap;
 import java.util.Map;
 
-/** The one place that maps error codes to HTTP statuses and writes the error body of {@code API.md}. */
+/** The one place that maps error codes to HTTP statuses and writes the error body of docs/api/README.md. */
 final class ErrorMapper {
     private static final Map<ErrorCode, Integer> STATUS = new EnumMap<>(ErrorCode.class);
 

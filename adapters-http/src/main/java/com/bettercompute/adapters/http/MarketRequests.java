@@ -11,7 +11,7 @@ import com.bettercompute.adapters.http.Schema.Whole;
 import com.bettercompute.domain.market.Money;
 
 /**
- * The bodies of the market routes, in the spec's snake_case (API.md, "The market API"). Money is a decimal
+ * The bodies of the market routes, in the spec's snake_case (docs/tenants/market.md). Money is a decimal
  * string (at most six decimals), never a JSON number; a pool reads {@code site/nodeClass}.
  */
 final class MarketRequests {

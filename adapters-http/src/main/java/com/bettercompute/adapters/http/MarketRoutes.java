@@ -13,7 +13,7 @@ import com.bettercompute.application.market.ReadMarketFeed;
 import java.util.List;
 
 /**
- * The tenant's market routes under {@code /api/k8s/} (API.md, "The market API"): the cluster's limit
+ * The tenant's market routes under {@code /api/k8s/} (docs/tenants/market.md): the cluster's limit
  * price, its requests, the balance and the public feed (JSON with a cursor, or server-sent events).
  * A cluster is named by its {@code name} in the caller's organization.
  */

@@ -14,7 +14,7 @@ import com.bettercompute.application.market.ReportNodeOutOfService;
 import com.bettercompute.application.market.TopUpCredits;
 
 /**
- * The market's use cases the HTTP API serves (API.md, "The market API"), wired by bootstrap: the tenant's
+ * The market's use cases the HTTP API serves (docs/tenants/market.md), wired by bootstrap: the tenant's
  * routes under {@code /api/k8s/}, the operator's under {@code /api/operator/market/}, and the GPU charges of
  * {@code /api/usage}.
  */

@@ -16,7 +16,7 @@ import java.util.List;
 import static com.bettercompute.adapters.http.Views.time;
 
 /**
- * The answers of the market routes as Jackson writes them, in the spec's snake_case and API.md's field
+ * The answers of the market routes as Jackson writes them, in the spec's snake_case and docs/api/README.md's field
  * order; money as a decimal string (null where there is none), times in RFC 3339 UTC.
  */
 final class MarketViews {

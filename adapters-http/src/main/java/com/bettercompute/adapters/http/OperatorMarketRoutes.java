@@ -18,7 +18,7 @@ import com.bettercompute.application.market.ReportNodeOutOfService;
 import java.util.List;
 
 /**
- * The operator's market routes under {@code /api/operator/market/} (API.md, "The market API"), for a
+ * The operator's market routes under {@code /api/operator/market/} (docs/tenants/market.md), for a
  * principal the catalog marks {@code operator: true}; anyone else is {@code ACCESS_DENIED}. The pool is
  * always in the body or the query (its id holds a {@code /}).
  */

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The answers of the API as Jackson writes them ({@code API.md}'s resource shapes, fields in that order),
+ * The answers of the API as Jackson writes them (docs/api/README.md's resource shapes, fields in that order),
  * and the types the OpenAPI document describes them with.
  */
 final class Views {

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Over ten thousand generated malformed requests ({@link MalformedBodies}, seeded) to every method of the
  * clusters API and to {@code GET /api/events}, on the HTTP adapter over the use cases on in-memory fakes
  * ({@link ApiWorld}): none may produce a 500; every response carries
- * {@code X-Request-Id} and the one error body; each status is the one {@code API.md}'s table gives its code,
+ * {@code X-Request-Id} and the one error body; each status is the one docs/api/README.md's table gives its code,
  * and the one the case expects (400 for bad input with a valid token, 401 without one); a broken field is
  * named in {@code details.fields}; and no refused call leaves a cluster or an event behind. What the HTTP server itself
  * refuses (a malformed path, a URI or headers too large) answers in the same error body.

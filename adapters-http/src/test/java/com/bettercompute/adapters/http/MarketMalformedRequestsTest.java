@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Thousands of generated malformed requests (seeded) to every market route, tenant's and operator's: none
  * may produce a 500; every answer carries {@code X-Request-Id}; every refusal has the one error body with a
- * status of API.md's table; and a refused call leaves the market exactly as it was.
+ * status of docs/api/README.md's table; and a refused call leaves the market exactly as it was.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MarketMalformedRequestsTest {

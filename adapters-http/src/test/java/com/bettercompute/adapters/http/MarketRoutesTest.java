@@ -24,7 +24,7 @@ import static com.bettercompute.application.market.MarketWorld.DAVE;
 import static com.bettercompute.application.market.MarketWorld.OPS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The market routes of API.md over the market's use cases on in-memory fakes ({@link MarketApiWorld}). */
+/** The market routes of docs/tenants/market.md over the market's use cases on in-memory fakes ({@link MarketApiWorld}). */
 class MarketRoutesTest {
     final MarketApiWorld api = new MarketApiWorld();
 

@@ -37,7 +37,7 @@ import java.util.Optional;
 
 /**
  * {@code kubernetesClusters.create}: records a cluster {@code pending} with its node pools. The checks run
- * in {@code API.md}'s order; the last ones (name, quota) are the repository's insert, which makes them under the
+ * in docs/api/README.md's order; the last ones (name, quota) are the repository's insert, which makes them under the
  * tenant's lock with the writes, so they are exact under concurrent calls, and answers once the cluster, its
  * owner and its event are committed.
  */

@@ -21,7 +21,7 @@ import java.util.Locale;
  * {@code GET /api/k8s/requests?cluster=}: the cluster's market requests with phase, reason, message,
  * grants and episodes (every attempt of the request's job, as the repository recorded them). Needs read on
  * the cluster. The open requests in filing order, then the latest {@value #CLOSED_SHOWN} that left the
- * market, the latest first. Phases (API.md): {@code queued} (over the max cluster size, not filed),
+ * market, the latest first. Phases (docs/api/README.md): {@code queued} (over the max cluster size, not filed),
  * {@code waiting}, {@code provisioning}, {@code provisioned}, {@code notice}, {@code revoked} (the market
  * took its nodes; its job goes on as the next attempt), {@code ended} (its job ended or was withdrawn).
  */

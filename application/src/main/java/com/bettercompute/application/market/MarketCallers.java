@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Who calls the market routes (API.md, "The market API"): the organization is the tenant the caller's
+ * Who calls the market routes (docs/tenants/market.md): the organization is the tenant the caller's
  * bindings name ({@code org} when they name several), a cluster is named by its name inside it, so a
  * cluster of another organization never answers ({@code NOT_FOUND}); and the operator routes need an
  * operator principal.

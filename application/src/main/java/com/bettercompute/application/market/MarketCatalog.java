@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The catalog's {@code market} section and the tenants' market settings (API.md, "The market API"):
+ * The catalog's {@code market} section and the tenants' market settings (docs/tenants/market.md):
  * the market's durations, its pools, and per tenant its starting credits and, when market-managed, the
  * default max cluster size and packing of its clusters.
  */

@@ -70,7 +70,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the catalog file format of {@code API.md} (YAML) into a {@link Catalog}: Jackson binds the file into the
+ * Reads the catalog file format of docs/operators/catalog.md (YAML) into a {@link Catalog}: Jackson binds the file into the
  * records of {@link CatalogDocument}, then each value is checked. Every problem — a malformed document, an unknown
  * key, a missing field, a wrong type, a reference to nothing — is a {@link CatalogException} naming the line
  * ({@link YamlLines}). A plain {@code token} is hashed here and never kept.
@@ -422,7 +422,7 @@ public final class CatalogFile {
             return new StorageSettings(Set.copyOf(volumePools), prices, every);
         }
 
-        /** The {@code market} section: its durations (MARKET.md's by default) and its pools. */
+        /** The {@code market} section: its durations (the market rules' by default) and its pools. */
         void market(MarketSection market, At at) {
             MarketDurations d = market.durations();
             if (d != null) {

@@ -13,7 +13,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The arrows of DESIGN.md: the domain knows only the JDK; the application knows no library of an
+ * The arrows of docs/architecture.md: the domain knows only the JDK; the application knows no library of an
  * adapter; adapters never know each other; no product package knows a simulator; only bootstrap reads the
  * wall clock or sleeps. Each rule is also shown to fail on a class that breaks it (the {@code archfixture}
  * packages of the tests), so none can pass vacuously.

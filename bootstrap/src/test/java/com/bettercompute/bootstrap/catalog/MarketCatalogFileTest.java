@@ -16,7 +16,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The catalog's {@code market} section and the tenants' {@code credits} and {@code market} settings (API.md). */
+/** The catalog's {@code market} section and the tenants' {@code credits} and {@code market} settings (docs/operators/catalog.md). */
 class MarketCatalogFileTest {
     static final String ACCOUNT = "providers: [{id: gcp}]\\naccounts:\\n  - {id: a, provider: gcp, owner: platform, cloudProject: p, zones: [us-central1-a]}\\n";
 

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A request's life before the market, per cluster (MARKET.md, "Max cluster size" and "Base load block"): it
+ * A request's life before the market, per cluster (docs/decisions/market-rules.md): it
  * queues in its cluster, files with the market from there while the max cluster size allows
  * ({@link ClusterQuotaPolicy}), or, under one node, is seated on the cluster's block ({@link BlockPackingPolicy}).
  */

@@ -7,7 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The life of a gang and of its node grants (MARKET.md, "One tick" and "Around the tick"): admitted
+ * The life of a gang and of its node grants (docs/decisions/market-pricing.md, "The tick" and "Around the market"): admitted
  * and granted nodes, ready, reclaimed with notice or at once, revoked and requeued, closed with its nodes
  * left idle, released when their hold and idle grace are over, drained. It is the one place that applies
  * the decisions of a pool's clearing ({@link #apply}); the other inputs that end a grant (a node out of

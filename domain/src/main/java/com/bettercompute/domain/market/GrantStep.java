@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Step 6 of a pool's clearing (MARKET.md, "One tick"): grant nodes to the kept and the accepted.
+ * Step 6 of a pool's clearing (docs/decisions/market-pricing.md, "The tick"): grant nodes to the kept and the accepted.
  */
 final class GrantStep {
     private GrantStep() {

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * The GPU market: pools, tenants and their clusters, requests, node grants, and the tick that clears
- * every pool (MARKET.md, "One tick"). It is a plain mutable aggregate with no clock: every call takes
+ * every pool (docs/decisions/market-pricing.md, "The tick"). It is a plain mutable aggregate with no clock: every call takes
  * the instant it happens at, and the same calls in the same order give the same outcome.
  *
  * <p>This is the market's one door; it holds no rule. Each call goes to the part whose job it is: supply
@@ -253,7 +253,7 @@ public final class Market {
     // ---------------------------------------------------------------- the tick
 
     /**
-     * Runs one tick over every pool at {@code now} (MARKET.md, "One tick"). A pool whose clearing
+     * Runs one tick over every pool at {@code now} (docs/decisions/market-pricing.md, "The tick"). A pool whose clearing
      * fails is left as it stands and reported in {@link TickOutcome#failures()}; the others clear.
      *
      * @throws DomainException INVALID_INPUT when {@code now} is before the last tick

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One tick over every pool (MARKET.md, "One tick"), read as its steps: notices and idle nodes due, billing
+ * One tick over every pool (docs/decisions/market-pricing.md, "The tick"), read as its steps: notices and idle nodes due, billing
  * ({@link Billing}), idle nodes of tenants that ran out, nodes drained, the clusters' queues and blocks
  * ({@link ClusterQueues}), then each pool's clearing ({@link PoolClearing}). A pool whose clearing fails is
  * left as it stands and reported; the others clear.

@@ -3,7 +3,7 @@ package com.bettercompute.domain.market;
 import java.time.Duration;
 
 /**
- * The market's durations. {@link #standard()} holds the values of MARKET.md; tests and the
+ * The market's durations. {@link #standard()} holds the market's standard values (docs/decisions/market-pricing.md); tests and the
  * simulator use the same values.
  */
 public record MarketTimings(Duration minimumHold, Duration protection, Duration notice, Duration idleGrace,

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Steps 1 to 7 of a tick for one pool (MARKET.md, "One tick"), read top to bottom: read demand and
+ * Steps 1 to 7 of a tick for one pool (docs/decisions/market-pricing.md, "The tick"), read top to bottom: read demand and
  * committed supply and clear ({@link PoolDemand}), price ({@link ClearingPricePolicy}), reclaim
  * ({@link ReclaimStep}), grant ({@link GrantStep}) and the reasons for the rest ({@link ReasonsStep}).
  * The policies decide; each step reads the pool and returns its decisions, which the grant lifecycle

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Steps 1 to 3 of a pool's clearing (MARKET.md, "One tick"): the pool's demand as read at this tick, and
+ * Steps 1 to 3 of a pool's clearing (docs/decisions/market-pricing.md, "The tick"): the pool's demand as read at this tick, and
  * the walk over it. Per position of the pool's filed requests (read from {@link PoolBook}'s columns) the
  * bidder keys, what each is this tick and whether the walk accepted it; per holder (a gang that holds nodes)
  * its limit, whether its window keeps its nodes and why it is out of the bidding; and the pool's counts.

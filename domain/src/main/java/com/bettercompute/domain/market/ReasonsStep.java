@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Step 7 of a pool's clearing (MARKET.md, "One tick"): reasons for the bidders not accepted, and
+ * Step 7 of a pool's clearing (docs/decisions/market-pricing.md, "The tick"): reasons for the bidders not accepted, and
  * for every gang that holds nodes with the rates its next interval bills at.
  */
 final class ReasonsStep {

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Step 5 of a pool's clearing (MARKET.md, "One tick"): reclaim, with notice or at once, and rescind.
+ * Step 5 of a pool's clearing (docs/decisions/market-pricing.md, "The tick"): reclaim, with notice or at once, and rescind.
  */
 final class ReclaimStep {
     private ReclaimStep() {

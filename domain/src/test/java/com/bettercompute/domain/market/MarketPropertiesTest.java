@@ -247,7 +247,7 @@ class MarketPropertiesTest {
             }
         }
         // protected grants are never reclaimed, but for a balance that ran out (a window protects from being
-        // outbid, not from running without credit: MARKET.md's "at once ... its balance ran out")
+        // outbid, not from running without credit: the market's rule "at once ... its balance ran out")
         for (MarketEvent e : o.events()) {
             String reclaimed = e instanceof MarketEvent.PreemptionNoticed n ? n.requestId()
                     : e instanceof MarketEvent.GangReclaimedAtOnce a && a.cause() != ReclaimCause.BALANCE_RAN_OUT

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** One table per named policy of MARKET.md. Prices are in micro-dollars per GPU-hour unless noted. */
+/** One table per named policy of the market (docs/decisions/market-pricing.md). Prices are in micro-dollars per GPU-hour unless noted. */
 class PolicyTablesTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final MarketTimings TIMINGS = MarketTimings.standard();

@@ -10,7 +10,7 @@ import java.util.Map;
 final class Words {
     private Words() {}
 
-    /** What the reasons of API.md's table mean for the job; the wire word is shown beside it. */
+    /** What the reasons of docs/api/README.md's table mean for the job; the wire word is shown beside it. */
     static final Map<String, String> REASONS = Map.ofEntries(
             Map.entry("Pending", "Waiting for the market's first read"),
             Map.entry("BidTooLow", "The limit price is below the pool's reserve"),

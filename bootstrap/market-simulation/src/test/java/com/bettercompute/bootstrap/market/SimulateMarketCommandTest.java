@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The simulator end to end: a small scenario whose report is checked against MARKET.md by hand-computed numbers. */
+/** The simulator end to end: a small scenario whose report is checked against the market's rules by hand-computed numbers. */
 class SimulateMarketCommandTest {
     /**
      * One pool of 4 nodes. acme's 4-node gang starts alone at 0s and clears at its own limit (2.00). At
