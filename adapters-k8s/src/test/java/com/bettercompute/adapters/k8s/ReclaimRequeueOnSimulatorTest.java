@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cluster, whose Kueue applies Kueue's own defaults (a 60 s back-off doubling to 30 minutes, the Workload
  * deactivated after 3 retries) to whatever the configuration leaves unset: a job the market revokes files its
  * next attempt within two seconds, for the tenth revocation as for the first, and its Workload stays active.
+ * It takes longer than most: Kueue must be installed (the platform's add-ons) before it queues anything.
  */
 class ReclaimRequeueOnSimulatorTest {
     private static final String CLUSTER = "reclaims";
@@ -46,16 +47,7 @@ class ReclaimRequeueOnSimulatorTest {
                 market.ensureComponents(connection);
                 market.ensurePlatformObjects(connection, new PlatformObjects(64, List.of(new NodeClass("h100-8x",
                         Map.of("nationalcompute.com/node-class", "h100-8x"))), null));
-                k.resource("""
-                        apiVersion: batch/v1
-                        kind: Job
-                        metadata: {name: train, namespace: default}
-                        spec:
-                          template:
-                            spec:
-                              restartPolicy: Never
-                              containers: [{name: train, image: "trainer:1", resources: {limits: {nvidia.com/gpu: 8}}}]
-                        """).create();
+                k.resource(ClusterComponentsOnSimulatorTest.GPU_JOB).create();
                 String workload = only(k.genericKubernetesResources("kueue.x-k8s.io/v1beta1", "Workload").inNamespace("default")
                         .list().getItems()).getMetadata().getName();
 
