@@ -386,6 +386,30 @@ class MarketTickTest {
     }
 
     @Test
+    void aChargeBilledElsewhereComesOffTheBalanceTheTickGatesOnAndIsKeptAcrossARestore() {
+        market.addTenant("stores", Money.usd(40));
+        market.addCluster("stores-c", "stores", 64, Money.parse("2.00"));
+        market.chargeElsewhere("stores", Money.usd(10));   // 30 left; two hours of 8 GPUs at 2.00 need 32
+        MarketRequest p = market.file(new JobDemand("p", "stores-c", POOL, 8, null, PriorityClass.NONE), T0);
+        Ticks.tickReady(market, T0);
+        assertThat(p.reason()).isEqualTo(Reason.BALANCE_TOO_LOW);
+        assertThat(p.message()).contains("balance 30.00 USD");
+        Market restored = Market.restore(market.snapshot());
+        assertThat(restored.tenant("stores").balanceMicros()).isEqualTo(Money.usd(30).micros());
+        assertThat(restored.tenant("stores").charged()).isEqualTo(Money.usd(10));
+    }
+
+    @Test
+    void aChargeBilledElsewhereIsTakenInFullBelowZeroAndATopUpPaysItFirst() {
+        market.addTenant("owes", Money.usd(5));
+        market.chargeElsewhere("owes", Money.usd(8));
+        assertThat(market.tenant("owes").balanceMicros()).isEqualTo(-Money.usd(3).micros());
+        market.credit("owes", Money.usd(10));
+        assertThat(market.tenant("owes").balanceMicros()).isEqualTo(Money.usd(7).micros());
+        assertThatThrownBy(() -> market.chargeElsewhere("nobody", Money.usd(1))).isInstanceOf(DomainException.class);
+    }
+
+    @Test
     void raisingTheLimitWithinTheNoticeRescindsTheReclaim() {
         MarketRequest a = file("a", "acme-c", 4, null);
         Ticks.tickReady(market, T0);
