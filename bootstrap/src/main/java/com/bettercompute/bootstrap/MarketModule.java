@@ -108,8 +108,7 @@ public final class MarketModule implements AutoCloseable {
     }
 
     /**
-     * Starts carrying the market out inside its tenant clusters (docs/decisions.md, "The market inside tenant
-     * clusters"): platform objects (with the admission webhooks' configurations of {@code admission}), demand in,
+     * Starts carrying the market out inside its tenant clusters (docs/decisions/market-in-cluster.md): platform objects (with the admission webhooks' configurations of {@code admission}), demand in,
      * verdicts out, nodes. Only where the reconcilers run.
      */
     void startInCluster(ClusterRepository clusters, CatalogRepository catalog, ClusterProviders providers,

@@ -70,7 +70,7 @@ public final class Database implements AutoCloseable {
     /**
      * The embedded default: a PostgreSQL started by this process on {@code ./data/postgres}. (It was an
      * H2 file, {@code ./data/better-compute}, until H2 2.5.252 was seen losing acknowledged commits under
-     * SIGKILL; see docs/decisions.md.)
+     * SIGKILL; see docs/decisions/embedded-database.md.)
      */
     public static final String DEFAULT_URL = EMBEDDED_POSTGRES + "./data/postgres";
 

@@ -29,7 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Brings the market's requests of one cluster in line with the jobs its Kueue asks nodes for, in one
  * transaction: a job with a live ProvisioningRequest and no open request files one (its node class, GPUs,
- * limit price and priority labels); a job whose limit or priority label changed gets the new one; a job that finished
+ * limit price and priority labels); a GPU job its Kueue holds back for quota is recorded as held
+ * ({@link Market#hold}), listed with the max cluster size as its cause, and files once its request appears; a job whose limit or priority label changed gets the new one; a job that finished
  * ends its request; an open request whose job has no ProvisioningRequest any more is withdrawn. Because it
  * compares what the cluster shows with what the market saved, it is idempotent: a restart files nothing
  * twice, and a missed watch event is caught at the next pass. Each change writes the outbox event its use
@@ -44,10 +45,10 @@ public final class SyncClusterDemand {
 
     /** What one pass changed. */
     public record Outcome(List<String> filed, List<String> ended, List<String> withdrawn, List<String> limitsChanged,
-                          List<String> prioritiesChanged, List<String> refused) {
+                          List<String> prioritiesChanged, List<String> refused, List<String> held) {
         public boolean changed() {
             return !filed.isEmpty() || !ended.isEmpty() || !withdrawn.isEmpty() || !limitsChanged.isEmpty()
-                    || !prioritiesChanged.isEmpty();
+                    || !prioritiesChanged.isEmpty() || !held.isEmpty();
         }
     }
 
@@ -73,7 +74,7 @@ public final class SyncClusterDemand {
         return transactions.inTransaction(() -> {
             Market market = markets.load();
             if (!market.hasCluster(clusterId)) {
-                return new Outcome(List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+                return new Outcome(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
             }
             List<String> filed = new ArrayList<>();
             List<String> ended = new ArrayList<>();
@@ -81,6 +82,7 @@ public final class SyncClusterDemand {
             List<String> limits = new ArrayList<>();
             List<String> priorities = new ArrayList<>();
             List<String> refused = new ArrayList<>();
+            List<String> held = new ArrayList<>();
             Set<String> seen = new HashSet<>();
             List<DomainEvent> events = new ArrayList<>();
             for (ObservedJob job : jobs) {
@@ -94,12 +96,16 @@ public final class SyncClusterDemand {
                             market.endJob(jobId, clock.instant());
                             ended.add(jobId);
                         }
-                    } else if (!open) {
+                    } else if (!open || market.held(jobId)) {
                         // No GPUs read (its PodTemplates are not there yet): not demand yet, filed at a later pass.
                         if (job.gpus() > 0 && job.requests().stream().anyMatch(r -> !r.failed())) {
                             MarketRequest request = market.file(demand(market, clusterId, site, jobId, job), clock.instant());
                             events.add(MarketOutboxEvents.received(market, request, clock.instant()));
                             filed.add(jobId);
+                        } else if (!open && job.quotaWait() && job.gpus() > 0) {
+                            // Listed with the quota as its cause until its cluster's queue lets it file.
+                            market.hold(demand(market, clusterId, site, jobId, job), clock.instant());
+                            held.add(jobId);
                         }
                     } else {
                         if (limitChanged(market.openRequest(jobId), job.limitLabel())) {
@@ -127,7 +133,7 @@ public final class SyncClusterDemand {
                     withdrawn.add(r.jobId());
                 }
             }
-            Outcome outcome = new Outcome(filed, ended, withdrawn, limits, priorities, refused);
+            Outcome outcome = new Outcome(filed, ended, withdrawn, limits, priorities, refused, held);
             if (outcome.changed()) {
                 markets.save(market);
                 outbox.appendAll(events);

@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the PATH): Kueue's Workload and ProvisioningRequest appear and the request reads {@code BidTooLow}; a limit
  * set over HTTP gets it two {@code mk-} node pools at the provider, two Ready nodes and its pods Running, and
  * charges. Globex, in its own cluster, outbids it on the two-node pool: acme's request gets the notice, its
- * pods the annotation and the eviction, its Job is requeued at once as the next attempt, globex's pods run; globex's
+ * pods the annotation and the eviction (every NodePreempting Event of its nodes and pods at the notice's one moment), its
+ * Job is requeued at once as the next attempt, globex's pods run; globex's
  * Job ends, and its nodes leave after the minimum hold and the idle grace.
  */
 class MarketJobEndToEndTest {
@@ -126,9 +127,12 @@ class MarketJobEndToEndTest {
                     return p == null || p.getMetadata().getAnnotations().containsKey("marketplace.nationalcompute.com/preempt-at")
                             && p.getMetadata().getDeletionTimestamp() != null;
                 }) ? true : null);
-                assertThat(a.v1().events().inNamespace("default").list().getItems())
-                        .filteredOn(e -> "NodePreempting".equals(e.getReason()))
-                        .extracting(e -> e.getInvolvedObject().getName()).containsAll(ran);
+                List<io.fabric8.kubernetes.api.model.Event> notices = a.v1().events().inNamespace("default").list().getItems().stream()
+                        .filter(e -> "NodePreempting".equals(e.getReason())).toList();
+                assertThat(notices).extracting(e -> e.getInvolvedObject().getName()).containsAll(ran)
+                        .containsAll(acmeNodes.stream().map(n -> n.getMetadata().getName()).toList());
+                assertThat(notices).extracting(io.fabric8.kubernetes.api.model.Event::getLastTimestamp)
+                        .as("every node and pod of the gang told at the one moment of the notice").containsOnly(notices.get(0).getLastTimestamp());
                 if (Programs.find("kubectl").isPresent()) {
                     // the Events outlive the node, which leaves for globex's cluster: read them by their object's kind
                     LaunchAdmissionKubectlTest.Run nodeEvents = kubectl(dir.resolve("acme.kubeconfig"), "get", "events",
