@@ -58,7 +58,11 @@ public final class PublishRequestStatus {
 
     /** @return how many jobs could not be told (their cluster's API failed); the next pass tries again */
     public int publish(String clusterId, ClusterConnection connection, List<ObservedJob> jobs) {
-        Market market = markets.load();
+        return publish(markets.load(), clusterId, connection, jobs);
+    }
+
+    /** {@link #publish(String, ClusterConnection, List)} from a market read already ({@code market}: read, never saved). */
+    public int publish(Market market, String clusterId, ClusterConnection connection, List<ObservedJob> jobs) {
         int failures = 0;
         for (ObservedJob job : jobs) {
             try {

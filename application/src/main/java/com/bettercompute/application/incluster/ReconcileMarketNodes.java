@@ -111,8 +111,15 @@ public final class ReconcileMarketNodes {
      * @throws ProviderException when the provider or the cluster's API failed (the next pass tries again)
      */
     public Outcome reconcile(String clusterId) {
+        return reconcile(markets.load(), clusterId);
+    }
+
+    /**
+     * {@link #reconcile(String)} from a market read already ({@code market}: read, never saved; a node's ready or
+     * left is saved by its own use case on the market as it is then).
+     */
+    public Outcome reconcile(Market market, String clusterId) {
         Outcome outcome = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-        Market market = markets.load();
         Optional<Cluster> found = connections.cluster(clusterId);
         Optional<ClusterConnection> connection = connections.of(clusterId);
         if (!market.hasCluster(clusterId) || found.isEmpty() || connection.isEmpty()) {

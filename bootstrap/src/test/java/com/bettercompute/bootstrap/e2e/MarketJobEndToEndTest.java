@@ -227,8 +227,10 @@ class MarketJobEndToEndTest {
     }
 
     static KubernetesClient client(RunningServer s, String token, JsonNode cluster, Path kubeconfigFile) throws IOException {
-        String kubeconfig = s.call("credentials", token, Map.of("tenantId", cluster.get("tenantId").asText(),
-                "clusterId", cluster.get("id").asText(), "role", "admin")).json().get("kubeconfig").asText();
+        RunningServer.Reply answer = s.call("credentials", token, Map.of("tenantId", cluster.get("tenantId").asText(),
+                "clusterId", cluster.get("id").asText(), "role", "admin"));
+        assertThat(answer.status()).as("credentials: %s", answer.text()).isEqualTo(200);
+        String kubeconfig = answer.json().get("kubeconfig").asText();
         Files.writeString(kubeconfigFile, kubeconfig, StandardCharsets.UTF_8);
         return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     }
