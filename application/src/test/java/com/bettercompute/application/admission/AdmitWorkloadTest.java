@@ -181,14 +181,14 @@ class AdmitWorkloadTest {
                 new EnrolCluster.Block(MarketWorld.POOL, 1)));
         new com.bettercompute.application.market.ReportBlockNode(w.ports.transactions(), w.markets, w.ports.outbox(),
                 w.ports.clock()).ready(w.markets.load().cluster(MarketWorld.ACME_TRAIN).blockNodeIds().get(0));
-        w.file("kcl_acmetrain0000000000000000/default/small", MarketWorld.ACME_TRAIN, 4, null);
+        w.file("kcl_acmetrajn00000000000000000/default/small", MarketWorld.ACME_TRAIN, 4, null);
         w.tickAndReady();
-        String before = phase("kcl_acmetrain0000000000000000/default/small");
+        String before = phase("kcl_acmetrajn00000000000000000/default/small");
         assertEquals("SEATED", before);
         packing(false);
         w.tickAndReady();
-        assertEquals(before, phase("kcl_acmetrain0000000000000000/default/small"));
-        assertTrue(w.markets.load().hasOpenRequest("kcl_acmetrain0000000000000000/default/small"));
+        assertEquals(before, phase("kcl_acmetrajn00000000000000000/default/small"));
+        assertTrue(w.markets.load().hasOpenRequest("kcl_acmetrajn00000000000000000/default/small"));
     }
 
     private String phase(String jobId) {
