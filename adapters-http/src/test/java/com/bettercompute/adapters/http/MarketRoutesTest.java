@@ -80,7 +80,7 @@ class MarketRoutesTest {
     @Test
     void the_requests_balance_and_usage_show_what_the_market_did() {
         api.send("PUT", "/api/k8s/bid", ALICE, q("{'cluster': 'train', 'limit_price': '2.00'}"));
-        api.w.file("job/ml/train-a", ACME_TRAIN, 8, null);
+        api.w.file(ACME_TRAIN + "/ml/train-a", ACME_TRAIN, 8, null);
         api.w.tickAndReady();
         api.w.ports.clock().advance(Duration.ofMinutes(30));
         api.w.tickAndReady();
@@ -91,7 +91,10 @@ class MarketRoutesTest {
         JsonNode item = requests.at("/items/0");
         assertThat(item.get("phase").asText()).isEqualTo("provisioned");
         assertThat(item.get("reason").asText()).isEqualTo("Provisioned");
+        assertThat(item.at("/job/kind").asText()).as("the job's kind, never the cluster's id").isEqualTo("Job");
+        assertThat(item.at("/job/namespace").asText()).isEqualTo("ml");
         assertThat(item.at("/job/name").asText()).isEqualTo("train-a");
+        assertThat(item.get("episodes")).as("its own attempt").hasSize(1);
         assertThat(item.get("limit_source").asText()).isEqualTo("cluster");
         assertThat(item.get("locked_rate").asText()).isEqualTo("2.00");
         assertThat(item.get("granted_nodes").asInt()).isEqualTo(1);

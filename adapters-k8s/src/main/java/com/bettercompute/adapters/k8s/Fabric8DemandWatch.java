@@ -339,7 +339,7 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         } catch (NumberFormatException e) {
             changes = 0;
         }
-        return new ObservedRequest(request.getMetadata().getName(), created(request),
+        return new ObservedRequest(request.getMetadata().getName(), request.getMetadata().getUid(), created(request),
                 annotations.get(MarketClusterClient.MARKET_REQUEST_ANNOTATION), changes, conditions(request));
     }
 

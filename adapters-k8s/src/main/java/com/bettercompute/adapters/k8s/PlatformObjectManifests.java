@@ -242,8 +242,21 @@ final class PlatformObjectManifests {
                         "valueFromProvisioningClassDetail", MarketClusterClient.REQUEST_LABEL),
                 Map.of("key", MarketClusterClient.NODE_POOL_LABEL,
                         "valueFromProvisioningClassDetail", MarketClusterClient.BLOCK_NODE_DETAIL))));
+        // A failed attempt is always a market revocation (the platform is the only provisioner of the class and
+        // writes Failed for nothing else), and a reclaim is never a failed job: the next attempt files at once,
+        // however many came before. Kueue's defaults (60 s doubling to 30 min, deactivated after 3 retries) would
+        // stop a job the market outbid a fourth time. docs/decisions/reclaims.md
+        spec.put("retryStrategy", Map.of(
+                "backoffLimitCount", RETRY_LIMIT,
+                "backoffBaseSeconds", RETRY_BACKOFF_SECONDS,
+                "backoffMaxSeconds", RETRY_BACKOFF_SECONDS));
         return resource("ProvisioningRequestConfig", CHECK, null, spec);
     }
+
+    /** The largest retry count Kueue's {@code int32} field holds: at a reclaim a minute, thousands of years. */
+    static final int RETRY_LIMIT = Integer.MAX_VALUE;
+    /** Kueue's back-off before the next attempt, base and cap alike: within the market's next tick. */
+    static final int RETRY_BACKOFF_SECONDS = 1;
 
     static GenericKubernetesResource priorityClass(String name, int value) {
         GenericKubernetesResource r = resource("WorkloadPriorityClass", name, null, null);

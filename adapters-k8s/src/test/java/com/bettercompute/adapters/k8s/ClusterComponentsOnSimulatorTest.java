@@ -39,6 +39,17 @@ class ClusterComponentsOnSimulatorTest {
     private static final String LOCATION = "us-central1-a";
     private static final SimulatedKubernetesApis.NodePool CPU_WORKER = new SimulatedKubernetesApis.NodePool(1,
             Map.of("node-role.kubernetes.io/cpu", ""), List.of(), 0, "e2-standard-4");
+    /** A Job asking one 8-GPU node, naming no queue. */
+    static final String GPU_JOB = """
+            apiVersion: batch/v1
+            kind: Job
+            metadata: {name: train, namespace: default}
+            spec:
+              template:
+                spec:
+                  restartPolicy: Never
+                  containers: [{name: train, image: "trainer:1", resources: {limits: {nvidia.com/gpu: 8}}}]
+            """;
     private static final AtomicInteger NEXT = new AtomicInteger();
     private static final MutableClock CLOCK = new MutableClock();
     private static final Map<String, Map<String, SimulatedKubernetesApis.NodePool>> CLUSTERS = new ConcurrentHashMap<>();
@@ -145,16 +156,7 @@ class ClusterComponentsOnSimulatorTest {
                     metadata: {labels: {app: infer, kueue.x-k8s.io/queue-name: default}}
                     spec: {containers: [{name: infer, image: "server:1", resources: {limits: {nvidia.com/gpu: 8}}}]}
                 """).create();
-        k.resource("""
-                apiVersion: batch/v1
-                kind: Job
-                metadata: {name: train, namespace: default}
-                spec:
-                  template:
-                    spec:
-                      restartPolicy: Never
-                      containers: [{name: train, image: "trainer:1", resources: {limits: {nvidia.com/gpu: 8}}}]
-                """).create();
+        k.resource(GPU_JOB).create();
 
         assertThat(k.pods().inNamespace("default").list().getItems()).hasSize(4).allSatisfy(p ->
                 assertThat(p.getSpec().getSchedulingGates()).extracting(g -> g.getName()).containsExactly("kueue.x-k8s.io/admission"));

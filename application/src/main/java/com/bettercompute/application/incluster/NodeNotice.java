@@ -136,8 +136,12 @@ final class NodeNotice {
         }
     }
 
+    /**
+     * A node's Events live in namespace {@code default} and name it by its name as uid, as the kubelet's do:
+     * {@code kubectl describe node} looks for either uid.
+     */
     private static ObjectRef nodeRef(ClusterNode node) {
-        return new ObjectRef("v1", "Node", "default", node.name(), null);
+        return new ObjectRef("v1", "Node", "default", node.name(), node.name());
     }
 
     private Instant now() {

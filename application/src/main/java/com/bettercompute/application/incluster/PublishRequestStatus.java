@@ -5,6 +5,7 @@ import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.Condition;
 import com.bettercompute.application.port.MarketClusterClient.ObservedJob;
+import com.bettercompute.application.port.MarketClusterClient.ObjectRef;
 import com.bettercompute.application.port.MarketClusterClient.ObservedRequest;
 import com.bettercompute.application.port.MarketClusterClient.PostedEvent;
 import com.bettercompute.application.port.MarketClusterClient.RequestStatus;
@@ -26,9 +27,10 @@ import java.util.Map;
 /**
  * Tells Kueue what the market decided, from the market's saved state (never from a tick's events, so a
  * crash between a commit and this replays nothing and loses nothing): the status of each job's current
- * ProvisioningRequest as Kueue reads it, and Events on the job, one per change of reason, then
- * {@code NodeGranted} per granted node ({@code BlockSeated} for a job seated on the base load block, whose
- * request reads Provisioned=True with its block node's pool in {@code provisioningClassDetails}). Idempotent: a status that holds is not written, an Event's name is
+ * ProvisioningRequest as Kueue reads it, and Events on the job, one per change of reason (also on the
+ * request), then {@code NodeGranted} per granted node ({@code BlockSeated} for a job seated on the base load
+ * block, whose request reads Provisioned=True with its block node's pool in {@code provisioningClassDetails}).
+ * Idempotent: a status that holds is not written, an Event's name is
  * derived from what it reports.
  *
  * <p>The current request of a job is its newest one not {@code Failed}. When the market request it was
@@ -134,15 +136,23 @@ public final class PublishRequestStatus {
         write(connection, job, current, open.id(), reason, message, conditions, details);
     }
 
-    /** Writes the status, first posting the reason's Event on the job when the reason changed. */
+    /**
+     * Writes the status, first posting the reason's Event on the job and on the request when the reason changed
+     * ({@code kubectl describe job} and {@code kubectl describe provisioningrequest} list it).
+     */
     private void write(ClusterConnection connection, ObservedJob job, ObservedRequest current, String marketRequest,
                        String reason, String message, List<Condition> conditions, Map<String, String> details) {
         int changes = current.reasonChanges();
         if (reasonChanged(current, conditions)) {
             changes++;
+            String type = isWarning(reason) ? "Warning" : "Normal";
+            Instant at = clock.instant().truncatedTo(ChronoUnit.SECONDS);
             post(connection, job, new PostedEvent(InClusterNames.eventName(job.job(), current.name(), "reason",
-                    Integer.toString(changes)), isWarning(reason) ? "Warning" : "Normal", reason, message,
-                    clock.instant().truncatedTo(ChronoUnit.SECONDS)));
+                    Integer.toString(changes)), type, reason, message, at));
+            ObjectRef request = new ObjectRef(MarketClusterClient.PROVISIONING_REQUEST_API, "ProvisioningRequest",
+                    job.job().namespace(), current.name(), current.uid());
+            events.post(connection, request, new PostedEvent(InClusterNames.eventName(request, "reason", Integer.toString(changes)),
+                    type, reason, message, at));
         }
         RequestStatus status = new RequestStatus(marketRequest, changes, conditions, details);
         if (!holds(current, status)) {

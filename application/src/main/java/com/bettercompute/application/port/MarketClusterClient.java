@@ -15,6 +15,8 @@ public interface MarketClusterClient {
 
     /** The market's provisioning class, as ProvisioningRequests and the ProvisioningRequestConfig name it. */
     String PROVISIONING_CLASS = "market.nationalcompute.com";
+    /** The API version of the ProvisioningRequests the market answers, as an Event names one. */
+    String PROVISIONING_REQUEST_API = "autoscaling.x-k8s.io/v1";
     /** The label every object the platform owns in a tenant cluster carries, with the value {@code platform}. */
     String OWNED_BY = "nationalcompute.com/owned-by";
     String NODE_CLASS_LABEL = "nationalcompute.com/node-class";
@@ -265,11 +267,11 @@ public interface MarketClusterClient {
     }
 
     /**
-     * One ProvisioningRequest: its name, creation time, the market request it was told it stands for
-     * ({@link #MARKET_REQUEST_ANNOTATION}, null before the first write), the reason changes posted
+     * One ProvisioningRequest: its name and uid (Events name it by both), creation time, the market request it was
+     * told it stands for ({@link #MARKET_REQUEST_ANNOTATION}, null before the first write), the reason changes posted
      * ({@link #REASON_CHANGES_ANNOTATION}, 0 before the first) and its status conditions.
      */
-    record ObservedRequest(String name, Instant created, String marketRequest, int reasonChanges,
+    record ObservedRequest(String name, String uid, Instant created, String marketRequest, int reasonChanges,
                            List<Condition> conditions) {
         public ObservedRequest {
             conditions = List.copyOf(conditions);

@@ -53,6 +53,8 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     public final Map<String, Request> requests = new LinkedHashMap<>();
     /** Events by name, in posting order; a name posted again is not added twice. */
     public final Map<String, PostedEvent> events = new LinkedHashMap<>();
+    /** What each of {@link #events} was posted on, by the same key. */
+    public final Map<String, ObjectRef> eventObjects = new LinkedHashMap<>();
     public final List<PlatformObjects> ensured = new ArrayList<>();
     /** The cluster's nodes by name. */
     public final Map<String, ClusterNode> nodes = new LinkedHashMap<>();
@@ -108,7 +110,7 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
             for (String name : j.requests) {
                 Request r = requests.get(j.ref.namespace() + "/" + name);
                 if (r != null) {
-                    rs.add(new ObservedRequest(r.name, r.created, r.marketRequest, r.reasonChanges,
+                    rs.add(new ObservedRequest(r.name, "uid-" + r.name, r.created, r.marketRequest, r.reasonChanges,
                             new ArrayList<>(r.conditions.values())));
                 }
             }
@@ -122,6 +124,16 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
 
     public List<PostedEvent> eventsWithReason(String reason) {
         return events.values().stream().filter(e -> e.reason().equals(reason)).toList();
+    }
+
+    /** The events posted on objects of that kind, in the order posted. */
+    public List<PostedEvent> eventsOn(String kind) {
+        return events.entrySet().stream().filter(e -> eventObjects.get(e.getKey()).kind().equals(kind)).map(Map.Entry::getValue).toList();
+    }
+
+    /** The objects events of that reason were posted on. */
+    public List<ObjectRef> objectsOf(String reason) {
+        return events.entrySet().stream().filter(e -> e.getValue().reason().equals(reason)).map(e -> eventObjects.get(e.getKey())).toList();
     }
 
     @Override
@@ -177,6 +189,7 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     public void postEvent(ClusterConnection cluster, ObjectRef on, PostedEvent event) {
         failIfAsked();
         events.putIfAbsent(on.namespace() + "/" + event.eventName(), event);
+        eventObjects.putIfAbsent(on.namespace() + "/" + event.eventName(), on);
     }
 
     /** A node joins, as the provider's pool would make it: the pool label, Ready or not. */

@@ -45,7 +45,9 @@ class PublishRequestStatusTest {
         assertThat(provisioned.reason()).isEqualTo("BidTooLow").matches(KUBERNETES_REASON);
         assertThat(provisioned.message()).startsWith("BidTooLow");
         assertThat(attempt1.marketRequest).isEqualTo(JOB);
-        assertThat(w.cluster.eventsWithReason("BidTooLow")).hasSize(1);
+        assertThat(w.cluster.objectsOf("BidTooLow")).as("on the job and on the request, as kubectl describe reads them")
+                .extracting(o -> o.kind() + " " + o.name() + " " + o.uid())
+                .containsExactlyInAnyOrder("Job train " + job.ref.uid(), "ProvisioningRequest job-train-3f2a1-market-1 uid-job-train-3f2a1-market-1");
         assertThat(attempt1.statusWrites).as("a status that holds is not written again").isEqualTo(2);
     }
 
@@ -81,9 +83,11 @@ class PublishRequestStatusTest {
         w.pass();
         w.pass();
 
-        assertThat(w.cluster.events.values()).extracting(e -> e.reason()).filteredOn(r -> !r.equals("NodeGranted"))
+        assertThat(w.cluster.eventsOn("Job")).extracting(e -> e.reason()).filteredOn(r -> !r.equals("NodeGranted"))
                 .containsExactly("Pending", "BidTooLow", "Provisioning");
-        assertThat(attempt1.reasonChanges).isEqualTo(w.cluster.events.values().stream()
+        assertThat(w.cluster.eventsOn("ProvisioningRequest")).extracting(e -> e.reason())
+                .containsExactly("Pending", "BidTooLow", "Provisioning");
+        assertThat(attempt1.reasonChanges).isEqualTo(w.cluster.eventsOn("Job").stream()
                 .filter(e -> !e.reason().equals("NodeGranted")).count());
     }
 
@@ -185,7 +189,7 @@ class PublishRequestStatusTest {
         // A failed attempt no longer holds capacity: it must not read Provisioned beside Failed.
         assertThat(condition(attempt1, "Provisioned").status()).isEqualTo("False");
         assertThat(condition(attempt1, "Provisioned").reason()).isEqualTo("MarketRevoked");
-        assertThat(w.cluster.eventsWithReason("MarketRevoked")).hasSize(1);
+        assertThat(w.cluster.objectsOf("MarketRevoked")).extracting(o -> o.kind()).containsExactlyInAnyOrder("Job", "ProvisioningRequest");
 
         Request attempt2 = w.cluster.request(job, "job-train-3f2a1-market-2", w.clock.instant());
         w.pass();

@@ -215,6 +215,9 @@ class ReconcileMarketNodesTest {
                 .anySatisfy(n -> assertThat(n).startsWith("train-1."));
         assertThat(cluster.eventsWithReason("NodePreempting")).as("every node and pod of the gang at the notice's moment")
                 .hasSize(4).extracting(e -> e.at()).containsOnly(deadline.minus(w.markets.load().timings().notice()));
+        assertThat(cluster.objectsOf("NodePreempting")).filteredOn(o -> o.kind().equals("Node")).isNotEmpty()
+                .allSatisfy(o -> assertThat(o.uid()).as("the node's name, as the kubelet names it").isEqualTo(o.name()))
+                .anySatisfy(o -> assertThat(o.name()).isEqualTo("gke-a-0"));
 
         var m = w.markets.load();
         m.endJob("rival", w.ports.clock().instant());

@@ -147,8 +147,8 @@ class MarketOperationsTest {
 
     @Test
     void the_clusters_requests_show_phase_reason_grants_and_episodes() {
-        w.file("batch/ml/a", ACME_TRAIN, 16, null);
-        w.file("batch/ml/b", ACME_TRAIN, 8, "3.00");
+        w.file(ACME_TRAIN + "/ml/a", ACME_TRAIN, 16, null);
+        w.file(ACME_TRAIN + "/ml/JobSet:b", ACME_TRAIN, 8, "3.00");
         w.tickAndReady();
         List<ListClusterRequests.Item> items = w.requests.list(w.caller(DAVE), null, "train");
         assertThat(items).extracting(ListClusterRequests.Item::phase, ListClusterRequests.Item::reason,
@@ -156,7 +156,8 @@ class MarketOperationsTest {
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("waiting", "BidTooLow", "cluster"),
                         org.assertj.core.groups.Tuple.tuple("provisioned", "Provisioned", "job"));
         ListClusterRequests.Item running = items.get(1);
-        assertThat(running.job()).isEqualTo(new ListClusterRequests.Job("batch", "ml", "b"));
+        assertThat(items.get(0).job()).isEqualTo(new ListClusterRequests.Job("Job", "ml", "a"));
+        assertThat(running.job()).as("the kind, never the cluster").isEqualTo(new ListClusterRequests.Job("JobSet", "ml", "b"));
         assertThat(running.grantedNodes()).isEqualTo(1);
         // the lowest limit accepted in the tick: its own
         assertThat(running.lockedRate()).isEqualTo(Money.parse("3.00"));
@@ -190,14 +191,48 @@ class MarketOperationsTest {
         ListClusterRequests.Item revoked = items.get(1);
         assertThat(revoked.limitPrice()).isEqualTo(Money.parse("2.50"));
         assertThat(revoked.lockedRate()).isNotNull();
-        assertThat(revoked.episodes()).extracting(ListClusterRequests.Episode::end)
-                .containsExactly("revoked", null);
+        assertThat(revoked.episodes()).as("its own attempt's, not the live attempt's").singleElement().satisfies(e -> {
+            assertThat(e.attempt()).isEqualTo(1);
+            assertThat(e.end()).isEqualTo("revoked");
+            assertThat(e.endedAt()).isEqualTo(w.ports.clock().instant());
+        });
+        assertThat(items.get(0).episodes()).singleElement().satisfies(e -> {
+            assertThat(e.attempt()).isEqualTo(2);
+            assertThat(e.end()).isNull();
+            assertThat(e.queuedAt()).isEqualTo(w.ports.clock().instant());
+        });
         assertThat(items.get(2).episodes()).singleElement().satisfies(e -> {
             assertThat(e.end()).isEqualTo("ended");
             assertThat(e.endedAt()).isEqualTo(w.ports.clock().instant());
             assertThat(e.runningAt()).isNotNull();
         });
         assertThat(w.requests.list(w.caller(CAROL), null, "train")).as("globex's train has none").isEmpty();
+    }
+
+    @Test
+    void the_run_history_lists_each_job_once_with_its_attempts_in_order_the_latest_filed_first() {
+        String job = ACME_TRAIN + "/ml/moved";
+        w.file(ACME_TRAIN + "/ml/early", ACME_TRAIN, 8, "0");
+        w.file(job, ACME_TRAIN, 8, null);
+        w.bids.set(w.caller(ALICE), null, "train", Money.parse("2.50"));
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            w.tickAndReady();
+            w.ports.clock().advance(Duration.ofMinutes(1));
+            String node = w.markets.load().openRequest(job).grantedNodeIds().get(0);
+            new ReportNodeLeft(w.ports.transactions(), w.markets, w.ports.outbox(), w.ports.clock()).report(new ReportNodeLeft.Command(node));
+            w.ports.clock().advance(Duration.ofMinutes(1));
+        }
+
+        ListClusterRequests.View view = w.requests.read(w.caller(DAVE), null, "train");
+        assertThat(view.items()).filteredOn(i -> i.job().name().equals("moved")).hasSize(4)
+                .allSatisfy(i -> assertThat(i.episodes()).singleElement().satisfies(e -> assertThat(e.attempt()).isEqualTo(i.attempt())));
+        assertThat(view.runs()).extracting(r -> r.job().name()).containsExactly("moved", "early");
+        ListClusterRequests.Runs moved = view.runs().get(0);
+        assertThat(moved.job()).isEqualTo(new ListClusterRequests.Job("Job", "ml", "moved"));
+        assertThat(moved.episodes()).extracting(ListClusterRequests.Episode::attempt).containsExactly(1, 2, 3, 4);
+        assertThat(moved.episodes()).extracting(ListClusterRequests.Episode::end).containsExactly("revoked", "revoked", "revoked", null);
+        assertThat(moved.episodes()).extracting(ListClusterRequests.Episode::queuedAt).isSorted().doesNotHaveDuplicates();
+        assertThat(moved.episodes().subList(0, 3)).allSatisfy(e -> assertThat(e.runningAt()).isNotNull());
     }
 
     @Test

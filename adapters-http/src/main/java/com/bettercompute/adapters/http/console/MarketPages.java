@@ -61,18 +61,19 @@ final class MarketPages {
     private void workloads(Pages.Visit v) {
         Cluster c = ClusterPages.cluster(console, v);
         ReadMarketCluster.View mc = console.console.marketCluster().read(v.caller(), v.org(), c.name());
-        List<ListClusterRequests.Item> items = console.market.requests().list(v.caller(), v.org(), c.name());
+        ListClusterRequests.View requests = console.market.requests().read(v.caller(), v.org(), c.name());
         Instant now = clock.instant();
         List<Model.WorkloadRow> open = new ArrayList<>();
         List<Model.WorkloadRow> closed = new ArrayList<>();
-        for (ListClusterRequests.Item i : items) {
+        for (ListClusterRequests.Item i : requests.items()) {
             ReadMarketCluster.Marks marks = mc.marks().get(i.id());
-            Model.WorkloadRow row = row(i, marks, now);
+            Model.WorkloadRow row = row(i, marks);
             (LEFT.contains(i.phase()) ? closed : open).add(row);
         }
+        List<Model.RunHistory> history = requests.runs().stream().map(r -> history(r, now)).toList();
         console.html(v.ctx(), 200, "workloads.jte", new Model.WorkloadsPage(
                 v.chrome("Workloads · " + c.name(), "clusters", ClusterPages.nav(c, true, "workloads"), "reload"),
-                mc.maxClusterGpus(), mc.usedGpus(), usd(mc.limit()), open, closed, services(v, c)));
+                mc.maxClusterGpus(), mc.usedGpus(), usd(mc.limit()), open, closed, history, services(v, c)));
     }
 
     /** The cluster's Services of type LoadBalancer with their endpoints, as the platform holds them. */
@@ -90,7 +91,8 @@ final class MarketPages {
         return rows;
     }
 
-    static Model.WorkloadRow row(ListClusterRequests.Item i, ReadMarketCluster.Marks marks, Instant now) {
+    /** One request: its own attempt's times (queued or running since, or when it ended). */
+    static Model.WorkloadRow row(ListClusterRequests.Item i, ReadMarketCluster.Marks marks) {
         List<String> shown = new ArrayList<>();
         boolean capacity = false;
         if (marks != null) {
@@ -108,28 +110,37 @@ final class MarketPages {
                 capacity = true;
             }
         }
-        String job = i.job().namespace() == null ? i.job().name() : i.job().namespace() + "/" + i.job().name();
+        ListClusterRequests.Episode own = i.episodes().isEmpty() ? null : i.episodes().get(0);
+        boolean ended = own != null && own.endedAt() != null;
+        return new Model.WorkloadRow(i.id(), jobName(i.job()), i.attempt(), i.pool(), i.gpus(), i.nodes(), usd(i.limitPrice()),
+                i.limitSource(), i.priority(), i.phase(), i.reason(), Words.reason(i.reason(), capacity), shown,
+                i.grantedNodes(), usd(i.lockedRate()),
+                own == null || ended ? null : time(own.queuedAt()),
+                own == null || ended ? null : time(own.runningAt()),
+                ended ? time(own.endedAt()) : null);
+    }
+
+    /** A job's Run History: a line per attempt, in order, and how long it queued and ran in all. */
+    static Model.RunHistory history(ListClusterRequests.Runs runs, Instant now) {
         List<Model.EpisodeRow> episodes = new ArrayList<>();
         Duration queued = Duration.ZERO;
         Duration ran = Duration.ZERO;
-        int n = 0;
-        for (ListClusterRequests.Episode e : i.episodes()) {
+        for (ListClusterRequests.Episode e : runs.episodes()) {
             Instant end = e.endedAt() != null ? e.endedAt() : now;
             Duration q = e.queuedAt() == null ? Duration.ZERO : Duration.between(e.queuedAt(), e.runningAt() != null ? e.runningAt() : end);
             Duration r = e.runningAt() == null ? Duration.ZERO : Duration.between(e.runningAt(), end);
             queued = queued.plus(q);
             ran = ran.plus(r);
-            episodes.add(new Model.EpisodeRow(++n, time(e.queuedAt()), time(e.runningAt()), time(e.endedAt()), e.end(),
+            episodes.add(new Model.EpisodeRow(e.attempt(), time(e.queuedAt()), time(e.runningAt()), time(e.endedAt()), e.end(),
                     Words.duration(q), e.runningAt() == null ? "—" : Words.duration(r)));
         }
-        ListClusterRequests.Episode current = i.episodes().isEmpty() ? null : i.episodes().get(i.episodes().size() - 1);
-        boolean ended = current != null && current.endedAt() != null;
-        return new Model.WorkloadRow(i.id(), job, i.attempt(), i.pool(), i.gpus(), i.nodes(), usd(i.limitPrice()),
-                i.limitSource(), i.priority(), i.phase(), i.reason(), Words.reason(i.reason(), capacity), shown,
-                i.grantedNodes(), usd(i.lockedRate()),
-                current == null || ended ? null : time(current.queuedAt()),
-                current == null || ended ? null : time(current.runningAt()),
-                episodes, Words.duration(queued), Words.duration(ran));
+        return new Model.RunHistory(jobName(runs.job()), episodes, Words.duration(queued), Words.duration(ran));
+    }
+
+    /** {@code namespace/name}, a kind other than Job before it. */
+    static String jobName(ListClusterRequests.Job job) {
+        String name = job.namespace() == null ? job.name() : job.namespace() + "/" + job.name();
+        return job.kind() == null || "Job".equals(job.kind()) ? name : job.kind() + " " + name;
     }
 
     private void nodes(Pages.Visit v) {

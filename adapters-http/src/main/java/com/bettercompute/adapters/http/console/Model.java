@@ -92,10 +92,14 @@ public final class Model {
     public record EpisodeRow(int number, String queuedAt, String runningAt, String endedAt, String end, String queuedFor,
                              String ranFor) {}
 
+    /** One request (one attempt of a job), with its own times: queued or running since while open, else ended. */
     public record WorkloadRow(String id, String job, int attempt, String pool, int gpus, int nodes, String limit,
                               String limitSource, String priority, String phase, String reason, String words,
                               List<String> marks, int grantedNodes, String lockedRate, String queuedSince,
-                              String runningSince, List<EpisodeRow> episodes, String queuedTotal, String runningTotal) {}
+                              String runningSince, String endedAt) {}
+
+    /** A job's Run History: an episode per attempt, in order, and the totals. */
+    public record RunHistory(String job, List<EpisodeRow> episodes, String queuedTotal, String runningTotal) {}
 
     /**
      * A Service of type LoadBalancer on a cluster's Workloads page: {@code address} null while it is pending
@@ -105,7 +109,8 @@ public final class Model {
 
     /** {@code services} null: the site serves no load balancers, and the page shows no Services section. */
     public record WorkloadsPage(Chrome chrome, long maxClusterGpus, long usedGpus, String limit,
-                                List<WorkloadRow> open, List<WorkloadRow> closed, List<ServiceRow> services) {}
+                                List<WorkloadRow> open, List<WorkloadRow> closed, List<RunHistory> history,
+                                List<ServiceRow> services) {}
 
     public record NodeTile(String node, String pool, String job, String lockedRate, String holdUntil,
                            String protectedUntil, String state, String stateClass, String deadline, boolean replacement) {}

@@ -149,6 +149,33 @@ class ConsolePagesTest {
     }
 
     @Test
+    void a_job_reclaimed_twice_has_one_run_history_with_its_three_attempts_and_each_request_its_own_times() {
+        ConsoleWorld.Browser b = world.signedIn(ALICE);
+        String job = ACME_TRAIN + "/default/train-llm";
+        world.w.bids.set(world.w.caller(ALICE), null, "train", com.bettercompute.domain.market.Money.parse("2.40"));
+        world.w.file(job, ACME_TRAIN, 8, null);
+        for (int reclaim = 0; reclaim < 2; reclaim++) {
+            world.w.tickAndReady();
+            world.w.ports.clock().advance(java.time.Duration.ofMinutes(3));
+            String node = world.w.markets.load().openRequest(job).grantedNodeIds().get(0);
+            new com.bettercompute.application.market.ReportNodeLeft(world.w.ports.transactions(), world.w.markets,
+                    world.w.ports.outbox(), world.w.ports.clock()).report(new com.bettercompute.application.market.ReportNodeLeft.Command(node));
+            world.w.ports.clock().advance(java.time.Duration.ofMinutes(1));
+        }
+
+        String page = b.get("/console/clusters/" + ACME_TRAIN + "/workloads").body();
+        assertThat(page.split("<details class=\"history\"", -1)).as("one Run History for the job").hasSize(2);
+        String history = page.substring(page.indexOf("<details class=\"history\""));
+        assertThat(history).contains("default/train-llm</span> — 3 episodes");
+        assertThat(history.split("<tr><th scope=\"row\">", -1)).as("a line per attempt").hasSize(4);
+        assertThat(history.indexOf("<th scope=\"row\">1</th>")).isLessThan(history.indexOf("<th scope=\"row\">2</th>"))
+                .isLessThan(history.indexOf("<th scope=\"row\">3</th>"));
+        String closed = page.substring(page.indexOf("id=\"closed-workloads\""));
+        assertThat(closed).as("a revoked attempt shows when it ended, never the live attempt's start")
+                .contains("ended ").doesNotContain("queued since").doesNotContain("running since");
+    }
+
+    @Test
     void the_workloads_page_lists_each_load_balancer_service_with_its_endpoint_or_why_it_is_pending() {
         ConsoleWorld.Browser b = world.signedIn(DAVE);
         assertThat(b.get("/console/clusters/" + ACME_TRAIN + "/workloads").body()).contains("No Service of type LoadBalancer.");

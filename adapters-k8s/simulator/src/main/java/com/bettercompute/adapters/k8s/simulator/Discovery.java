@@ -101,6 +101,8 @@ final class Discovery {
                 Resource.of("deployments", "deployment", true, "Deployment", "deploy"),
                 Resource.of("statefulsets", "statefulset", true, "StatefulSet", "sts"),
                 Resource.of("daemonsets", "daemonset", true, "DaemonSet", "ds")));
+        // Events in their newer form, the same objects as the core group's (EventForms)
+        out.put(EventForms.GROUP_VERSION, List.of(Resource.of("events", "event", true, "Event", "ev")));
         out.put("policy/v1", List.of(Resource.of("poddisruptionbudgets", "poddisruptionbudget", true, "PodDisruptionBudget", "pdb")));
         out.put("apiextensions.k8s.io/v1", List.of(
                 Resource.of("customresourcedefinitions", "customresourcedefinition", false, "CustomResourceDefinition", "crd", "crds")));
@@ -208,6 +210,13 @@ final class Discovery {
             groups.add(Map.of("name", group, "versions", listed, "preferredVersion", listed.get(0)));
         });
         return Map.of("kind", "APIGroupList", "apiVersion", "v1", "groups", groups);
+    }
+
+    /** The kind a group version's resource holds ({@code v1} for the core group), or null when nothing serves it. */
+    static String kindOf(String groupVersion, String resource, List<Map<String, Object>> crds) {
+        List<Resource> resources = all(crds).get(groupVersion);
+        return resources == null ? null : resources.stream().filter(r -> r.name().equals(resource)).map(Resource::kind)
+                .findFirst().orElse(null);
     }
 
     /** The APIResourceList of a group version ({@code v1} for the core group), or null when nothing serves it. */

@@ -166,6 +166,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private static final Pattern ROUTE = Pattern.compile("^/clusters/([^/?]+)/([^/?]+)/([^/?]+)(/[^?]*)?(\\?.*)?$");
     private static final Pattern TOKEN_REQUEST = Pattern.compile("^/api/v1/namespaces/([^/]+)/serviceaccounts/([^/]+)/token$");
     private static final Pattern EVICTION = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction$");
+    private static final Pattern POD_LOG = Pattern.compile("^/api/v1/namespaces/([^/]+)/pods/([^/]+)/log$");
     private static final Pattern GROUP_VERSION = Pattern.compile("^/apis/([^/]+/[^/]+)/?$");
     private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
     private static final String TOKEN_REVIEWS = "/apis/authentication.k8s.io/v1/tokenreviews";
@@ -779,23 +780,15 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                     }
                 }
             }
+            if ("GET".equals(method)) {
+                return read(path, query, request);
+            }
+            String eventsPath = EventForms.corePath(path);
+            if (eventsPath != null) {
+                return writeEvent(method, eventsPath, query, request);
+            }
             RecordedRequest forwarded = new RecordedRequest(request.getHttpVersion(), request.method(), path + query,
                     request.getHeaders(), request.getBody());
-            if ("GET".equals(method)) {
-                String accept = request.getHeader("Accept");
-                String plural = accept != null && accept.contains("as=Table") && !query.contains("watch=") ? tablePlural(path) : null;
-                if (plural == null) {
-                    return crud.dispatch(forwarded);
-                }
-                MockResponse read = crud.dispatch(forwarded);
-                if (read.code() != 200 || read.getBody() == null) {
-                    return read;
-                }
-                Map<String, Object> body = store.parse(new String(read.getBody().getBytes(), StandardCharsets.UTF_8));
-                List<Map<String, Object>> items = body.containsKey("items")
-                        ? Obj.list(body.get("items")).stream().map(Obj::map).toList() : List.of(body);
-                return ok(json.asJson(Tables.table(plural, items, Obj.str(body, "metadata", "resourceVersion"), clock.instant())));
-            }
             MockResponse response = null;
             List<String> warnings = List.of();
             ApiPath target = ApiPath.of(path);
@@ -816,6 +809,86 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             }
             admitJobPods();
             return withWarnings(response, warnings);
+        }
+
+        /**
+         * A read: a pod's log; an object or a list, filtered by its field selector (which the CRUD mock cannot
+         * read but for names), in the {@code events.k8s.io/v1} form when asked so, as the Table {@code kubectl get}
+         * asks for. A watch goes to the CRUD mock as it came (core Events only).
+         */
+        private MockResponse read(String path, String query, RecordedRequest request) {
+            Matcher log = POD_LOG.matcher(path);
+            if (log.matches()) {
+                Map<String, Object> pod = store.get("/api/v1/namespaces/" + log.group(1) + "/pods/" + log.group(2));
+                if (pod == null) {
+                    return status(404, "NotFound", "pods \"" + log.group(2) + "\" not found");
+                }
+                PodLogs.Answer answer = PodLogs.of(pod, FieldSelector.param(query, "container"));
+                return answer.code() == 200
+                        ? new MockResponse().setResponseCode(200).setHeader("Content-Type", "text/plain").setBody(answer.text())
+                        : status(answer.code(), "BadRequest", answer.text());
+            }
+            boolean watch = query.matches(".*[?&]watch=(true|1)(&.*)?");
+            String eventsPath = EventForms.corePath(path);
+            if (watch && eventsPath != null) {
+                return status(405, "MethodNotAllowed", "the simulated Kubernetes API watches Events in their core v1 form only");
+            }
+            String accept = request.getHeader("Accept");
+            String plural = accept != null && accept.contains("as=Table") && !watch ? tablePlural(path) : null;
+            FieldSelector selector = watch ? FieldSelector.NONE : FieldSelector.of(query);
+            String read = (eventsPath != null ? eventsPath : path) + (selector.none() ? query : FieldSelector.without(query));
+            MockResponse answer = crud.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(), read,
+                    request.getHeaders(), request.getBody()));
+            if (watch || answer.code() != 200 || answer.getBody() == null || plural == null && selector.none() && eventsPath == null) {
+                return answer;
+            }
+            Map<String, Object> body = store.parse(new String(answer.getBody().getBytes(), StandardCharsets.UTF_8));
+            if (body.containsKey("items")) {
+                body.put("items", Obj.list(body.get("items")).stream().map(Obj::map).filter(selector::matches).toList());
+                // the CRUD mock says "List", which a typed client (kubectl describe's Events, a node's pods) cannot read
+                ApiPath target = ApiPath.of(eventsPath != null ? eventsPath : path);
+                String kind = target == null ? null : Discovery.kindOf(target.group().isEmpty() ? target.version()
+                        : target.group() + "/" + target.version(), target.resource(), store.list(CRDS));
+                if (kind != null) {
+                    body.put("kind", kind + "List");
+                }
+            }
+            if (eventsPath != null) {
+                body = EventForms.toEventsApi(body);
+            }
+            if (plural == null) {
+                return ok(json.asJson(body));
+            }
+            List<Map<String, Object>> items = body.containsKey("items")
+                    ? Obj.list(body.get("items")).stream().map(Obj::map).toList() : List.of(body);
+            return ok(json.asJson(Tables.table(plural, items, Obj.str(body, "metadata", "resourceVersion"), clock.instant())));
+        }
+
+        /** A write of an Event in the {@code events.k8s.io/v1} form: stored in the core form, answered in its own. */
+        private MockResponse writeEvent(String method, String corePath, String query, RecordedRequest request) {
+            if (!"POST".equals(method) && !"PUT".equals(method) && !"DELETE".equals(method)) {
+                return status(405, "MethodNotAllowed", "the simulated Kubernetes API takes events.k8s.io/v1 Events "
+                        + "by create, update and delete; patch them in their core v1 form");
+            }
+            Buffer body = request.getBody();
+            if (!"DELETE".equals(method)) {
+                Map<String, Object> event;
+                try {
+                    event = store.parse(new String(body.getBytes(), StandardCharsets.UTF_8));
+                } catch (RuntimeException e) {
+                    return status(400, "BadRequest", "the body is not an Event");
+                }
+                body = new Buffer(json.asJson(EventForms.toCore(event)).getBytes(StandardCharsets.UTF_8));
+            }
+            RecordedRequest core = new RecordedRequest(request.getHttpVersion(), request.method(), corePath + query,
+                    new Headers.Builder().add("Content-Type", "application/json").build(), body);
+            MockResponse written = write(method, corePath, "application/json", core, core);
+            if (written.code() >= 300 || written.getBody() == null || "DELETE".equals(method)) {
+                return written;
+            }
+            Map<String, Object> stored = store.parse(new String(written.getBody().getBytes(), StandardCharsets.UTF_8));
+            return new MockResponse().setResponseCode(written.code()).setHeader("Content-Type", "application/json")
+                    .setBody(json.asJson(EventForms.toEventsApi(stored)));
         }
 
         /** A change and the save of the objects it leaves, as one step: a later save never holds less. */

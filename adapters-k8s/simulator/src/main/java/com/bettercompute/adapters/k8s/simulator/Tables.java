@@ -45,11 +45,18 @@ final class Tables {
             case "jobs" -> List.of(name(), text("Status"), text("Completions"), age());
             case "workloads" -> List.of(name(), text("Queue"), text("Reserved in"), text("Admitted"), text("Finished"), age());
             case "provisioningrequests" -> List.of(name(), text("Accepted"), text("Provisioned"), text("Failed"), age());
+            // as kube-apiserver prints an Event (either form): the wide columns only with -o wide
+            case "events" -> List.of(text("Last Seen"), text("Type"), text("Reason"), text("Object"), new Column("Subobject", "string", 1),
+                    new Column("Source", "string", 1), text("Message"), new Column("First Seen", "string", 1),
+                    new Column("Count", "integer", 1), new Column("Name", "string", 1));
             default -> List.of(name(), age());
         };
     }
 
     private static List<Object> cells(String plural, Map<String, Object> o, Instant now) {
+        if ("events".equals(plural)) {
+            return eventCells(EventForms.GROUP_VERSION.equals(o.get("apiVersion")) ? EventForms.toCore(o) : o, now);
+        }
         List<Object> cells = new ArrayList<>();
         cells.add(Obj.name(o));
         switch (plural) {
@@ -105,6 +112,37 @@ final class Tables {
         return cells;
     }
 
+    /** As kube-apiserver's printer: times since the last and first sighting, the object as {@code kind/name}. */
+    private static List<Object> eventCells(Map<String, Object> e, Instant now) {
+        String eventTime = Obj.str(e, "eventTime");
+        String first = since(Obj.instant(Obj.str(e, "firstTimestamp") != null ? Obj.str(e, "firstTimestamp") : eventTime), now);
+        String last = Obj.str(e, "lastTimestamp") != null ? since(Obj.instant(Obj.str(e, "lastTimestamp")), now) : first;
+        long count = Obj.num(e, 0, "count");
+        if (Obj.at(e, "series") != null) {
+            last = since(Obj.instant(Obj.str(e, "series", "lastObservedTime")), now);
+            count = Obj.num(e, 0, "series", "count");
+        } else if (count == 0) {
+            count = 1;
+        }
+        String kind = String.valueOf(Obj.str(e, "involvedObject", "kind")).toLowerCase(java.util.Locale.ROOT);
+        String name = Obj.str(e, "involvedObject", "name");
+        String source = Obj.str(e, "source", "component") != null ? Obj.str(e, "source", "component")
+                : Obj.str(e, "reportingComponent") == null ? "" : Obj.str(e, "reportingComponent");
+        String fieldPath = Obj.str(e, "involvedObject", "fieldPath");
+        List<Object> cells = new ArrayList<>();
+        cells.add(last);
+        cells.add(String.valueOf(Obj.str(e, "type")));
+        cells.add(String.valueOf(Obj.str(e, "reason")));
+        cells.add(name == null || name.isEmpty() ? kind : kind + "/" + name);
+        cells.add(fieldPath == null ? "" : fieldPath);
+        cells.add(source);
+        cells.add(Obj.str(e, "message") == null ? "" : Obj.str(e, "message").strip());
+        cells.add(first);
+        cells.add(count);
+        cells.add(Obj.name(e));
+        return cells;
+    }
+
     private static String status(Map<String, Object> o, String type) {
         Map<String, Object> c = Obj.condition(o, type);
         return c == null ? "" : String.valueOf(c.get("status"));
@@ -112,7 +150,11 @@ final class Tables {
 
     /** As kubectl writes ages: the largest unit or two ({@code 45s}, {@code 3m12s}, {@code 5h}, {@code 2d}). */
     static String age(Map<String, Object> o, Instant now) {
-        Instant created = Obj.instant(Obj.str(o, "metadata", "creationTimestamp"));
+        return since(Obj.instant(Obj.str(o, "metadata", "creationTimestamp")), now);
+    }
+
+    /** The time since {@code created} as kubectl writes it; {@code <unknown>} for none or a future one. */
+    static String since(Instant created, Instant now) {
         if (created == null || created.isAfter(now)) {
             return "<unknown>";
         }

@@ -141,6 +141,82 @@ class SimulatedClusterKubectlTest {
         assertThat(pods.output()).containsPattern("prep-\\w{5}\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+gke-" + cluster.name);
     }
 
+    @Test
+    void kubectl_reads_events_where_describe_and_get_events_look_for_them_in_either_form_and_a_pods_log() throws Exception {
+        cluster.pools.put("spare", SimulatedKubernetesApis.NodePool.plain(1));
+        cluster.apis.step();
+        cluster.apply("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: chronicle, namespace: default}
+                spec:
+                  template:
+                    spec:
+                      restartPolicy: Never
+                      containers: [{name: chronicle, image: "chronicle:1"}]
+                """);
+        io.fabric8.kubernetes.api.model.batch.v1.Job job = cluster.client.batch().v1().jobs().inNamespace("default").withName("chronicle").get();
+        io.fabric8.kubernetes.api.model.Pod pod = cluster.client.pods().inNamespace("default").withLabel("job-name", "chronicle")
+                .list().getItems().get(0);
+        String node = pod.getSpec().getNodeName();
+        // as the platform posts them: on the job by its uid, on a node by its name as uid (as the kubelet does), on a pod
+        event("chronicle.1", "Job", "batch/v1", "default", "chronicle", job.getMetadata().getUid(), "Normal", "Outbid", "A higher bid took the supply.");
+        event("chronicle.2", "Job", "batch/v1", "default", "chronicle", job.getMetadata().getUid(), "Normal", "NodeGranted", "The market granted a node.");
+        event("chronicle.3", "Node", "v1", null, node, node, "Warning", "NodePreempting", "The market reclaims this node.");
+        event("chronicle.4", "Pod", "v1", "default", pod.getMetadata().getName(), pod.getMetadata().getUid(), "Warning",
+                "NodePreempting", "The market reclaims this pod's node.");
+        event("other.1", "Job", "batch/v1", "default", "other", "uid-other", "Normal", "Elsewhere", "Another job's event.");
+        // and one in the newer form, which kubectl reads in the core one
+        cluster.client.genericKubernetesResources("events.k8s.io/v1", "Event").inNamespace("default").resource(
+                cluster.client.getKubernetesSerialization().unmarshal("""
+                        {"apiVersion": "events.k8s.io/v1", "kind": "Event", "metadata": {"name": "chronicle.5", "namespace": "default"},
+                         "eventTime": "2026-01-01T00:00:00.000000Z", "reportingController": "nationalcompute-market",
+                         "reportingInstance": "nationalcompute-market", "action": "Provision", "type": "Normal",
+                         "reason": "Provisioned", "note": "Every granted node is ready.",
+                         "regarding": {"apiVersion": "batch/v1", "kind": "Job", "namespace": "default", "name": "chronicle",
+                                       "uid": "%s"}}
+                        """.formatted(job.getMetadata().getUid()), io.fabric8.kubernetes.api.model.GenericKubernetesResource.class)).create();
+
+        Kubectl.Run describeJob = run("describe", "job", "chronicle");
+        assertThat(describeJob.exit()).as(describeJob.output()).isZero();
+        String jobEvents = describeJob.output().substring(describeJob.output().indexOf("Events:"));
+        assertThat(jobEvents).contains("Outbid", "A higher bid took the supply.", "NodeGranted", "Provisioned", "nationalcompute-market")
+                .doesNotContain("<none>").doesNotContain("Elsewhere");
+        Kubectl.Run describeNode = run("describe", "node", node);
+        assertThat(describeNode.output().substring(describeNode.output().indexOf("Events:"))).contains("NodePreempting")
+                .contains("The market reclaims this node.");
+        assertThat(describeNode.output()).as("its running pods, by their node").contains(pod.getMetadata().getName());
+        Kubectl.Run describePod = run("describe", "pod", pod.getMetadata().getName());
+        assertThat(describePod.output().substring(describePod.output().indexOf("Events:"))).contains("The market reclaims this pod's node.");
+
+        Kubectl.Run events = run("get", "events");
+        assertThat(events.exit()).as(events.output()).isZero();
+        assertThat(events.output()).containsPattern("LAST SEEN\\s+TYPE\\s+REASON\\s+OBJECT\\s+MESSAGE")
+                .containsPattern("\\S+\\s+Normal\\s+Outbid\\s+job/chronicle\\s+A higher bid took the supply.")
+                .containsPattern("Warning\\s+NodePreempting\\s+node/" + node);
+        Kubectl.Run selected = run("get", "events", "--field-selector", "involvedObject.kind=Pod");
+        assertThat(selected.output()).contains("pod/" + pod.getMetadata().getName()).doesNotContain("job/chronicle");
+        assertThat(cluster.client.genericKubernetesResources("events.k8s.io/v1", "Event").inNamespace("default").withName("chronicle.1")
+                .get().getAdditionalProperties()).containsEntry("note", "A higher bid took the supply.").containsKey("regarding");
+
+        Kubectl.Run logs = run("logs", pod.getMetadata().getName());
+        assertThat(logs.exit()).as(logs.output()).isZero();
+        assertThat(logs.output()).contains("simulated container chronicle (image chronicle:1) started on node " + node);
+        Kubectl.Run noSuch = run("logs", pod.getMetadata().getName(), "-c", "nosuch");
+        assertThat(noSuch.output()).contains("container nosuch is not valid for pod " + pod.getMetadata().getName());
+    }
+
+    private static void event(String name, String kind, String apiVersion, String namespace, String object, String uid, String type,
+                              String reason, String message) {
+        cluster.client.v1().events().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.EventBuilder()
+                .withNewMetadata().withName(name).withNamespace("default").endMetadata()
+                .withNewInvolvedObject().withKind(kind).withApiVersion(apiVersion).withNamespace(namespace).withName(object)
+                .withUid(uid).endInvolvedObject()
+                .withType(type).withReason(reason).withMessage(message).withCount(1)
+                .withFirstTimestamp("2026-01-01T00:00:00Z").withLastTimestamp("2026-01-01T00:00:00Z")
+                .withNewSource().withComponent("nationalcompute-market").endSource().build()).create();
+    }
+
     private static Kubectl.Run run(String... args) {
         return kubectl.run(args);
     }
