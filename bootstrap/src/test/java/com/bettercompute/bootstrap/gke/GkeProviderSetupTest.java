@@ -67,7 +67,7 @@ class GkeProviderSetupTest {
 
     static Stream<Arguments> nodePools() {
         var plain = NodePool.newBuilder().setName("cpu").setVersion("1.32.9-gke.1108000")
-                .setConfig(NodeConfig.newBuilder().setMachineType("e2-standard-4").putLabels("node-role.kubernetes.io/cpu", ""))
+                .setConfig(NodeConfig.newBuilder().setMachineType("e2-standard-4").putLabels("example.com/team", "a"))
                 .build();
         var gpu = NodePool.newBuilder().setName("market-r1").setVersion("1.33.5-gke.1080000")
                 .setConfig(NodeConfig.newBuilder().setMachineType("a3-highgpu-8g")
@@ -80,7 +80,7 @@ class GkeProviderSetupTest {
                 .build();
         return Stream.of(
                 Arguments.of("a CPU pool: its labels, no GPUs", plain,
-                        new SimulatedKubernetesApis.NodePool(2, Map.of("node-role.kubernetes.io/cpu", ""),
+                        new SimulatedKubernetesApis.NodePool(2, Map.of("example.com/team", "a"),
                                 List.of(), 0, "e2-standard-4", "1.32.9-gke.1108000")),
                 Arguments.of("a GPU pool: accelerator label and count, taints with Kubernetes' effects", gpu,
                         new SimulatedKubernetesApis.NodePool(2, Map.of("nationalcompute.com/request", "r1",

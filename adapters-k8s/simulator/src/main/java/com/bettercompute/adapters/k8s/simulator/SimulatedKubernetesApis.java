@@ -178,6 +178,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     /** What a TokenRequest without expirationSeconds gets, as on Kubernetes. */
     static final long DEFAULT_EXPIRATION_SECONDS = 3600;
     static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
+    /** The node role labels, which only someone allowed to edit nodes may set, never the node's own kubelet. */
+    static final String NODE_ROLE_PREFIX = "node-role.kubernetes.io/";
     /**
      * The user the admin token authenticates, as admission webhooks see it in {@code request.userInfo}
      * (a tenant's service account is {@code system:serviceaccount:<namespace>:<name>}).
@@ -1246,7 +1248,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                         }
                         NodeBuilder built = new NodeBuilder()
                                 .withNewMetadata().withName(node)
-                                .addToLabels(shape.labels())
+                                .addToLabels(kubeletLabels(shape.labels()))
                                 .addToLabels(NODE_POOL_LABEL, pool).addToLabels("kubernetes.io/hostname", node)
                                 .addToLabels("kubernetes.io/os", "linux")
                                 .addToLabels("node.kubernetes.io/instance-type", shape.machineType())
@@ -1269,6 +1271,17 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 }
             }
             return changed;
+        }
+
+        /**
+         * The labels a kubelet registers its node with: the pool's, less {@code node-role.kubernetes.io/*}, which
+         * NodeRestriction keeps a kubelet from giving itself (a real kubelet asked for one does not start at all; this
+         * one registers without it). Someone with the right to edit nodes sets them, as the platform does.
+         */
+        private static Map<String, String> kubeletLabels(Map<String, String> pool) {
+            Map<String, String> out = new java.util.LinkedHashMap<>(pool);
+            out.keySet().removeIf(k -> k.startsWith(NODE_ROLE_PREFIX));
+            return out;
         }
 
         private static Map<String, io.fabric8.kubernetes.api.model.Quantity> quantities(Map<String, String> values) {

@@ -22,6 +22,8 @@ final class SimulatedCluster implements AutoCloseable {
     static final String PROJECT = "prj";
     static final String LOCATION = "us-central1-a";
     static final String REQUEST_LABEL = "nationalcompute.com/request";
+    /** The pool of the cluster's one CPU-only, untainted node. */
+    static final String CPU_WORKER = "cpu-worker";
     static final SimulatedKubernetesApis.Taint GPU_WORKER = new SimulatedKubernetesApis.Taint("nationalcompute.com/gpu-worker", "true", "NoSchedule");
     private static final java.util.concurrent.atomic.AtomicInteger NEXT = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -72,7 +74,7 @@ final class SimulatedCluster implements AutoCloseable {
         this.name = "c" + NEXT.incrementAndGet();
         clock = world.clock;
         apis = world.apis;
-        pools.put("cpu-worker", new SimulatedKubernetesApis.NodePool(1, Map.of("node-role.kubernetes.io/cpu", ""), List.of(), 0, "e2-standard-4"));
+        pools.put(CPU_WORKER, new SimulatedKubernetesApis.NodePool(1, Map.of(), List.of(), 0, "e2-standard-4"));
         world.clusters.put(name, pools);
         client = clientWith(apis.adminToken());
     }
