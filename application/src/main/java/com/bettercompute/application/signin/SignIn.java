@@ -131,7 +131,8 @@ public final class SignIn {
     /**
      * Approves (or denies) the pending code as the caller. Only a caller who may {@code connect} to the
      * cluster decides: another organization's caller sees {@code NOT_FOUND}, as everywhere. An approval also
-     * makes sure the cluster binds the sign-in groups to their roles.
+     * makes sure the cluster trusts the platform's ID tokens (its Identity Service configuration names the platform's
+     * issuer and the cluster's audience) and binds the sign-in groups to their roles.
      */
     public Decided decide(Caller caller, String userCode, boolean approve) {
         DeviceGrant grant = pendingGrant(userCode);
@@ -146,7 +147,11 @@ public final class SignIn {
         if (approve) {
             ClusterConnection connection = connections.of(cluster.id()).orElseThrow(() -> new DomainException(ErrorCode.INVALID_STATE,
                     "The cluster is not reachable yet; approve once it is ready.", Map.of("state", cluster.state().wire())));
+            String audience = clusters.audience(cluster).orElseThrow(() -> new DomainException(ErrorCode.INVALID_STATE,
+                    "The cluster has no provider name yet; approve once it is ready.", Map.of("state", cluster.state().wire())));
             try {
+                // before the token exists: the cluster's Identity Service must name the platform when kubectl first sends it
+                tenantClusters.trustIdTokens(connection, new TenantClusterClient.IdTokenTrust(issuer.get(), audience));
                 tenantClusters.ensureSignInGroups(connection);
             } catch (ProviderException e) {
                 throw e.toDomainException();
