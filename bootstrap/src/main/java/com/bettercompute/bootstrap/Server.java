@@ -196,8 +196,7 @@ public final class Server implements AutoCloseable {
             // the platform's base URL: --public-url, else the API's own once it listens
             java.util.concurrent.atomic.AtomicReference<String> issuer = new java.util.concurrent.atomic.AtomicReference<>(config.publicUrl());
             provider = GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
-                    Duration.ofSeconds(config.simOperationSeconds()), clock, config.simulatorStateDir(),
-                    () -> issuer.get() == null ? null : java.net.URI.create(issuer.get()));
+                    Duration.ofSeconds(config.simOperationSeconds()), clock, config.simulatorStateDir());
             GkeProviderSetup setup = provider;
             Map<String, ClusterProvider> cached = new ConcurrentHashMap<>();
             ClusterProviders providers = account -> cached.computeIfAbsent(account.id() + "\n" + account.credentialsFile(),
