@@ -6,7 +6,7 @@ import java.sql.Statement;
 /**
  * Creates, on PostgreSQL, a statement trigger that notifies a channel from every statement writing the given
  * tables, in the writing transaction (delivered at commit): how the replicas hear of each other's writes
- * (adapters-persistence's {@code PostgresChangeListener}). Not a migration itself: V51 and V52 use it.
+ * (adapters-persistence's {@code PostgresChangeListener}). Not a migration itself: V51, V52 and V87 use it.
  */
 final class PostgresNotifyTrigger {
     private PostgresNotifyTrigger() {

@@ -2,6 +2,7 @@ package com.bettercompute.bootstrap;
 
 import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.adapters.persistence.Database;
+import com.bettercompute.adapters.persistence.KeyEncryptionKey;
 import com.bettercompute.bootstrap.catalog.CatalogException;
 
 import sun.misc.Signal;
@@ -25,13 +26,19 @@ final class ServeCommand {
             new Options.Spec("catalog", null, "catalog file (YAML); default: the built-in demo catalog"),
             new Options.Spec("provider", "simulator", "simulator (the built-in GKE simulator) or gke"),
             new Options.Spec("gke-endpoint", null, "HOST:PORT of another GKE API, e.g. a standalone simulator"),
+            new Options.Spec("filestore-endpoint", null, "URL of another Filestore API (http://HOST:PORT on loopback, else https://),"
+                    + " e.g. a standalone simulator's; needed with --gke-endpoint where the catalog provisions shared volumes"),
             new Options.Spec("sim-operation-seconds", "20", "how long the simulator's operations take"),
             new Options.Spec("reconcile-converging-seconds", "30", "how often converging clusters are looked at"),
             new Options.Spec("reconcile-settled-seconds", "300", "how often ready and failed clusters are refreshed"),
             new Options.Spec("replica-id", null, "who holds reconcile leases; default: host name and port"),
             new Options.Spec("reconcile", "true", "false: serve the API only, reconcile nothing (another replica does)"),
             new Options.Spec("credential-ttl-seconds", "3600", "how long a kubeconfig's token lives unless the call says (600 to 86400)"),
-            new Options.Spec("data-dir", "./data", "local state besides the database: the built-in GKE simulator's world (gke-simulator/)"),
+            new Options.Spec("data-dir", "./data", "local state besides the database: the built-in GKE simulator's world (gke-simulator/),"
+                    + " and the key-encryption key (secrets/) when --key-encryption-key gives none"),
+            new Options.Spec("key-encryption-key", null, "32 random bytes in base64 (openssl rand -base64 32) that seal the ID token signing"
+                    + " keys in the database; every replica on one database needs the same one. Prefer the environment variable: a command"
+                    + " line shows in ps. Default: made at the first start and kept in <data-dir>/secrets/key-encryption-key"),
             new Options.Spec("principal-concurrency", Integer.toString(RequestLimits.Settings.DEFAULT_CONCURRENT),
                     "requests one principal may have in flight at once; more are answered 429"),
             new Options.Spec("principal-rate", Integer.toString(RequestLimits.Settings.DEFAULT_PER_SECOND),
@@ -79,7 +86,10 @@ final class ServeCommand {
                     Path.of(o.get("data-dir").orElseThrow()),
                     new RequestLimits.Settings(o.integer("principal-concurrency", 1, 10_000), o.integer("principal-rate", 1, 1_000_000),
                             java.time.Duration.ofSeconds(o.integer("body-timeout-seconds", 1, 3_600))),
-                    o.integer("market-tick-seconds", 1, 3_600), publicUrl(o.get("public-url").orElse(null)));
+                    o.integer("market-tick-seconds", 1, 3_600), publicUrl(o.get("public-url").orElse(null)),
+                    o.get("filestore-endpoint").orElse(null),
+                    o.get("key-encryption-key").map(k -> KeyEncryptionKey.fromBase64(k, "option --key-encryption-key (BC_KEY_ENCRYPTION_KEY)"))
+                            .orElse(null));
             int admissionPort = o.get("admission-port").isPresent() ? o.integer("admission-port", 0, 65535)
                     : config.port() == 0 ? 0 : DEFAULT_ADMISSION_PORT;
             admission = new AdmissionConfig(admissionPort, o.get("admission-url").orElse(null),
@@ -110,7 +120,7 @@ final class ServeCommand {
         CountDownLatch stopped = new CountDownLatch(1);
         stopOnSignal(server, stopped, err);
         server.simulatorBanner().ifPresent(out::println);
-        server.filestoreSimulator().ifPresent(f -> out.println("filestore simulator: " + f.url() + " (shares under " + f.shareRoot() + ")"));
+        server.filestoreSimulator().ifPresent(f -> out.println(f.banner()));
         out.println("listening on http://" + displayHost(config.host()) + ":" + server.port());
         out.println("admission webhooks on https://" + displayHost(config.host()) + ":" + server.admissionPort());
         if (server.demoToken() != null) {

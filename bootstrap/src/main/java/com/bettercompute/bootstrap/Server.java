@@ -30,6 +30,7 @@ import com.bettercompute.application.nodepool.ListNodePools;
 import com.bettercompute.application.nodepool.UpdateNodePool;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.access.Authenticate;
+import com.bettercompute.application.access.ConsoleSessions;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.adapters.http.MarketUseCases;
 import com.bettercompute.adapters.http.console.Console;
@@ -204,9 +205,7 @@ public final class Server implements AutoCloseable {
             Cadence cadence = Cadence.of(Duration.ofSeconds(config.reconcileConvergingSeconds()),
                     Duration.ofSeconds(config.reconcileSettledSeconds()));
             // ---- shared volumes: made with their clusters, looked after by the volume loop (VolumeModule) ----
-            volumes = VolumeModule.start(config.gkeEndpoint() == null ? config.provider() : "simulator",
-                    Duration.ofSeconds(config.simOperationSeconds()), config.simulatorStateDir(), db, cache.catalog(), parsed.storage(),
-                    cadence, clock);
+            volumes = VolumeModule.start(config, db, market.markets(), cache.catalog(), parsed.storage(), cadence, clock);
             ReconcileCluster reconcile = new ReconcileCluster(db.transactions(), db.clusters(), cache.catalog(), cache.access(),
                     db.outbox(), db.usage(), providers, cadence, clock,
                     new EnrolReadyCluster(market.transactions(), market.markets(), db.clusters(), parsed.market(), clock),
@@ -270,7 +269,7 @@ public final class Server implements AutoCloseable {
                     new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer)), parsed.storage());
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
                     marketUseCases, signIn,
-                    new Console(useCases, nodePools, marketUseCases, consoleUseCases(market, db, cache, authorizer), volumeUseCases, clock),
+                    new Console(useCases, nodePools, marketUseCases, consoleUseCases(market, db, cache, authorizer, clock), volumeUseCases, clock),
                     volumeUseCases);
             int port = api.start(config.host(), config.port());
             issuer.compareAndSet(null, "http://" + ServeCommand.displayHost(config.host()) + ":" + port);
@@ -387,20 +386,17 @@ public final class Server implements AutoCloseable {
                 new ReadGpuUsage(market.ledger(), new ReadableClusters(db.clusters(), authorizer)));
     }
 
-    /** How long a key signs ID tokens before a new one takes over (the previous one stays published meanwhile). */
-    static final Duration SIGNING_KEY_ROTATION = Duration.ofDays(30);
     /** Requests a minute one client address may send to the public onboarding route. */
     static final int ONBOARDING_PER_MINUTE = 10;
 
     /**
      * Sign-in to clusters (docs/decisions.md, "Sign-in to clusters"): the platform as their OpenID Connect
-     * provider, its keys kept under {@code <data-dir>/oidc/} (in memory without a data directory).
+     * provider, its keys shared by the replicas in the database ({@link SignInKeys}).
      */
     static SignInUseCases signInUseCases(ServerConfig config, Database db, CatalogCache cache, Authorizer authorizer,
                                          ClusterProviders providers, Fabric8TenantClusterClient tenantClusters,
                                          java.util.function.Supplier<String> issuer, Clock clock) {
-        JoseIdTokenSigner keys = JoseIdTokenSigner.open(config.dataDir() == null ? null
-                : config.dataDir().resolve("oidc").resolve("signing-keys.jwks"), clock, SIGNING_KEY_ROTATION);
+        JoseIdTokenSigner keys = SignInKeys.signer(config, db, clock);
         SignInClusters clusters = new SignInClusters(db.clusters(), cache.catalog());
         SignIn signIn = new SignIn(db.transactions(), new JdbiSignInRepository(db.jdbi()), clusters, authorizer,
                 new ClusterConnections(db.clusters(), cache.catalog(), providers), tenantClusters, keys, issuer, clock);
@@ -412,10 +408,10 @@ public final class Server implements AutoCloseable {
         return new SignInUseCases(signIn, new ConnectKubeconfig(callers, clusters, issuer), keys, issuer, ONBOARDING_PER_MINUTE, clock);
     }
 
-    /** What the console reads beside the API's use cases, over the same stores and the same cache. */
-    static ConsoleUseCases consoleUseCases(MarketModule market, Database db, CatalogCache cache, Authorizer authorizer) {
+    /** What the console reads beside the API's use cases, over the same stores and the same cache; its sessions in the database. */
+    static ConsoleUseCases consoleUseCases(MarketModule market, Database db, CatalogCache cache, Authorizer authorizer, Clock clock) {
         MarketCallers callers = new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer));
-        return new ConsoleUseCases(callers, new ReadMarketCluster(callers, market.markets()));
+        return new ConsoleUseCases(callers, new ReadMarketCluster(callers, market.markets()), new ConsoleSessions(db.consoleSessions(), clock));
     }
 
     /** The demo principal's API token when the demo catalog was loaded, else null. Printed once, never logged. */

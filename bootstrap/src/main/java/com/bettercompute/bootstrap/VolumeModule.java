@@ -1,12 +1,15 @@
 package com.bettercompute.bootstrap;
 
 import com.bettercompute.adapters.gke.FilestoreSharedVolumeProvider;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Transport;
 import com.bettercompute.adapters.gke.simulator.FilestoreSimulator;
 import com.bettercompute.adapters.http.VolumeUseCases;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.market.MarketCallers;
 import com.bettercompute.application.port.CatalogRepository;
+import com.bettercompute.application.port.MarketRepository;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.application.port.SharedVolumeProviders;
 import com.bettercompute.application.reconcile.Cadence;
 import com.bettercompute.application.volume.ClusterVolumes;
@@ -14,6 +17,7 @@ import com.bettercompute.application.volume.DeleteVolume;
 import com.bettercompute.application.volume.ListVolumes;
 import com.bettercompute.application.volume.ReconcileVolume;
 import com.bettercompute.application.volume.StorageSettings;
+import com.bettercompute.bootstrap.gke.GkeProviderSetup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,9 +33,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Shared volumes in the server (docs/decisions/shared-volumes.md): the Filestore provider of each account (real
- * Filestore with {@code --provider gke}, else the GKE simulator's Filestore API, started here on the simulator's state
- * directory), the volume's part of the cluster reconciler, the volume loop (fates, samples and billing, deletes) on
+ * Shared volumes in the server (docs/decisions/shared-volumes.md): the Filestore provider of each account (see
+ * {@link #start}), the volume's part of the cluster reconciler, the volume loop (fates, samples and billing, deletes) on
  * the replicas that reconcile, and the use cases of the routes and pages.
  */
 public final class VolumeModule implements AutoCloseable {
@@ -50,31 +53,59 @@ public final class VolumeModule implements AutoCloseable {
     private ScheduledExecutorService loop;
 
     private VolumeModule(FilestoreSimulator simulator, Map<String, FilestoreSharedVolumeProvider> clients, SharedVolumeProviders providers,
-                         Database db, CatalogRepository catalog, StorageSettings settings, Cadence cadence, Clock clock) {
+                         Database db, MarketRepository markets, CatalogRepository catalog, StorageSettings settings, Cadence cadence, Clock clock) {
         this.simulator = simulator;
         this.clients = clients;
         this.db = db;
         this.clock = clock;
         this.clusterVolumes = new ClusterVolumes(db.transactions(), db.clusters(), db.volumes(), db.outbox(), providers, settings, cadence);
         this.reconcile = new ReconcileVolume(db.transactions(), db.volumes(), db.clusters(), catalog, db.outbox(), db.storageLedger(),
-                providers, settings, cadence, clock);
+                markets, providers, settings, cadence, clock);
     }
 
     /**
-     * @param provider       {@code gke}: real Filestore (application-default credentials, or an account's own key file);
-     *                       anything else: the simulator's Filestore API on {@code simulatorState} (null: in memory)
-     * @param simOperation   how long the simulated Filestore's operations take
+     * Starts the Filestore side as the options say (docs/decisions/simulators.md): {@code --filestore-endpoint} wins
+     * (one client for every account, nothing started); else with {@code --gke-endpoint} no Filestore API is known, which
+     * stops the start if the catalog provisions volumes (a Filestore of this process alone would not be the other
+     * replicas': two could make two volumes for one cluster); else {@code --provider gke} is real Filestore
+     * (application-default credentials, or an account's own key file); else the simulator's Filestore API starts here
+     * on the simulator's state directory.
+     *
+     * @param markets the market, where storage charges come off the tenant's balance
      */
-    static VolumeModule start(String provider, Duration simOperation, Path simulatorState, Database db, CatalogRepository catalog,
+    static VolumeModule start(ServerConfig config, Database db, MarketRepository markets, CatalogRepository catalog,
                               StorageSettings settings, Cadence cadence, Clock clock) {
-        FilestoreSimulator simulator = "gke".equals(provider) ? null : FilestoreSimulator.start(clock, simOperation, 0, simulatorState);
         Map<String, FilestoreSharedVolumeProvider> clients = new ConcurrentHashMap<>();
-        SharedVolumeProviders providers = account -> clients.computeIfAbsent(
-                simulator != null ? "simulator" : account.credentialsFile() == null ? "default" : account.credentialsFile(),
-                k -> simulator != null ? FilestoreSharedVolumeProvider.restWithoutCredentials(simulator.url(), clock)
-                        : account.credentialsFile() == null ? FilestoreSharedVolumeProvider.google(clock)
-                        : FilestoreSharedVolumeProvider.google(Path.of(account.credentialsFile()), clock));
-        return new VolumeModule(simulator, clients, providers, db, catalog, settings, cadence, clock);
+        if (config.filestoreEndpoint() != null) {
+            FilestoreSharedVolumeProvider.Endpoint endpoint = GkeProviderSetup.filestoreAt(config.filestoreEndpoint());
+            return new VolumeModule(null, clients, account -> clients.computeIfAbsent("endpoint",
+                    k -> FilestoreSharedVolumeProvider.at(endpoint, clock)), db, markets, catalog, settings, cadence, clock);
+        }
+        if (config.gkeEndpoint() != null) {
+            if (!settings.pools().isEmpty()) {
+                throw new IllegalArgumentException("the catalog provisions shared volumes and --gke-endpoint names no Filestore API: give "
+                        + "--filestore-endpoint too (a standalone gke-simulator prints its own)");
+            }
+            SharedVolumeProviders none = account -> {
+                throw new ProviderException(ProviderException.Kind.FAILED_PRECONDITION,
+                        "No Filestore API is configured: start the server with --filestore-endpoint.");
+            };
+            return new VolumeModule(null, clients, none, db, markets, catalog, settings, cadence, clock);
+        }
+        if ("gke".equals(config.provider())) {
+            SharedVolumeProviders google = account -> clients.computeIfAbsent(
+                    account.credentialsFile() == null ? "default" : account.credentialsFile(),
+                    k -> account.credentialsFile() == null ? FilestoreSharedVolumeProvider.google(clock)
+                            : FilestoreSharedVolumeProvider.google(Path.of(account.credentialsFile()), clock));
+            return new VolumeModule(null, clients, google, db, markets, catalog, settings, cadence, clock);
+        }
+        FilestoreSimulator simulator = FilestoreSimulator.start(clock, Duration.ofSeconds(config.simOperationSeconds()), 0,
+                config.simulatorStateDir());
+        // plaintext on loopback, no credentials: what GkeProviderSetup sets for the embedded GKE simulator too
+        FilestoreSharedVolumeProvider.Endpoint endpoint = new FilestoreSharedVolumeProvider.Endpoint(simulator.url(), simulator.url(),
+                Transport.PLAINTEXT, null);
+        return new VolumeModule(simulator, clients, account -> clients.computeIfAbsent("simulator",
+                k -> FilestoreSharedVolumeProvider.at(endpoint, clock)), db, markets, catalog, settings, cadence, clock);
     }
 
     /** The volume's part of each cluster's reconcile pass. */

@@ -47,6 +47,20 @@ class ServeCommandTest {
         assertThat(serve(Map.of(), "--port", "http")).isEqualTo(2);
         assertThat(serve(Map.of("BC_PROVIDER", "aws"))).isEqualTo(2);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("--provider must be simulator or gke");
+        assertThat(serve(Map.of("BC_KEY_ENCRYPTION_KEY", "c2VjcmV0LWJ1dC1zaG9ydA=="))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("option --key-encryption-key (BC_KEY_ENCRYPTION_KEY) must be 32 random bytes in base64")
+                .doesNotContain("c2VjcmV0LWJ1dC1zaG9ydA==");
+    }
+
+    @Test
+    void a_catalog_that_provisions_volumes_with_a_gke_endpoint_and_no_filestore_endpoint_stops_the_start_with_what_to_do() {
+        // the built-in demo catalog provisions shared volumes on its pool
+        assertThat(serve(Map.of(), "--port", "0", "--db", "jdbc:h2:mem:no-filestore", "--gke-endpoint", "127.0.0.1:9")).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--gke-endpoint names no Filestore API").contains("--filestore-endpoint");
+        assertThat(serve(Map.of(), "--port", "0", "--db", "jdbc:h2:mem:far-filestore", "--filestore-endpoint", "http://10.0.0.5:80"))
+                .isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--filestore-endpoint over http is for this machine only");
     }
 
     @Test

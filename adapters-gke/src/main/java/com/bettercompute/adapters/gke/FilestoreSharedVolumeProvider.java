@@ -4,6 +4,7 @@ import com.bettercompute.application.port.OperationStatus;
 import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.application.port.ProviderException.Kind;
 import com.bettercompute.application.port.SharedVolumeProvider;
+import com.google.api.gax.core.CredentialsProvider;
 import com.google.api.gax.core.FixedCredentialsProvider;
 import com.google.api.gax.core.NoCredentialsProvider;
 import com.google.api.gax.httpjson.InstantiatingHttpJsonChannelProvider;
@@ -37,6 +38,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
@@ -103,14 +105,55 @@ public final class FilestoreSharedVolumeProvider implements SharedVolumeProvider
     }
 
     /**
-     * Filestore's REST API at {@code baseUrl} ({@code http://127.0.0.1:PORT}, a simulator) without credentials, its
-     * Cloud Monitoring at the same address.
+     * A Filestore API and its Cloud Monitoring at addresses the server's configuration names (the defaults are
+     * {@link #google(Clock)}'s).
+     *
+     * @param filestoreUrl  {@code http://HOST:PORT} over {@link GkeClusterProviders.Transport#PLAINTEXT}, {@code https://HOST[:PORT]}
+     *                      over {@link GkeClusterProviders.Transport#TLS}; spoken to over HTTP/JSON
+     * @param monitoringUrl where Cloud Monitoring's {@code timeSeries} are read, under the same rule
+     * @param transport     how the calls travel: credentials go over TLS only
+     * @param credentials   over TLS, the platform's Google identity (null: application-default credentials); over
+     *                      plaintext, none is sent and this must be null
      */
-    public static FilestoreSharedVolumeProvider restWithoutCredentials(String baseUrl, Clock clock) {
-        return create(CloudFilestoreManagerSettings.newHttpJsonBuilder().setEndpoint(baseUrl)
-                .setCredentialsProvider(NoCredentialsProvider.create())
-                .setTransportChannelProvider(InstantiatingHttpJsonChannelProvider.newBuilder().setEndpoint(baseUrl).build()),
-                baseUrl, null, clock);
+    public record Endpoint(String filestoreUrl, String monitoringUrl, GkeClusterProviders.Transport transport, GoogleCredentials credentials) {
+        public Endpoint {
+            Objects.requireNonNull(transport, "transport");
+            String scheme = transport == GkeClusterProviders.Transport.TLS ? "https" : "http";
+            for (String url : new String[] {filestoreUrl, monitoringUrl}) {
+                if (url == null || !url.matches(scheme + "://[^/\\s]+")) {
+                    throw new IllegalArgumentException("a Filestore endpoint over " + transport + " is " + scheme + "://HOST:PORT, not \""
+                            + url + "\"");
+                }
+            }
+            if (transport == GkeClusterProviders.Transport.PLAINTEXT && credentials != null) {
+                throw new IllegalArgumentException("no credentials are sent over plaintext");
+            }
+        }
+
+        /** Names the addresses and the transport, never the credentials (they hold a token). */
+        @Override
+        public String toString() {
+            return "Endpoint[" + filestoreUrl + ", " + monitoringUrl + ", " + transport + (credentials == null ? "" : ", with credentials") + "]";
+        }
+    }
+
+    /** Filestore and Cloud Monitoring where {@code endpoint} says, over HTTP/JSON. */
+    public static FilestoreSharedVolumeProvider at(Endpoint endpoint, Clock clock) {
+        GoogleCredentials credentials = null;
+        CredentialsProvider credentialsProvider = NoCredentialsProvider.create();
+        if (endpoint.transport() == GkeClusterProviders.Transport.TLS) {
+            try {
+                credentials = endpoint.credentials() != null ? endpoint.credentials()
+                        : GoogleCredentials.getApplicationDefault().createScoped(CLOUD_PLATFORM);
+            } catch (IOException e) {
+                throw new UncheckedIOException("application-default credentials could not be read for Filestore: " + e.getMessage(), e);
+            }
+            credentialsProvider = FixedCredentialsProvider.create(credentials);
+        }
+        return create(CloudFilestoreManagerSettings.newHttpJsonBuilder().setEndpoint(endpoint.filestoreUrl())
+                .setCredentialsProvider(credentialsProvider)
+                .setTransportChannelProvider(InstantiatingHttpJsonChannelProvider.newBuilder().setEndpoint(endpoint.filestoreUrl()).build()),
+                endpoint.monitoringUrl(), credentials, clock);
     }
 
     private static FilestoreSharedVolumeProvider create(CloudFilestoreManagerSettings.Builder settings, String monitoringUrl,

@@ -36,7 +36,8 @@ class FilestoreOnSimulatorTest extends SharedVolumeProviderContract {
     void start() {
         clock = new MutableClock();
         simulator = FilestoreSimulator.start(clock, OPERATION, 0, state);
-        provider = FilestoreSharedVolumeProvider.restWithoutCredentials(simulator.url(), clock);
+        provider = FilestoreSharedVolumeProvider.at(new FilestoreSharedVolumeProvider.Endpoint(simulator.url(), simulator.url(),
+                GkeClusterProviders.Transport.PLAINTEXT, null), clock);
     }
 
     @AfterEach
@@ -88,7 +89,8 @@ class FilestoreOnSimulatorTest extends SharedVolumeProviderContract {
         simulator.close();
 
         simulator = FilestoreSimulator.start(clock, OPERATION, 0, state);
-        provider = FilestoreSharedVolumeProvider.restWithoutCredentials(simulator.url(), clock);
+        provider = FilestoreSharedVolumeProvider.at(new FilestoreSharedVolumeProvider.Endpoint(simulator.url(), simulator.url(),
+                GkeClusterProviders.Transport.PLAINTEXT, null), clock);
         assertThat(provider.observe(AT).volumeId()).isEqualTo(VOLUME);
         assertThat(provider.observe(AT).status()).isEqualTo(SharedVolumeProvider.Status.READY);
         assertThat(provider.usedBytes(AT)).hasValue(4096);

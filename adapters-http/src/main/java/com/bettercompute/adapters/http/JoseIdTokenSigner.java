@@ -1,6 +1,11 @@
 package com.bettercompute.adapters.http;
 
 import com.bettercompute.application.port.IdTokenSigner;
+import com.bettercompute.application.port.SigningKeyRepository;
+import com.bettercompute.application.port.SigningKeyRepository.SigningKey;
+import com.bettercompute.application.signin.SigningKeySchedule;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
@@ -16,68 +21,70 @@ import com.nimbusds.jwt.SignedJWT;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.text.ParseException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Date;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.security.SecureRandom;
 
 /**
- * {@link IdTokenSigner} on Nimbus JOSE+JWT: RS256 with 2048-bit RSA keys. The keys are made once and kept
- * in an owner-only file (a JWK set, private halves included) so sign-ins survive a restart; without a file
- * (tests) they live in memory. The newest key signs; after {@code rotateAfter} a new key is made and the
- * previous one stays published until no token it signed can still be alive (one ID token lifetime is far
- * shorter than a rotation period, so keeping one previous key is enough). No key is ever logged; only
- * {@code kid}s are.
+ * {@link IdTokenSigner} on Nimbus JOSE+JWT: RS256 with 2048-bit RSA keys, kept in a {@link SigningKeyRepository}
+ * that every replica shares, so every replica signs with the same key and publishes the same keys, and a restart
+ * signs with the key it signed with before. Which key signs and which are published follows the
+ * {@link SigningKeySchedule} on this replica's clock: whichever replica first finds a rotation due makes the next
+ * key (one generation, one key: a replica that loses the race uses the winner's), it is published at once and
+ * signs only once it has been published long enough, and a key that stopped signing stays published until every
+ * token it signed has expired, then is removed. The keys are read again only when the repository's version moves
+ * (another replica's rotation reaches this one through it) and kept meanwhile, parsed, in a Caffeine cache.
+ *
+ * <p>No key is ever logged; only {@code kid}s are.
  */
 public final class JoseIdTokenSigner implements IdTokenSigner {
     private static final Logger LOG = LoggerFactory.getLogger(JoseIdTokenSigner.class);
     /** A key is made this large: what RFC 7518 asks of RS256 at least. */
     static final int KEY_BITS = 2048;
+    /** Tries at making a due key before giving up: each lost race reads the winner's key, which is then not due. */
+    private static final int ROTATION_ATTEMPTS = 3;
+    private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final Path file;
+    /** The kept keys of one version of the repository, their key pairs parsed once. */
+    private record Kept(List<SigningKey> keys, Map<String, RSAKey> byKid) {}
+
+    private final SigningKeyRepository store;
     private final Clock clock;
-    private final Duration rotateAfter;
-    /** Newest first; at most the signing key and the one before it. */
-    private volatile List<RSAKey> keys;
+    private final SigningKeySchedule schedule;
+    private final LoadingCache<Long, Kept> read;
 
-    private JoseIdTokenSigner(Path file, Clock clock, Duration rotateAfter, List<RSAKey> keys) {
-        this.file = file;
+    private JoseIdTokenSigner(SigningKeyRepository store, Clock clock, SigningKeySchedule schedule) {
+        this.store = store;
         this.clock = clock;
-        this.rotateAfter = rotateAfter;
-        this.keys = keys;
+        this.schedule = schedule;
+        this.read = Caffeine.newBuilder().maximumSize(1).build(version -> load());
     }
 
     /**
-     * The keys of {@code file} (made and written, owner-only, when the file does not exist yet); null keeps
-     * them in memory only.
+     * The signer on the shared keys of {@code store}, with a key that signs from now on made when there is none.
+     *
+     * @throws SigningKeyRepository.SealedWithAnotherKey when this replica cannot open the kept keys: it must not start
      */
-    public static JoseIdTokenSigner open(Path file, Clock clock, Duration rotateAfter) {
-        List<RSAKey> kept = file != null && Files.exists(file) ? read(file) : List.of();
-        JoseIdTokenSigner signer = new JoseIdTokenSigner(file, clock, rotateAfter, kept);
-        signer.rotateIfDue();
+    public static JoseIdTokenSigner open(SigningKeyRepository store, Clock clock, SigningKeySchedule schedule) {
+        JoseIdTokenSigner signer = new JoseIdTokenSigner(store, clock, schedule);
+        signer.plan();
         return signer;
     }
 
     @Override
     public String sign(IdToken token) {
-        RSAKey key = rotateIfDue();
+        SigningKeySchedule.Plan plan = plan();
+        SigningKey key = plan.signing().orElseThrow(() -> new IllegalStateException(
+                "no ID token signing key signs yet: the only kept keys are published ahead of their time"));
+        RSAKey pair = kept().byKid().get(key.kid());
         JWTClaimsSet claims = new JWTClaimsSet.Builder()
                 .issuer(token.issuer())
                 .subject(token.subject())
@@ -87,93 +94,101 @@ public final class JoseIdTokenSigner implements IdTokenSigner {
                 .notBeforeTime(Date.from(token.issuedAt()))
                 .expirationTime(Date.from(token.expiresAt()))
                 .build();
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).type(JOSEObjectType.JWT).build(), claims);
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.kid()).type(JOSEObjectType.JWT).build(), claims);
         try {
-            jwt.sign(new RSASSASigner(key));
+            jwt.sign(new RSASSASigner(pair));
         } catch (JOSEException e) {
-            throw new IllegalStateException("signing an ID token failed with key " + key.getKeyID(), e);
+            throw new IllegalStateException("signing an ID token failed with key " + key.kid(), e);
         }
         return jwt.serialize();
     }
 
-    /** The public halves of the kept keys, as the JWKS document answers them. */
+    /** The public halves of the published keys (the one that signs, those ahead of it and those kept for their tokens), as the JWKS answers them. */
     public Map<String, Object> publicKeys() {
-        return new JWKSet(new ArrayList<JWK>(keys)).toJSONObject(true);
+        SigningKeySchedule.Plan plan = plan();
+        Map<String, RSAKey> byKid = kept().byKid();
+        List<JWK> published = new ArrayList<>();
+        for (SigningKey k : plan.published()) {
+            RSAKey pair = byKid.get(k.kid());
+            if (pair != null) {
+                published.add(pair.toPublicJWK());
+            }
+        }
+        return new JWKSet(published).toJSONObject(true);
     }
 
     /** The {@code kid} of the key that signs now. */
     String signingKeyId() {
-        return keys.get(0).getKeyID();
+        return plan().signing().map(SigningKey::kid).orElse(null);
     }
 
-    /** The signing key, a new one first when the newest is older than {@code rotateAfter}. */
-    private synchronized RSAKey rotateIfDue() {
-        Instant now = clock.instant();
-        List<RSAKey> current = keys;
-        if (!current.isEmpty() && now.isBefore(current.get(0).getIssueTime().toInstant().plus(rotateAfter))) {
-            return current.get(0);
+    private Kept kept() {
+        // the version is read before the keys: a key added meanwhile moves it past what is kept under it
+        return read.get(store.version());
+    }
+
+    /** The schedule's plan of the kept keys now, after making a due key and removing retired ones. */
+    private SigningKeySchedule.Plan plan() {
+        for (int attempt = 0; ; attempt++) {
+            List<SigningKey> keys = kept().keys();
+            Instant now = clock.instant();
+            SigningKeySchedule.Plan plan = schedule.plan(keys, now);
+            if (plan.nextSignsFrom().isPresent() && attempt < ROTATION_ATTEMPTS) {
+                rotate(keys, now, plan.nextSignsFrom().get());
+                continue;
+            }
+            if (!plan.retired().isEmpty() && !plan.published().isEmpty()) {
+                int removed = store.removeBefore(plan.published().get(0).generation());
+                if (removed > 0) {
+                    LOG.info("ID token signing keys retired: {} (every token they signed has expired)",
+                            plan.retired().stream().map(SigningKey::kid).toList());
+                }
+                read.invalidateAll();
+            }
+            return plan;
         }
-        RSAKey fresh;
+    }
+
+    /** Makes the next generation's key, unless another replica (whose key is then read) or thread made it first. */
+    private synchronized void rotate(List<SigningKey> seen, Instant now, Instant signsFrom) {
+        long generation = seen.isEmpty() ? 1 : seen.get(seen.size() - 1).generation() + 1;
+        if (kept().keys().stream().anyMatch(k -> k.generation() >= generation)) {
+            return; // made by another thread of this replica meanwhile
+        }
+        String kid = generation + "-" + HexFormat.of().formatHex(randomBytes());
+        Instant created = now.truncatedTo(ChronoUnit.SECONDS);
+        RSAKey pair;
         try {
-            fresh = new RSAKeyGenerator(KEY_BITS).keyUse(KeyUse.SIGNATURE).algorithm(JWSAlgorithm.RS256)
-                    .keyID(now.truncatedTo(ChronoUnit.SECONDS).getEpochSecond() + "-" + UUID.randomUUID().toString().substring(0, 8))
-                    .issueTime(Date.from(now.truncatedTo(ChronoUnit.SECONDS))).generate();
+            pair = new RSAKeyGenerator(KEY_BITS).keyUse(KeyUse.SIGNATURE).algorithm(JWSAlgorithm.RS256).keyID(kid)
+                    .issueTime(Date.from(created)).generate();
         } catch (JOSEException e) {
             throw new IllegalStateException("making a signing key failed", e);
         }
-        List<RSAKey> next = current.isEmpty() ? List.of(fresh) : List.of(fresh, current.get(0));
-        if (file != null) {
-            write(file, next);
-        }
-        keys = next;
-        LOG.info("ID token signing key {} made{}", fresh.getKeyID(), current.isEmpty() ? "" : "; " + current.get(0).getKeyID() + " kept until its tokens expire");
-        return fresh;
-    }
-
-    private static List<RSAKey> read(Path file) {
-        try {
-            List<RSAKey> read = new ArrayList<>();
-            for (JWK jwk : JWKSet.parse(Files.readString(file, StandardCharsets.UTF_8)).getKeys()) {
-                if (jwk instanceof RSAKey rsa && rsa.isPrivate() && rsa.getIssueTime() != null) {
-                    read.add(rsa);
-                }
-            }
-            read.sort(Comparator.comparing((RSAKey k) -> k.getIssueTime()).reversed());
-            return List.copyOf(read);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the signing keys in " + file + " cannot be read", e);
-        } catch (ParseException e) {
-            // the message of a parse failure may quote the file's text: name the file only
-            throw new IllegalStateException("the signing keys in " + file + " are not a JWK set");
+        boolean added = store.add(new SigningKey(generation, kid, pair.toJSONString(), created, signsFrom.truncatedTo(ChronoUnit.SECONDS)));
+        read.invalidateAll();
+        if (added) {
+            LOG.info("ID token signing key {} made (generation {}): published now, signs from {}", kid, generation,
+                    signsFrom.truncatedTo(ChronoUnit.SECONDS));
         }
     }
 
-    /** Writes the keys to a new owner-only file beside {@code file} and moves it over: a crash leaves the old or the new set. */
-    private static void write(Path file, List<RSAKey> keys) {
-        try {
-            Path dir = file.toAbsolutePath().getParent();
-            Files.createDirectories(dir);
-            Path temp = dir.resolve(file.getFileName() + ".tmp");
-            Files.deleteIfExists(temp);
+    private static byte[] randomBytes() {
+        byte[] bytes = new byte[4];
+        RANDOM.nextBytes(bytes);
+        return bytes;
+    }
+
+    private Kept load() {
+        List<SigningKey> keys = store.all();
+        Map<String, RSAKey> byKid = new LinkedHashMap<>();
+        for (SigningKey k : keys) {
             try {
-                Files.createFile(temp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            } catch (UnsupportedOperationException e) {
-                Files.createFile(temp);
-            } catch (FileAlreadyExistsException e) {
-                throw new IllegalStateException("another process writes " + temp);
+                byKid.put(k.kid(), RSAKey.parse(k.privateJwk()));
+            } catch (ParseException e) {
+                // the parser's message may quote the key's text: name the kid only
+                throw new IllegalStateException("the kept signing key " + k.kid() + " is not an RSA JSON Web Key");
             }
-            String json = new JWKSet(new ArrayList<JWK>(keys)).toString(false);
-            try (var channel = java.nio.channels.FileChannel.open(temp, StandardOpenOption.WRITE)) {
-                channel.write(java.nio.ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
-                channel.force(true);
-            }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("the signing keys cannot be written to " + file, e);
         }
+        return new Kept(keys, byKid);
     }
 }

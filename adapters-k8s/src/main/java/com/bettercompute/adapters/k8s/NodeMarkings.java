@@ -1,5 +1,7 @@
 package com.bettercompute.adapters.k8s;
 
+import com.bettercompute.application.port.MarketClusterClient.Cordon;
+import com.bettercompute.application.port.MarketClusterClient.Cordoned;
 import com.bettercompute.application.port.MarketClusterClient.NodeMarking;
 import com.bettercompute.application.port.MarketClusterClient.NodeTaint;
 import io.fabric8.kubernetes.api.model.Node;
@@ -13,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-/** A node brought to carry a {@link NodeMarking}: labels, annotations, the market's taints, the cordon. */
+/** A node brought to carry a {@link NodeMarking}: labels, annotations, the market's taints, the market's cordon. */
 final class NodeMarkings {
     private NodeMarkings() {
     }
@@ -54,8 +56,18 @@ final class NodeMarkings {
         changed |= !sameTaints(had, taints);
         node.getSpec().setTaints(taints);
         boolean cordoned = Boolean.TRUE.equals(node.getSpec().getUnschedulable());
-        if (cordoned != marking.unschedulable()) {
-            node.getSpec().setUnschedulable(marking.unschedulable() ? Boolean.TRUE : null);
+        boolean marked = "true".equals(annotations.get(Cordon.MARK));
+        Cordoned next = marking.cordon().next(cordoned, marked);
+        if (cordoned != next.cordoned()) {
+            node.getSpec().setUnschedulable(next.cordoned() ? Boolean.TRUE : null);
+            changed = true;
+        }
+        if (marked != next.marked()) {
+            if (next.marked()) {
+                annotations.put(Cordon.MARK, "true");
+            } else {
+                annotations.remove(Cordon.MARK);
+            }
             changed = true;
         }
         return changed;

@@ -1,6 +1,7 @@
 package com.bettercompute.adapters.k8s;
 
 import com.bettercompute.application.port.MarketClusterClient.ClusterNode;
+import com.bettercompute.application.port.MarketClusterClient.Cordon;
 import com.bettercompute.application.port.MarketClusterClient.NodeMarking;
 import com.bettercompute.application.port.MarketClusterClient.NodeTaint;
 import io.fabric8.kubernetes.api.model.Node;
@@ -62,7 +63,7 @@ class NodeMarkingOnFabric8MockTest {
     @Test
     void marks_labels_and_the_owned_taints_keeping_a_foreign_taint_and_writes_nothing_when_it_holds() {
         NodeMarking granted = new NodeMarking(Map.of("nationalcompute.com/request", "r-1"), Set.of(), Map.of(), OWNED,
-                List.of(GPU), false);
+                List.of(GPU), Cordon.RELEASE);
         client.markNode(cluster.connection(), "gke-mk-0", granted);
         String version = node().getMetadata().getResourceVersion();
         client.markNode(cluster.connection(), "gke-mk-0", granted);
@@ -76,12 +77,12 @@ class NodeMarkingOnFabric8MockTest {
     @Test
     void a_notice_cordons_and_taints_and_a_rescind_undoes_both() {
         client.markNode(cluster.connection(), "gke-mk-0", new NodeMarking(Map.of(), Set.of(),
-                Map.of("marketplace.nationalcompute.com/preempt-at", "2026-03-01T12:01:00Z"), OWNED, List.of(GPU, NOTICE), true));
+                Map.of("marketplace.nationalcompute.com/preempt-at", "2026-03-01T12:01:00Z"), OWNED, List.of(GPU, NOTICE), Cordon.HOLD));
         assertThat(node().getSpec().getUnschedulable()).isTrue();
         assertThat(node().getSpec().getTaints()).extracting(t -> t.getKey()).contains(NOTICE.key());
 
         client.markNode(cluster.connection(), "gke-mk-0", new NodeMarking(Map.of(), Set.of("nationalcompute.com/request"),
-                Map.of(), OWNED, List.of(GPU), false));
+                Map.of(), OWNED, List.of(GPU), Cordon.RELEASE));
 
         assertThat(node().getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
         assertThat(node().getSpec().getTaints()).extracting(t -> t.getKey())
@@ -89,8 +90,28 @@ class NodeMarkingOnFabric8MockTest {
     }
 
     @Test
+    void the_market_lifts_only_its_own_marked_cordon_and_never_the_tenants() {
+        NodeMarking serving = new NodeMarking(Map.of(), Set.of(), Map.of(), OWNED, List.of(GPU), Cordon.RELEASE);
+        client.markNode(cluster.connection(), "gke-mk-0", new NodeMarking(Map.of(), Set.of(), Map.of(), OWNED,
+                List.of(GPU, NOTICE), Cordon.HOLD));
+        assertThat(node().getMetadata().getAnnotations()).containsEntry(Cordon.MARK, "true");
+        client.markNode(cluster.connection(), "gke-mk-0", serving);
+        assertThat(node().getSpec().getUnschedulable()).isNotEqualTo(Boolean.TRUE);
+        assertThat(node().getMetadata().getAnnotations()).doesNotContainKey(Cordon.MARK);
+
+        Node cordoned = node();
+        cordoned.getSpec().setUnschedulable(true);
+        cluster.admin().nodes().resource(cordoned).update();
+        String version = node().getMetadata().getResourceVersion();
+        client.markNode(cluster.connection(), "gke-mk-0", serving);
+
+        assertThat(node().getSpec().getUnschedulable()).as("the tenant's kubectl cordon stays").isTrue();
+        assertThat(node().getMetadata().getResourceVersion()).as("nothing written").isEqualTo(version);
+    }
+
+    @Test
     void a_node_that_is_gone_is_a_success() {
-        client.markNode(cluster.connection(), "gke-gone", new NodeMarking(Map.of(), Set.of(), Map.of(), OWNED, List.of(), false));
+        client.markNode(cluster.connection(), "gke-gone", new NodeMarking(Map.of(), Set.of(), Map.of(), OWNED, List.of(), Cordon.RELEASE));
 
         assertThat(client.nodes(cluster.connection())).hasSize(1);
     }

@@ -6,6 +6,8 @@ import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.AccessRepository;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
+import com.bettercompute.application.port.ConsoleSessionRepository;
+import com.bettercompute.application.port.SigningKeyRepository;
 import com.bettercompute.application.port.EventOutbox;
 import com.bettercompute.application.port.Transactions;
 import com.bettercompute.application.port.UsageLedger;
@@ -102,6 +104,8 @@ public final class Database implements AutoCloseable {
     private final JdbiStorageLedger storageLedger;
     private final ChangeSignal marketSaved;
     private final ChangeSignal clustersChanged;
+    private final ChangeSignal signingKeysChanged;
+    private final JdbiConsoleSessionRepository consoleSessions;
 
     private Database(HikariDataSource dataSource, EmbeddedPostgresServer embedded, boolean postgres,
                      Supplier<JdbiCacheBuilder> caches) {
@@ -125,6 +129,8 @@ public final class Database implements AutoCloseable {
         this.volumes = new JdbiVolumeRepository(jdbi);
         this.storageLedger = new JdbiStorageLedger(jdbi);
         this.marketSaved = new ChangeSignal(!postgres);
+        this.signingKeysChanged = new ChangeSignal(!postgres);
+        this.consoleSessions = new JdbiConsoleSessionRepository(jdbi);
     }
 
     /** Opens the database of a URL that carries its own credentials, if it needs any. */
@@ -294,7 +300,7 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * On PostgreSQL, what lets this replica hear the other replicas' market saves and cluster writes: the
+     * On PostgreSQL, what lets this replica hear the other replicas' market saves, cluster writes and signing keys: the
      * caller runs its {@link PostgresChangeListener#listen()} on a thread of its own, again after each failure.
      * Until it listens, the market's version and the clusters' reads go to the database. Empty on H2 (one
      * process: every write is this process's own).
@@ -303,8 +309,23 @@ public final class Database implements AutoCloseable {
         return postgres
                 ? Optional.of(new PostgresChangeListener(dataSource.getJdbcUrl(), dataSource.getUsername(),
                         dataSource.getPassword(), Map.of(PostgresChangeListener.MARKET_CHANNEL, marketSaved,
-                                PostgresChangeListener.CLUSTERS_CHANNEL, clustersChanged)))
+                                PostgresChangeListener.CLUSTERS_CHANNEL, clustersChanged,
+                                PostgresChangeListener.SIGNING_KEYS_CHANNEL, signingKeysChanged)))
                 : Optional.empty();
+    }
+
+    /** The web console's sessions (hashes only), shared by every replica on this database. */
+    public ConsoleSessionRepository consoleSessions() {
+        return consoleSessions;
+    }
+
+    /**
+     * The ID token signing keys on this database, sealed with {@code kek}: every replica on the database must be
+     * given the same key-encryption key (a replica with another one is refused when it reads the keys). Other
+     * replicas' rotations reach it through the change listener ({@link #newChangeListener()}).
+     */
+    public SigningKeyRepository newSigningKeyRepository(KeyEncryptionKey kek) {
+        return new JdbiSigningKeyRepository(jdbi, java.util.Objects.requireNonNull(kek, "kek"), signingKeysChanged);
     }
 
     public MarketLedger marketLedger() {

@@ -13,7 +13,7 @@ import java.util.Properties;
 /**
  * Moves the {@link ChangeSignal}s when another replica commits a change: a connection of its own (not one of
  * the pool's) that LISTENs on each signal's channel, which the tables' triggers notify in the writing
- * transaction (V51, V52). PostgreSQL delivers a notification only once its transaction commits, and to every
+ * transaction (V51, V52, V87). PostgreSQL delivers a notification only once its transaction commits, and to every
  * listening session, this replica's too.
  *
  * <p>{@link #listen()} runs until the connection fails or the thread is interrupted; the signals are trusted
@@ -25,6 +25,8 @@ public final class PostgresChangeListener {
     static final String MARKET_CHANNEL = "bc_market_saved";
     /** The channel of the writes to clusters and their node pools (notified by their trigger, V51). */
     static final String CLUSTERS_CHANNEL = "bc_clusters_changed";
+    /** The channel of the writes to the ID token signing keys (notified by their trigger, V87). */
+    static final String SIGNING_KEYS_CHANNEL = "bc_signing_keys_changed";
     /** The connection's name in {@code pg_stat_activity}, for an operator looking at the sessions. */
     public static final String APPLICATION_NAME = "better-compute change listener";
     /** How long one wait for notifications lasts before the connection is checked with a query. */

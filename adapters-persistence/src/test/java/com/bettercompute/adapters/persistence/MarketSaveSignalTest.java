@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -66,11 +65,11 @@ class MarketSaveSignalTest {
         assertThat(savedOnce).isNotEqualTo(unsaved);
 
         Replicas.Listening listening = replicas.listen(second);
-        long trusted = awaitChange(reader, savedOnce, "the reader starts listening");
+        long trusted = Replicas.awaitChange(reader::version, savedOnce, "the reader starts listening");
         assertThat(reader.version()).as("nothing saved while listening: the same number").isEqualTo(trusted);
 
         save(first, writer);
-        long heard = awaitChange(reader, trusted, "the other replica's save is heard");
+        long heard = Replicas.awaitChange(reader::version, trusted, "the other replica's save is heard");
         save(second, reader);
         assertThat(reader.version()).as("its own save moves it at once, without waiting for the notification")
                 .isNotEqualTo(heard);
@@ -89,15 +88,5 @@ class MarketSaveSignalTest {
             markets.save(m);
             return null;
         });
-    }
-
-    /** The version once it differs from {@code from}. */
-    private static long awaitChange(MarketRepository markets, long from, String what) {
-        AtomicLong now = new AtomicLong();
-        Replicas.await(() -> {
-            now.set(markets.version());
-            return now.get() != from;
-        }, what);
-        return now.get();
     }
 }

@@ -64,6 +64,16 @@ final class Replicas implements AutoCloseable {
         }, what);
     }
 
+    /** Waits until {@code version} answers a number other than {@code from}, and returns it; fails after {@link #PATIENCE}. */
+    static long awaitChange(java.util.function.LongSupplier version, long from, String what) {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+        await(() -> {
+            now.set(version.getAsLong());
+            return now.get() != from;
+        }, what);
+        return now.get();
+    }
+
     private Database opened(Database db) {
         toClose.add(db);
         return db;

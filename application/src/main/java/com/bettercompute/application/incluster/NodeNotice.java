@@ -3,6 +3,7 @@ package com.bettercompute.application.incluster;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.ClusterNode;
+import com.bettercompute.application.port.MarketClusterClient.Cordon;
 import com.bettercompute.application.port.MarketClusterClient.NodeMarking;
 import com.bettercompute.application.port.MarketClusterClient.NodeTaint;
 import com.bettercompute.application.port.MarketClusterClient.ObjectRef;
@@ -25,14 +26,17 @@ import java.util.Set;
  * of a reclaim at once): cordoned, the notice taint, {@code NodePreempting} on the node and each of its pods,
  * the {@code preempt-at} annotation on each pod, and each pod evicted through the Eviction API with the time
  * left as its grace. A node that carries the notice taint but is no longer under notice was rescinded:
- * {@code PreemptionRescinded} on the node, uncordoned, the taint removed. Every step is idempotent, so a pass
+ * {@code PreemptionRescinded} on the node, uncordoned, the taint removed. A node out of service is cordoned
+ * and tainted too, and its pods evicted with the eviction grace. The market lifts only the cordons it made
+ * ({@link Cordon}): a tenant's own cordon stays. Every step is idempotent, so a pass
  * after a crash does again only what is missing.
  */
 final class NodeNotice {
     private static final Logger LOG = LoggerFactory.getLogger(NodeNotice.class);
     static final NodeTaint GPU_WORKER = new NodeTaint(MarketClusterClient.GPU_WORKER_TAINT, "true", "NoSchedule");
     static final NodeTaint PREEMPTING = new NodeTaint(MarketClusterClient.PREEMPTING_TAINT, "true", "NoSchedule");
-    static final Set<String> OWNED_TAINTS = Set.of(GPU_WORKER.key(), PREEMPTING.key());
+    static final NodeTaint OUT_OF_SERVICE = new NodeTaint(MarketClusterClient.OUT_OF_SERVICE_TAINT, "true", "NoSchedule");
+    static final Set<String> OWNED_TAINTS = Set.of(GPU_WORKER.key(), PREEMPTING.key(), OUT_OF_SERVICE.key());
 
     private final MarketClusterClient clusters;
     private final PostedEvents events;
@@ -56,7 +60,7 @@ final class NodeNotice {
         Set<String> removed = labels.containsKey(MarketClusterClient.REQUEST_LABEL) ? Set.of()
                 : Set.of(MarketClusterClient.REQUEST_LABEL);
         clusters.markNode(connection, node.name(), new NodeMarking(labels, removed, Map.of(), OWNED_TAINTS,
-                List.of(GPU_WORKER), false));
+                List.of(GPU_WORKER), Cordon.RELEASE));
     }
 
     /** The node is reclaimed: its pods must be gone by {@code deadline}. */
@@ -66,20 +70,44 @@ final class NodeNotice {
         String message = "The market reclaims this node: pods are evicted now and must be gone by " + at + ".";
         // The cordon and the taint first, so nothing new lands on the node while its pods are evicted.
         clusters.markNode(connection, node.name(), new NodeMarking(labels, Set.of(),
-                Map.of(MarketClusterClient.PREEMPT_AT_ANNOTATION, at), OWNED_TAINTS, List.of(GPU_WORKER, PREEMPTING), true));
+                Map.of(MarketClusterClient.PREEMPT_AT_ANNOTATION, at), OWNED_TAINTS, List.of(GPU_WORKER, PREEMPTING), Cordon.HOLD));
         events.post(connection, nodeRef, new PostedEvent(InClusterNames.eventName(nodeRef, "NodePreempting", at),
                 "Warning", "NodePreempting", message, now()));
+        evictPods(connection, node, deadline, "NodePreempting", message, at);
+    }
+
+    /**
+     * Health checks took the node out of service: it stays in the cluster while investigated, cordoned and
+     * tainted, without its request's label (the replacement carries it), and its pods are evicted with the
+     * grace left until {@code deadline} so their job places them on the replacement.
+     */
+    void outOfService(ClusterConnection connection, ClusterNode node, Instant deadline, Map<String, String> labels) {
+        clusters.markNode(connection, node.name(), new NodeMarking(labels, Set.of(MarketClusterClient.REQUEST_LABEL),
+                Map.of(), OWNED_TAINTS, List.of(GPU_WORKER, OUT_OF_SERVICE), Cordon.HOLD));
+        ObjectRef nodeRef = nodeRef(node);
+        String since = deadline.truncatedTo(ChronoUnit.SECONDS).toString();
+        String message = "Health checks took this node out of service: it stays cordoned while investigated, and a "
+                + "replacement joins your cluster; pods are evicted now and must be gone by " + since + ".";
+        events.post(connection, nodeRef, new PostedEvent(InClusterNames.eventName(nodeRef, "NodeOutOfService", since),
+                "Warning", "NodeOutOfService", message, now()));
+        evictPods(connection, node, deadline, "NodeOutOfService", message, null);
+    }
+
+    /** Each pod not terminating yet: an Event, the deadline as its annotation when given, and its eviction. */
+    private void evictPods(ClusterConnection connection, ClusterNode node, Instant deadline, String reason, String message,
+                           String preemptAt) {
         long grace = Math.max(0, Duration.between(clock.instant(), deadline).toSeconds());
+        String key = deadline.truncatedTo(ChronoUnit.SECONDS).toString();
         for (PodOnNode pod : clusters.podsOn(connection, node.name())) {
             if (pod.terminating()) {
                 continue;
             }
             try {
-                if (!at.equals(pod.annotations().get(MarketClusterClient.PREEMPT_AT_ANNOTATION))) {
-                    clusters.annotatePod(connection, pod.pod(), Map.of(MarketClusterClient.PREEMPT_AT_ANNOTATION, at));
+                if (preemptAt != null && !preemptAt.equals(pod.annotations().get(MarketClusterClient.PREEMPT_AT_ANNOTATION))) {
+                    clusters.annotatePod(connection, pod.pod(), Map.of(MarketClusterClient.PREEMPT_AT_ANNOTATION, preemptAt));
                 }
-                events.post(connection, pod.pod(), new PostedEvent(InClusterNames.eventName(pod.pod(), "NodePreempting", at),
-                        "Warning", "NodePreempting", message, now()));
+                events.post(connection, pod.pod(), new PostedEvent(InClusterNames.eventName(pod.pod(), reason, key),
+                        "Warning", reason, message, now()));
                 clusters.evictPod(connection, pod.pod(), grace);
             } catch (ProviderException e) {
                 // One pod's refusal (a disruption budget, say) does not stop the others; the next pass retries it.

@@ -97,7 +97,7 @@ public final class PublishRequestStatus {
             return;
         }
         List<Condition> conditions = new ArrayList<>();
-        conditions.add(new Condition(ACCEPTED, "True", ACCEPTED, "The market read this request.", now));
+        conditions.add(new Condition(ACCEPTED, "True", ACCEPTED, accepted(open.reason()), now));
         String reason = open.reason().wire();
         String message = message(open);
         conditions.add(new Condition(PROVISIONED, open.provisioned() ? "True" : "False", reason, message, now));
@@ -186,6 +186,15 @@ public final class PublishRequestStatus {
             return reason;
         }
         return message.startsWith(reason) ? message : reason + ": " + message;
+    }
+
+    /**
+     * Accepted=True from the filing on: the market holds the request. Its message tells the same story as
+     * Provisioned's reason: {@code Pending} until the market's first read, then read.
+     */
+    static String accepted(Reason reason) {
+        return reason == Reason.PENDING ? "The market holds this request and reads it at its next tick."
+                : "The market read this request.";
     }
 
     private static boolean isWarning(String reason) {

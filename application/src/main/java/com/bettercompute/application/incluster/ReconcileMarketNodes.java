@@ -38,6 +38,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,9 @@ import java.util.Set;
  * node; a pool of that shape whose grant is no longer live is deleted. At most one provider change per pass
  * (the provider runs one operation per cluster at a time). In the cluster, each grant's node (found by its
  * pool label) carries the market node labels, its request's label and the GPU worker taint; its Ready is
- * the market's "node ready"; a node that was ready and is gone is the market's "node left".
+ * the market's "node ready"; a node that was ready and is gone is the market's "node left". A node health
+ * checks took out of service stays, cordoned and tainted, its pods evicted with the eviction grace, until it
+ * is back (then an idle node of the cluster) or removed for good.
  */
 public final class ReconcileMarketNodes {
     private static final Logger LOG = LoggerFactory.getLogger(ReconcileMarketNodes.class);
@@ -127,23 +130,31 @@ public final class ReconcileMarketNodes {
             return outcome;
         }
         // A node whose grant ended with its pods running drains first: its pool stays until the grace is over.
+        // A node health checks took out of service stays in the cluster that lost it while it is investigated.
         Map<String, Node> draining = new LinkedHashMap<>();
+        Map<String, Node> outOfService = new LinkedHashMap<>();
         Instant now = clock.instant();
         for (Pool pool : market.pools()) {
             for (Node n : market.nodes(pool.id())) {
                 String name = poolName(clusterId, n.id());
-                if (n.drainingUntil() != null && n.drainingUntil().isAfter(now) && !wanted.containsKey(name)
-                        && observed.nodePool(name).isPresent()) {
+                if (wanted.containsKey(name) || observed.nodePool(name).isEmpty()) {
+                    continue;
+                }
+                if (!n.inService() && n.lostGrant() != null && n.lostGrant().clusterId().equals(clusterId)) {
+                    outOfService.put(name, n);
+                } else if (n.drainingUntil() != null && n.drainingUntil().isAfter(now)) {
                     draining.put(name, n);
                 }
             }
         }
-        changeOnePool(provider, at, market, cluster, wanted, draining.keySet(), observed, outcome);
+        Set<String> kept = new HashSet<>(draining.keySet());
+        kept.addAll(outOfService.keySet());
+        changeOnePool(provider, at, market, cluster, wanted, kept, observed, outcome);
 
         Map<String, ClusterNode> nodesByPool = new HashMap<>();
         for (ClusterNode n : clusters.nodes(connection.get())) {
             String pool = n.labels().get(MarketClusterClient.NODE_POOL_LABEL);
-            if (pool != null && (wanted.containsKey(pool) || draining.containsKey(pool))) {
+            if (pool != null && (wanted.containsKey(pool) || kept.contains(pool))) {
                 nodesByPool.put(pool, n);
             }
         }
@@ -151,6 +162,13 @@ public final class ReconcileMarketNodes {
             ClusterNode node = nodesByPool.get(e.getKey());
             if (node != null) {
                 notice.drain(connection.get(), node, e.getValue().drainingUntil(), labels(e.getValue().pool().nodeClass(), null));
+            }
+        }
+        for (Map.Entry<String, Node> e : outOfService.entrySet()) {
+            ClusterNode node = nodesByPool.get(e.getKey());
+            if (node != null) {
+                Instant deadline = e.getValue().lostGrant().endsAt().plus(market.timings().evictionGrace());
+                notice.outOfService(connection.get(), node, deadline, labels(e.getValue().pool().nodeClass(), null));
             }
         }
         for (Map.Entry<String, NodeGrant> e : wanted.entrySet()) {
@@ -180,9 +198,9 @@ public final class ReconcileMarketNodes {
         return outcome;
     }
 
-    /** Creates the first missing pool, else deletes the first pool no grant wants; nothing while the cluster is busy. */
+    /** Creates the first missing pool, else deletes the first pool neither wanted nor kept; nothing while the cluster is busy. */
     private void changeOnePool(ClusterProvider provider, ClusterLocator at, Market market, Cluster cluster,
-                               Map<String, NodeGrant> wanted, Set<String> draining, ClusterObservation observed,
+                               Map<String, NodeGrant> wanted, Set<String> kept, ClusterObservation observed,
                                Outcome outcome) {
         if (observed.busy()) {
             return;
@@ -195,7 +213,7 @@ public final class ReconcileMarketNodes {
             }
         }
         for (NodePoolObservation pool : observed.nodePools()) {
-            if (pool.name().startsWith(POOL_PREFIX) && !wanted.containsKey(pool.name()) && !draining.contains(pool.name())) {
+            if (pool.name().startsWith(POOL_PREFIX) && !wanted.containsKey(pool.name()) && !kept.contains(pool.name())) {
                 provider.deleteNodePool(at, pool.name());
                 outcome.deleted().add(pool.name());
                 return;

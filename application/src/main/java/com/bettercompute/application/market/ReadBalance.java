@@ -50,8 +50,9 @@ public final class ReadBalance {
     }
 
     /**
-     * With {@code storage}: the shared volumes' storage charges are charged too (entries of kind {@code storage}, the
-     * volume's id as their key), and come off the balance.
+     * With {@code storage}: the shared volumes' storage charges are listed too (entries of kind {@code storage}, the
+     * volume's id as their key). They are in the market's charged total and balance already, as every balance check
+     * sees them.
      */
     public ReadBalance(MarketCallers callers, Authorizer authorizer, MarketRepository markets, MarketLedger ledger,
                        StorageLedger storage) {
@@ -83,9 +84,6 @@ public final class ReadBalance {
         }
         Money balance = TopUpCredits.balance(market, org);
         if (storage != null) {
-            Money stored = storage.chargedTo(org);
-            charged = charged.plus(stored);
-            balance = Money.ofMicros(Math.max(0, balance.micros() - stored.micros()));
             for (StorageCharge c : storage.latest(org, ENTRIES)) {
                 Instant end = c.hourStart().plusSeconds(3600);
                 entries.add(new Entry("storage", end, c.amount(), c.clusterId(), null, null, null, null, c.hourStart(), end,

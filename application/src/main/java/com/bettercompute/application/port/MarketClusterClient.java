@@ -26,6 +26,8 @@ public interface MarketClusterClient {
     String GPU_WORKER_TAINT = "nationalcompute.com/gpu-worker";
     /** The notice taint's key ({@code =true:NoSchedule}) on a node the market reclaims. */
     String PREEMPTING_TAINT = "nationalcompute.com/preempting";
+    /** The taint of a node health checks took out of service: it stays in the cluster, cordoned, while investigated. */
+    String OUT_OF_SERVICE_TAINT = "nationalcompute.com/out-of-service";
     /** The deadline of a notice, on the node's pods (and on the node, to name its rescind). */
     String PREEMPT_AT_ANNOTATION = "marketplace.nationalcompute.com/preempt-at";
 
@@ -83,7 +85,8 @@ public interface MarketClusterClient {
     /**
      * Makes a node carry {@code marking}: its labels set (and {@code removedLabels} gone), its annotations set,
      * of the taints whose keys are in {@code ownedTaintKeys} exactly {@code taints} (other taints are left as
-     * they are), and cordoned or not. Writes nothing when all of it holds. A node that is gone is a success.
+     * they are), and cordoned as {@link Cordon#next} says (a cordon the market did not make is never lifted).
+     * Writes nothing when all of it holds. A node that is gone is a success.
      */
     void markNode(ClusterConnection cluster, String node, NodeMarking marking);
 
@@ -136,7 +139,7 @@ public interface MarketClusterClient {
 
     /** What a market node should carry (see {@link #markNode}). */
     record NodeMarking(Map<String, String> labels, java.util.Set<String> removedLabels, Map<String, String> annotations,
-                       java.util.Set<String> ownedTaintKeys, List<NodeTaint> taints, boolean unschedulable) {
+                       java.util.Set<String> ownedTaintKeys, List<NodeTaint> taints, Cordon cordon) {
         public NodeMarking {
             labels = Map.copyOf(labels);
             removedLabels = java.util.Set.copyOf(removedLabels);
@@ -144,6 +147,33 @@ public interface MarketClusterClient {
             ownedTaintKeys = java.util.Set.copyOf(ownedTaintKeys);
             taints = List.copyOf(taints);
         }
+    }
+
+    /**
+     * The market's cordon of a node. The market owns only the cordons it made, and marks them with the
+     * annotation {@link #MARK}: a cordon without it is the tenant's own scheduling choice, which the market
+     * never lifts (a tenant's {@code kubectl cordon} of a market node stays as the tenant set it).
+     */
+    enum Cordon {
+        /** Cordoned; the cordon is the market's (marked) unless the node was cordoned already without the mark. */
+        HOLD,
+        /** The market's own cordon lifted and its mark removed; a cordon without the mark stays. */
+        RELEASE;
+
+        /** The annotation that marks a cordon the market made. */
+        public static final String MARK = "nationalcompute.com/cordoned-by-market";
+
+        /** What a node that is {@code cordoned} (by the market when {@code marked}) becomes under this cordon. */
+        public Cordoned next(boolean cordoned, boolean marked) {
+            if (this == HOLD) {
+                return new Cordoned(true, marked || !cordoned);
+            }
+            return marked ? new Cordoned(false, false) : new Cordoned(cordoned, false);
+        }
+    }
+
+    /** A node's cordon and whether the market made it. */
+    record Cordoned(boolean cordoned, boolean marked) {
     }
 
     /** The annotation on a ProvisioningRequest naming the market request it stands for. */

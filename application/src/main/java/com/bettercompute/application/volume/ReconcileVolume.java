@@ -3,6 +3,7 @@ package com.bettercompute.application.volume;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.EventOutbox;
+import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.port.OperationStatus;
 import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.application.port.SharedVolumeProvider;
@@ -61,8 +62,8 @@ public final class ReconcileVolume {
     private final StorageBilling billing;
 
     public ReconcileVolume(Transactions tx, VolumeRepository volumes, ClusterRepository clusters, CatalogRepository catalog,
-                           EventOutbox outbox, StorageLedger ledger, SharedVolumeProviders providers, StorageSettings settings,
-                           Cadence cadence, Clock clock) {
+                           EventOutbox outbox, StorageLedger ledger, MarketRepository markets, SharedVolumeProviders providers,
+                           StorageSettings settings, Cadence cadence, Clock clock) {
         this.tx = tx;
         this.volumes = volumes;
         this.clusters = clusters;
@@ -73,7 +74,7 @@ public final class ReconcileVolume {
         this.cadence = cadence;
         this.clock = clock;
         this.writes = new VolumeWrites(tx, volumes, outbox);
-        this.billing = new StorageBilling(ledger, settings);
+        this.billing = new StorageBilling(ledger, markets, settings);
     }
 
     /** Runs one pass; when to look again (null: never, it is deleted or its cluster makes it). */

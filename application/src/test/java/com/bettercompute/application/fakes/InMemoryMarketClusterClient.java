@@ -186,7 +186,14 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
         annotations.putAll(marking.annotations());
         List<NodeTaint> taints = new ArrayList<>(n.taints().stream().filter(t -> !marking.ownedTaintKeys().contains(t.key())).toList());
         taints.addAll(marking.taints());
-        ClusterNode next = new ClusterNode(node, labels, annotations, n.ready(), marking.unschedulable(), taints);
+        MarketClusterClient.Cordoned cordon = marking.cordon().next(n.unschedulable(),
+                "true".equals(annotations.get(MarketClusterClient.Cordon.MARK)));
+        if (cordon.marked()) {
+            annotations.put(MarketClusterClient.Cordon.MARK, "true");
+        } else {
+            annotations.remove(MarketClusterClient.Cordon.MARK);
+        }
+        ClusterNode next = new ClusterNode(node, labels, annotations, n.ready(), cordon.cordoned(), taints);
         if (!next.equals(n)) {
             nodes.put(node, next);
             nodeWrites++;

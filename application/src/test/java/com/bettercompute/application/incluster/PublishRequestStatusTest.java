@@ -49,6 +49,27 @@ class PublishRequestStatusTest {
     }
 
     @Test
+    void before_the_markets_first_read_accepted_and_provisioned_tell_one_story_then_the_read_says_read() {
+        w.pass();
+
+        assertThat(condition(attempt1, "Provisioned").reason()).isEqualTo("Pending");
+        assertThat(condition(attempt1, "Accepted").message()).isEqualTo("The market holds this request and reads it at its next tick.");
+        assertThat(condition(attempt1, "Provisioned").message()).doesNotContain("not read");
+
+        w.tick();
+        w.pass();
+
+        assertThat(condition(attempt1, "Accepted").message()).isEqualTo("The market read this request.");
+    }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(com.bettercompute.domain.market.Reason.class)
+    void accepted_says_read_for_every_reason_but_pending(com.bettercompute.domain.market.Reason reason) {
+        assertThat(PublishRequestStatus.accepted(reason).contains("read this request"))
+                .isEqualTo(reason != com.bettercompute.domain.market.Reason.PENDING);
+    }
+
+    @Test
     void each_change_of_reason_is_one_event_on_the_job() {
         w.pass();
         w.tick();

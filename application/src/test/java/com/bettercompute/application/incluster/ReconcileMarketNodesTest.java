@@ -4,6 +4,8 @@ import com.bettercompute.application.fakes.InMemoryMarketClusterClient;
 import com.bettercompute.application.market.EnrolCluster;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.application.market.ReadMarketRequest;
+import com.bettercompute.application.market.ReportNodeOutOfService;
+import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.market.SetLimitPrice;
 import com.bettercompute.application.port.MarketClusterClient.NodeTaint;
 import com.bettercompute.application.port.ClusterLocator;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,6 +71,17 @@ class ReconcileMarketNodesTest {
             nodes.reconcile(MarketWorld.ACME_TRAIN);
             settle();
         }
+    }
+
+    /** Both pools made and their nodes Ready in the cluster, {@code gke-a-0} running {@code train-0}; one pass read them. */
+    List<String> twoReadyNodes() {
+        makePools();
+        List<String> pools = marketPools();
+        cluster.node("gke-a-0", pools.get(0), true);
+        cluster.node("gke-b-0", pools.get(1), true);
+        cluster.pod("gke-a-0", "research", "train-0");
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        return pools;
     }
 
     @Test
@@ -144,12 +158,7 @@ class ReconcileMarketNodesTest {
 
     @Test
     void a_notice_cordons_taints_annotates_and_evicts_with_the_time_left_and_a_rescind_undoes_it() {
-        makePools();
-        List<String> pools = marketPools();
-        cluster.node("gke-a-0", pools.get(0), true);
-        cluster.node("gke-b-0", pools.get(1), true);
-        cluster.pod("gke-a-0", "research", "train-0");
-        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        List<String> pools = twoReadyNodes();
         w.ports.clock().advance(Duration.ofHours(3));
         w.enrol.enrol(new EnrolCluster.Command(MarketWorld.GLOBEX_TRAIN, 64L, null, null));
         var credited = w.markets.load();
@@ -185,5 +194,58 @@ class ReconcileMarketNodesTest {
         assertThat(a.unschedulable()).isFalse();
         assertThat(a.taints()).containsExactly(new NodeTaint("nationalcompute.com/gpu-worker", "true", "NoSchedule"));
         assertThat(cluster.eventsWithReason("PreemptionRescinded")).hasSize(2);
+    }
+
+    @Test
+    void a_node_out_of_service_stays_cordoned_and_tainted_its_pods_evicted_with_the_grace_and_its_replacement_keeps_the_window() {
+        List<String> pools = twoReadyNodes();
+        NodeGrant failed = w.markets.load().liveGrants().stream()
+                .filter(g -> ReconcileMarketNodes.poolName(g.clusterId(), g.nodeId()).equals(pools.get(0))).findFirst().orElseThrow();
+        w.ports.clock().advance(Duration.ofMinutes(20));
+        new ReportNodeOutOfService(w.ports.transactions(), w.markets, w.ports.outbox(), w.ports.clock())
+                .report(new ReportNodeOutOfService.Command(failed.nodeId()));
+        w.ports.clock().advance(Duration.ofSeconds(15));
+
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+
+        var a = cluster.nodes.get("gke-a-0");
+        assertThat(a.unschedulable()).isTrue();
+        assertThat(a.annotations()).containsEntry(MarketClusterClient.Cordon.MARK, "true");
+        assertThat(a.taints()).contains(new NodeTaint("nationalcompute.com/out-of-service", "true", "NoSchedule"));
+        assertThat(a.labels()).as("the replacement carries the request's label").doesNotContainKey("nationalcompute.com/request");
+        assertThat(cluster.evictions).as("the 60-second grace, 15 s of it gone").containsExactly(Map.entry("train-0", 45L));
+        assertThat(cluster.eventsWithReason("NodeOutOfService")).extracting(e -> e.eventName())
+                .anySatisfy(n -> assertThat(n).startsWith("gke-a-0."))
+                .anySatisfy(n -> assertThat(n).startsWith("train-0."));
+        assertThat(new ReadMarketRequest(w.markets).read(JOB).reason()).as("nothing changes on the request")
+                .isEqualTo("Provisioned");
+
+        w.tick.run();
+        makePools();
+
+        NodeGrant replacement = w.markets.load().liveGrants().stream().filter(NodeGrant::replacement).findFirst().orElseThrow();
+        assertThat(replacement.protectedUntil()).as("what is left of the failed node's window, not a fresh one")
+                .isEqualTo(failed.protectedUntil());
+        assertThat(replacement.lockedRate()).isEqualTo(failed.lockedRate());
+        assertThat(marketPools()).as("the failed node stays in the cluster while investigated").contains(pools.get(0))
+                .contains(ReconcileMarketNodes.poolName(MarketWorld.ACME_TRAIN, replacement.nodeId()));
+    }
+
+    @Test
+    void a_tenants_own_cordon_of_a_market_node_stays_as_the_tenant_set_it() {
+        twoReadyNodes();
+        var served = cluster.nodes.get("gke-a-0");
+        cluster.nodes.put("gke-a-0", new MarketClusterClient.ClusterNode(served.name(), served.labels(), served.annotations(),
+                true, true, served.taints()));
+
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+        w.tick.run();
+        nodes.reconcile(MarketWorld.ACME_TRAIN);
+
+        assertThat(cluster.nodes.get("gke-a-0").unschedulable()).isTrue();
+        assertThat(cluster.nodes.get("gke-a-0").annotations()).doesNotContainKey(MarketClusterClient.Cordon.MARK);
+        assertThat(new ReadMarketRequest(w.markets).read(JOB).reason()).isEqualTo("Provisioned");
+        assertThat(w.markets.load().liveGrants()).as("the node keeps billing; no replacement is owed").hasSize(2)
+                .noneMatch(NodeGrant::replacement);
     }
 }

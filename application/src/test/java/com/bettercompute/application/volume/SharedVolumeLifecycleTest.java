@@ -3,11 +3,14 @@ package com.bettercompute.application.volume;
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.catalog.LoadCatalog;
+import com.bettercompute.application.cluster.ClusterLookup;
 import com.bettercompute.application.cluster.ClusterRef;
 import com.bettercompute.application.cluster.DeleteCluster;
 import com.bettercompute.application.fakes.InMemoryPorts;
 import com.bettercompute.application.fakes.InMemoryStorageLedger;
 import com.bettercompute.application.fakes.InMemoryVolumeRepository;
+import com.bettercompute.application.market.MarketCallers;
+import com.bettercompute.application.market.ReadBalance;
 import com.bettercompute.application.port.ClusterReadiness;
 import com.bettercompute.application.port.InMemoryClusterProvider;
 import com.bettercompute.application.port.InMemorySharedVolumeProvider;
@@ -39,6 +42,7 @@ import com.bettercompute.domain.cluster.LocationType;
 import com.bettercompute.domain.cluster.NodePool;
 import com.bettercompute.domain.cluster.NodePoolSpec;
 import com.bettercompute.domain.cluster.ReleaseChannel;
+import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.volume.SharedVolume;
 import com.bettercompute.domain.volume.StorageCharge;
@@ -82,7 +86,7 @@ class SharedVolumeLifecycleTest {
             ports.outbox(), ports.usage(), account -> clusterProvider, CADENCE, ports.clock(), ClusterReadiness.NONE,
             new ClusterVolumes(ports.transactions(), ports.clusters(), volumes, ports.outbox(), account -> files, settings, CADENCE));
     final ReconcileVolume volumeLoop = new ReconcileVolume(ports.transactions(), volumes, ports.clusters(), ports.catalog(),
-            ports.outbox(), ledger, account -> files, settings, CADENCE, ports.clock());
+            ports.outbox(), ledger, ports.markets(), account -> files, settings, CADENCE, ports.clock());
     final Authorizer authorizer = new Authorizer(ports.access());
     final DeleteVolume deleteVolume = new DeleteVolume(volumes, volumeLoop, authorizer, ports.clock());
     final ListVolumes listVolumes = new ListVolumes(volumes, ledger, settings, authorizer);
@@ -202,6 +206,31 @@ class SharedVolumeLifecycleTest {
         ReadUsage usage = new ReadUsage(ports.usage(), new ReadableClusters(ports.clusters(), authorizer), ledger);
         assertThat(usage.read(ALICE_TOKEN, "acme", 1000)).anyMatch(r -> r.kind().equals(StorageCharge.USAGE_KIND)
                 && r.clusterId().equals(ID));
+    }
+
+    @Test
+    void billed_hours_come_off_the_one_balance_the_market_checks_and_the_balance_page_shows_it() {
+        ports.transactions().inTransaction(() -> {
+            Market market = ports.markets().load();
+            market.addTenant("acme", Money.usd(100));
+            ports.markets().save(market);
+            return null;
+        });
+        readyWithVolume();
+        files.holdBytes(AT, 100L * StoragePrice.GIB);
+        sampleFor(Duration.ofMinutes(150));
+
+        Money charged = ledger.chargedTo("acme");
+        assertThat(charged.micros()).isPositive();
+        Market market = ports.markets().load();
+        assertThat(market.tenant("acme").charged()).as("the market's charged total holds the storage charges").isEqualTo(charged);
+        assertThat(market.tenant("acme").balanceMicros()).isEqualTo(Money.usd(100).micros() - charged.micros());
+        ReadBalance.Balance page = new ReadBalance(new MarketCallers(ports.access(), ports.clusters(),
+                new ClusterLookup(ports.clusters(), authorizer)), authorizer, ports.markets(), ports.marketLedger(), ledger)
+                .read(ALICE_TOKEN, "acme");
+        assertThat(page.balance()).as("counted once on the balance page").isEqualTo(Money.ofMicros(Money.usd(100).micros() - charged.micros()));
+        assertThat(page.charged()).isEqualTo(charged);
+        assertThat(page.entries()).anyMatch(e -> e.kind().equals("storage"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,6 +1,7 @@
 package com.bettercompute.bootstrap.gke;
 
 import com.bettercompute.adapters.gke.ComputeLoadBalancerProvider;
+import com.bettercompute.adapters.gke.FilestoreSharedVolumeProvider;
 import com.bettercompute.adapters.gke.GkeClusterProvider;
 import com.bettercompute.adapters.gke.GkeClusterProviders;
 import com.bettercompute.adapters.gke.GkeClusterProviders.Endpoint;
@@ -16,6 +17,7 @@ import com.google.container.v1.AcceleratorConfig;
 import com.google.container.v1.NodeConfig;
 import com.google.container.v1.NodeTaint;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -134,6 +136,33 @@ public final class GkeProviderSetup implements AutoCloseable {
         String host = hostPort.substring(0, hostPort.lastIndexOf(':'));
         boolean loopback = LOOPBACK.contains(host) || host.startsWith("127.");
         return loopback ? Transport.PLAINTEXT : Transport.TLS;
+    }
+
+    /**
+     * How {@code --filestore-endpoint} is spoken to, as {@code --gke-endpoint} is: {@code http://HOST:PORT} on a loopback
+     * host is plaintext without credentials (a standalone simulator), {@code https://HOST[:PORT]} is TLS with
+     * application-default credentials; Cloud Monitoring's read goes to the same address. Plain HTTP to another host is
+     * refused: the calls would carry no credentials over a network.
+     */
+    public static FilestoreSharedVolumeProvider.Endpoint filestoreAt(String url) {
+        URI uri;
+        try {
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            uri = null;
+        }
+        if (uri == null || uri.getHost() == null || uri.getPort() == 0 || (uri.getPath() != null && !uri.getPath().isEmpty())
+                || uri.getQuery() != null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+            throw new IllegalArgumentException("--filestore-endpoint takes http://HOST:PORT or https://HOST[:PORT], not \"" + url + "\"");
+        }
+        if ("https".equals(uri.getScheme())) {
+            return new FilestoreSharedVolumeProvider.Endpoint(url, url, Transport.TLS, null);
+        }
+        if (uri.getPort() < 0 || transportTo(uri.getHost() + ":" + uri.getPort()) != Transport.PLAINTEXT) {
+            throw new IllegalArgumentException("--filestore-endpoint over http is for this machine only (127.*, localhost, ::1) and"
+                    + " names its port; use https:// for another host, not \"" + url + "\"");
+        }
+        return new FilestoreSharedVolumeProvider.Endpoint(url, url, Transport.PLAINTEXT, null);
     }
 
     /**

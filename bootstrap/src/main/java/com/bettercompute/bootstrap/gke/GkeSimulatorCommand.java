@@ -1,5 +1,6 @@
 package com.bettercompute.bootstrap.gke;
 
+import com.bettercompute.adapters.gke.simulator.FilestoreSimulator;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.adapters.gke.simulator.Pause;
 import java.io.PrintStream;
@@ -10,16 +11,19 @@ import java.util.concurrent.CountDownLatch;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--sim-operation-seconds S] [--state-dir DIR]}:
- * the GKE simulator alone, on the wall clock, until the process is killed.
+ * {@code better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--filestore-port P3] [--sim-operation-seconds S]
+ * [--state-dir DIR]}: the GKE simulator and its Filestore API alone, on the wall clock, until the process is killed.
  */
 public final class GkeSimulatorCommand {
     static final String USAGE = String.join("\n",
-            "usage: better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--sim-operation-seconds S] [--state-dir DIR]",
+            "usage: better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--filestore-port P3] [--sim-operation-seconds S] "
+                    + "[--state-dir DIR]",
             "  --grpc-port P1              plaintext gRPC port on 127.0.0.1 (default 0: any free port)",
             "  --rest-port P2              REST port on 127.0.0.1 (default 0: any free port)",
-            "  --sim-operation-seconds S   how long each GKE operation takes (default 20; 0 completes at once)",
-            "  --state-dir DIR             keep clusters, node pools and operations in DIR across restarts (default: in memory)",
+            "  --filestore-port P3         the Filestore API's REST port on 127.0.0.1 (default 0: any free port)",
+            "  --sim-operation-seconds S   how long each GKE and Filestore operation takes (default 20; 0 completes at once)",
+            "  --state-dir DIR             keep clusters, node pools, operations and file shares in DIR across restarts",
+            "                              (default: in memory, the shares in a temporary directory)",
             "Faults: POST http://127.0.0.1:<P2>/simulator/faults/<fault> (see docs/gke-simulator.md).");
 
     /** Waits with the thread: the one place the simulator's latency fault really sleeps. */
@@ -35,10 +39,11 @@ public final class GkeSimulatorCommand {
     }
 
     /** The parsed options. */
-    record Options(int grpcPort, int restPort, Duration operationDuration, Path stateDir) {
+    record Options(int grpcPort, int restPort, int filestorePort, Duration operationDuration, Path stateDir) {
         static Options parse(String[] args) {
             int grpc = 0;
             int rest = 0;
+            int filestore = 0;
             Duration operation = Duration.ofSeconds(20);
             Path state = null;
             for (int i = 0; i < args.length; i++) {
@@ -61,6 +66,7 @@ public final class GkeSimulatorCommand {
                 switch (arg) {
                     case "--grpc-port" -> grpc = port(arg, value);
                     case "--rest-port" -> rest = port(arg, value);
+                    case "--filestore-port" -> filestore = port(arg, value);
                     case "--sim-operation-seconds" -> {
                         try {
                             double seconds = Double.parseDouble(value);
@@ -81,7 +87,7 @@ public final class GkeSimulatorCommand {
                     default -> throw new IllegalArgumentException("unknown option " + arg);
                 }
             }
-            return new Options(grpc, rest, operation, state);
+            return new Options(grpc, rest, filestore, operation, state);
         }
 
         private static int port(String option, String value) {
@@ -97,20 +103,39 @@ public final class GkeSimulatorCommand {
         }
     }
 
-    /** Starts the simulator as the options say and prints its endpoints on {@code out}. */
-    static GkeSimulator start(String[] args, PrintStream out) {
+    /** The GKE simulator and its Filestore API, running on one clock and one state directory; closed together. */
+    record Running(GkeSimulator gke, FilestoreSimulator filestore) implements AutoCloseable {
+        @Override
+        public void close() {
+            try (filestore) {
+                gke.close();
+            }
+        }
+    }
+
+    /** Starts the simulators as the options say and prints their endpoints on {@code out}, a line each. */
+    static Running start(String[] args, PrintStream out) {
         Options options = Options.parse(args);
-        GkeSimulator simulator = GkeSimulator.start(Clock.systemUTC(), options.operationDuration(), options.grpcPort(), options.restPort(), SLEEP,
+        Clock clock = Clock.systemUTC();
+        GkeSimulator simulator = GkeSimulator.start(clock, options.operationDuration(), options.grpcPort(), options.restPort(), SLEEP,
                 options.stateDir());
+        FilestoreSimulator filestore;
+        try {
+            filestore = FilestoreSimulator.start(clock, options.operationDuration(), options.filestorePort(), options.stateDir());
+        } catch (RuntimeException e) {
+            simulator.close();
+            throw e;
+        }
         out.println(simulator.banner());
+        out.println(filestore.banner());
         out.flush();
-        return simulator;
+        return new Running(simulator, filestore);
     }
 
     /** The sub-command: serves until killed. Exits 2 on bad options, 1 if it cannot listen. */
     public static void run(String[] args) {
         quietTransportLogs();
-        GkeSimulator simulator;
+        Running simulator;
         try {
             simulator = start(args, System.out);
         } catch (IllegalArgumentException e) {

@@ -1,6 +1,7 @@
 package com.bettercompute.bootstrap.e2e;
 
 import com.bettercompute.adapters.persistence.Database;
+import com.bettercompute.adapters.persistence.KeyEncryptionKey;
 import com.bettercompute.adapters.persistence.testing.TestPostgres;
 import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.bootstrap.market.MarketBook;
@@ -39,9 +40,13 @@ class MarketReplicasTest {
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
+    /** The key-encryption key both replicas are given, as every replica on one database must be. */
+    private static final String KEY_ENCRYPTION_KEY = KeyEncryptionKey.random().base64();
+
     private static List<String> args(TestPostgres.Db pg, String replica) {
         return List.of("--port", "0", "--db", pg.urlWithCredentials(), "--market-tick-seconds",
-                Long.toString(EVERY.toSeconds()), "--sim-operation-seconds", "1", "--replica-id", replica);
+                Long.toString(EVERY.toSeconds()), "--sim-operation-seconds", "1", "--replica-id", replica,
+                "--key-encryption-key", KEY_ENCRYPTION_KEY);
     }
 
     @Test

@@ -206,6 +206,26 @@ class GkeProviderSetupTest {
         assertThat(GkeProviderSetup.transportTo(endpoint)).isEqualTo(transport);
     }
 
+    @ParameterizedTest(name = "{0}: {1}")
+    @CsvSource({
+            "http://127.0.0.1:4000, PLAINTEXT", "http://localhost:4000, PLAINTEXT", "http://[::1]:4000, PLAINTEXT",
+            "https://file.googleapis.com, TLS", "https://files.internal:8443, TLS",
+            "http://10.0.0.5:4000, refused: for this machine only", "http://127.0.0.1, refused: names its port",
+            "127.0.0.1:4000, refused: takes http://", "http://127.0.0.1:4000/v1, refused: takes http://",
+            "ftp://127.0.0.1:4000, refused: takes http://", "'', refused: takes http://"})
+    void aFilestoreEndpointOnThisMachineIsPlaintextHttpsIsTlsAndPlainHttpElsewhereIsRefused(String url, String expected) {
+        if (expected.startsWith("refused: ")) {
+            assertThatThrownBy(() -> GkeProviderSetup.filestoreAt(url)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("--filestore-endpoint").hasMessageContaining(expected.substring("refused: ".length()));
+        } else {
+            var endpoint = GkeProviderSetup.filestoreAt(url);
+            assertThat(endpoint.transport()).isEqualTo(Transport.valueOf(expected));
+            assertThat(endpoint.filestoreUrl()).isEqualTo(url);
+            assertThat(endpoint.monitoringUrl()).as("the one read of Cloud Monitoring goes to the same address").isEqualTo(url);
+            assertThat(endpoint.credentials()).as("application-default over TLS, none in the clear").isNull();
+        }
+    }
+
     @Test
     void aSecondEmbeddedSimulatorOnTheSameDataIsRefusedWithWhatToDo(@TempDir Path state) {
         try (GkeProviderSetup first = GkeProviderSetup.from("simulator", null, Duration.ofSeconds(20), clock, state)) {

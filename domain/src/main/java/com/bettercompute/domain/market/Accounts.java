@@ -36,6 +36,12 @@ final class Accounts {
         t.credits = Math.addExact(t.credits, amount.micros());
     }
 
+    void chargeElsewhere(String tenantId, Money amount) {
+        Tenant t = state.tenant(tenantId);
+        t.settled = Math.addExact(t.settled, amount.micros());
+        t.charged = Math.addExact(t.charged, amount.micros());
+    }
+
     void addCluster(String clusterId, String tenantId, long maxGpus, Money limit) {
         if (state.clusters.containsKey(clusterId)) {
             throw new DomainException(ErrorCode.CONFLICT, "cluster " + clusterId + " exists",

@@ -67,7 +67,7 @@ final class ClusterQueues {
             changes.touch(r);
             c.usedGpus += r.gpus;
             state.book(r.pool).added.add(r);
-            state.setReason(r, Reason.PENDING, "filed with the market; not read yet", now, events);
+            state.setReason(r, Reason.PENDING, "filed with the market; the market reads it at its next tick", now, events);
             events.add(new MarketEvent.RequestFiled(now, r.id, r.jobId, c.id, r.pool, r.gpus));
         }
         book.queue.removeIf(r -> r.phase != RequestPhase.QUEUED);

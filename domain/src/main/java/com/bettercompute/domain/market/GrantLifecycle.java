@@ -103,8 +103,9 @@ final class GrantLifecycle {
         if (r == null) {
             return List.of();
         }
-        if (r.protectedUntil == null) {
-            r.window(g.protectedUntil());
+        Instant window = ProtectionWindowPolicy.gangWindow(r.protectedUntil, g.protectedUntil());
+        if (!window.equals(r.protectedUntil)) {
+            r.window(window);
             changes.touch(r);
         }
         List<MarketEvent> events = new ArrayList<>();

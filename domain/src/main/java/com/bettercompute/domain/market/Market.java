@@ -109,6 +109,18 @@ public final class Market {
         accounts.credit(tenantId, amount);
     }
 
+    /**
+     * A charge billed outside the market (a shared volume's hour of storage), taken off the tenant's one balance in
+     * full: the balance checks ({@code BalanceTooLow} at admission and at every tick, a balance run out) see it as they
+     * see the GPU charges. Unlike those it is not capped at what is left, since the bytes were held whatever the
+     * balance: it can take the balance below zero, and the next top-up pays it first.
+     *
+     * @throws DomainException NOT_FOUND for a tenant the market does not have
+     */
+    public void chargeElsewhere(String tenantId, Money amount) {
+        accounts.chargeElsewhere(tenantId, amount);
+    }
+
     public void addCluster(String clusterId, String tenantId, long maxGpus, Money limit) {
         accounts.addCluster(clusterId, tenantId, maxGpus, limit);
     }

@@ -132,6 +132,11 @@ public final class NodeGrant {
         return protectedUntil;
     }
 
+    /** When billing stopped (the grant ended: released, reclaimed, or its node taken out of service); null while it lives. */
+    public Instant endsAt() {
+        return endsAt;
+    }
+
     public boolean replacement() {
         return replacement;
     }

@@ -29,6 +29,18 @@ public final class ProtectionWindowPolicy {
         return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
     }
 
+    /**
+     * The window of a gang whose nodes were granted or got ready at different times: it lasts until the
+     * latest of its nodes' windows ends, so a notice (which reclaims the whole gang) never starts while one of
+     * its nodes is still protected. A node not ready yet ({@code nodeWindow} null) changes nothing.
+     */
+    public static Instant gangWindow(Instant gangWindow, Instant nodeWindow) {
+        if (nodeWindow == null) {
+            return gangWindow;
+        }
+        return gangWindow == null || nodeWindow.isAfter(gangWindow) ? nodeWindow : gangWindow;
+    }
+
     public static boolean isVoid(long limit, long startLimit) {
         return limit < startLimit;
     }

@@ -7,7 +7,7 @@ public final class Tenant {
     /** Everything billed: {@link #settled} plus what the grants' open ledger entries have accrued. */
     long charged;
     /**
-     * What the tenant's closed ledger entries add up to. It moves only when an entry closes, so a saved market
+     * What the tenant's closed ledger entries add up to, with the charges billed elsewhere. It moves only when an entry closes, so a saved market
      * keeps it and works {@link #charged} out again from its grants' open entries when it is restored.
      */
     long settled;
@@ -32,7 +32,10 @@ public final class Tenant {
         return Money.ofMicros(charged);
     }
 
-    /** The balance in micro-dollars; billing never takes it below zero. */
+    /**
+     * The balance in micro-dollars. The market's own billing never takes it below zero; a charge billed elsewhere
+     * ({@link Market#chargeElsewhere}) can.
+     */
     public long balanceMicros() {
         return credits - charged;
     }

@@ -352,6 +352,27 @@ class MarketTickTest {
     }
 
     @Test
+    void aGangWhoseNodesGotReadyAtDifferentTimesIsProtectedUntilTheLastOfTheirWindowsEnds() {
+        MarketRequest a = file("a", "acme-c", 2, null);
+        market.tick(T0);
+        market.nodeReady("n1", T0);
+        Instant late = at(Duration.ofMinutes(30));
+        market.nodeReady("n2", late);
+        assertThat(a.protectedUntil()).isEqualTo(late.plus(Duration.ofHours(2)));
+
+        market.removeNode("n3", T0);
+        market.removeNode("n4", T0);
+        market.file(new JobDemand("b", "beta-c", POOL, 16, Money.parse("5.00"), PriorityClass.NONE), at(Duration.ofHours(2)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(121)));
+        assertThat(a.phase()).as("n2's window still runs: no notice inside it").isEqualTo(RequestPhase.ADMITTED);
+
+        TickOutcome o = Ticks.tickReady(market, at(Duration.ofMinutes(150)));
+        assertThat(a.phase()).isEqualTo(RequestPhase.RECLAIMING);
+        assertThat(events(o, MarketEvent.PreemptionNoticed.class)).singleElement()
+                .satisfies(n -> assertThat(n.deadline()).isAfter(a.protectedUntil()));
+    }
+
+    @Test
     void aTenantWhoseBalanceCannotFundTwoHoursWaitsWithBalanceTooLowAndATopUpClearsIt() {
         market.addTenant("poor", Money.usd(10));
         market.addCluster("poor-c", "poor", 64, Money.parse("2.00"));
@@ -362,6 +383,30 @@ class MarketTickTest {
         market.credit("poor", Money.usd(30));
         Ticks.tickReady(market, at(Duration.ofSeconds(10)));
         assertThat(p.phase()).isEqualTo(RequestPhase.ADMITTED);
+    }
+
+    @Test
+    void aChargeBilledElsewhereComesOffTheBalanceTheTickGatesOnAndIsKeptAcrossARestore() {
+        market.addTenant("stores", Money.usd(40));
+        market.addCluster("stores-c", "stores", 64, Money.parse("2.00"));
+        market.chargeElsewhere("stores", Money.usd(10));   // 30 left; two hours of 8 GPUs at 2.00 need 32
+        MarketRequest p = market.file(new JobDemand("p", "stores-c", POOL, 8, null, PriorityClass.NONE), T0);
+        Ticks.tickReady(market, T0);
+        assertThat(p.reason()).isEqualTo(Reason.BALANCE_TOO_LOW);
+        assertThat(p.message()).contains("balance 30.00 USD");
+        Market restored = Market.restore(market.snapshot());
+        assertThat(restored.tenant("stores").balanceMicros()).isEqualTo(Money.usd(30).micros());
+        assertThat(restored.tenant("stores").charged()).isEqualTo(Money.usd(10));
+    }
+
+    @Test
+    void aChargeBilledElsewhereIsTakenInFullBelowZeroAndATopUpPaysItFirst() {
+        market.addTenant("owes", Money.usd(5));
+        market.chargeElsewhere("owes", Money.usd(8));
+        assertThat(market.tenant("owes").balanceMicros()).isEqualTo(-Money.usd(3).micros());
+        market.credit("owes", Money.usd(10));
+        assertThat(market.tenant("owes").balanceMicros()).isEqualTo(Money.usd(7).micros());
+        assertThatThrownBy(() -> market.chargeElsewhere("nobody", Money.usd(1))).isInstanceOf(DomainException.class);
     }
 
     @Test
@@ -487,7 +532,8 @@ class MarketTickTest {
         List<MarketEvent> events = market.nodeReady(granted.get(1), secondReady);
         assertThat(events).filteredOn(MarketEvent.GangProvisioned.class::isInstance).hasSize(1);
         assertThat(a.reason()).isEqualTo(Reason.PROVISIONED);
-        assertThat(a.protectedUntil()).isEqualTo(firstReady.plus(Duration.ofHours(2)));
+        assertThat(a.protectedUntil()).as("the gang's window ends with the last of its nodes'")
+                .isEqualTo(secondReady.plus(Duration.ofHours(2)));
         NodeGrant second = market.node(granted.get(1)).grant();
         assertThat(second.holdUntil()).isEqualTo(secondReady.plus(Duration.ofHours(1)));
         assertThat(second.protectedUntil()).isEqualTo(secondReady.plus(Duration.ofHours(2)));

@@ -74,6 +74,22 @@ class PolicyTablesTest {
                 .isEqualTo(protects);
     }
 
+    @ParameterizedTest(name = "gang until +{0}m, node until +{1}m -> +{2}m")
+    @CsvSource(nullValues = "null", value = {
+            "null, 120,  120",    // the first node ready starts the gang's window
+            "120,  150,  150",    // a node ready later keeps the gang protected until its own window ends
+            "150,  120,  150",    // an earlier window never shortens it
+            "120,  120,  120",
+            "120,  null, 120",    // a node not ready yet changes nothing
+            "null, null, null"})
+    void gangWindowEndsWithTheLatestNodeWindow(Integer gang, Integer node, Integer expected) {
+        assertThat(ProtectionWindowPolicy.gangWindow(plusMinutes(gang), plusMinutes(node))).isEqualTo(plusMinutes(expected));
+    }
+
+    private static Instant plusMinutes(Integer minutes) {
+        return minutes == null ? null : T0.plus(Duration.ofMinutes(minutes));
+    }
+
     @ParameterizedTest(name = "limit {0}, reserve {1}, start {2}, balance {3} -> {4}")
     @CsvSource({
             "3000000, 1000000, 2000000, 100, OUTBID",

@@ -6,6 +6,7 @@ import com.bettercompute.adapters.http.MarketUseCases;
 import com.bettercompute.adapters.http.NodePoolUseCases;
 import com.bettercompute.adapters.http.VolumeUseCases;
 import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.access.ConsoleSessions;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.cluster.Ids;
@@ -26,7 +27,8 @@ import java.util.Optional;
 
 /**
  * The web console under {@value #BASE}, on the API's port and over the API's use cases: a person signs in
- * once with the organization's API token and gets a session ({@link Sessions}); every page is rendered on
+ * once with the organization's API token and gets a session ({@link ConsoleSessions}, kept in the database: every
+ * replica knows it, a restart keeps it); every page is rendered on
  * the server from precompiled jte templates and works without JavaScript; every form carries the session's
  * CSRF token. Calls made through a session reach the use cases as a {@link Caller} marked {@code viaSession}.
  *
@@ -59,7 +61,7 @@ public final class Console {
     final ConsoleUseCases console;
     /** The shared volumes (the Storage page, a cluster's volume); null: the site provisions none. */
     final VolumeUseCases volumes;
-    final Sessions sessions;
+    final ConsoleSessions sessions;
     private final Clock clock;
     private final TemplateEngine templates = TemplateEngine.createPrecompiled(ContentType.Html);
     private final Map<String, byte[]> assets = Map.of("console.css", asset("console.css"), "console.js", asset("console.js"));
@@ -76,7 +78,7 @@ public final class Console {
         this.nodePools = nodePools;
         this.market = market;
         this.console = console;
-        this.sessions = new Sessions(clock);
+        this.sessions = console.sessions();
         this.clock = clock;
     }
 
@@ -160,7 +162,7 @@ public final class Console {
     }
 
     /** The session a request's cookie names, if it is live. */
-    Optional<Sessions.Session> session(Context ctx) {
+    Optional<ConsoleSessions.Session> session(Context ctx) {
         return sessions.find(ctx.cookie(COOKIE));
     }
 

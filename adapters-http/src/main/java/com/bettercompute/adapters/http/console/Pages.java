@@ -1,6 +1,7 @@
 package com.bettercompute.adapters.http.console;
 
 import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.access.ConsoleSessions;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import io.javalin.config.RoutesConfig;
@@ -18,7 +19,7 @@ import java.util.Optional;
  */
 final class Pages {
     /** One request of a signed-in person. */
-    record Visit(Context ctx, Caller caller, Sessions.Session session, String org) {
+    record Visit(Context ctx, Caller caller, ConsoleSessions.Session session, String org) {
         Model.Chrome chrome(String title, String section, Model.ClusterNav cluster, String live) {
             String flash = Flash.message(ctx.queryParam("done"), ctx.queryParam("name"));
             return new Model.Chrome(title, section, caller.id(), org, session.csrf(), cluster, live, flash);
@@ -55,7 +56,7 @@ final class Pages {
 
     private void serve(Context ctx, Page page, boolean form) {
         Model.Chrome plain = Console.signedOutChrome("Console");
-        Optional<Sessions.Session> session = console.session(ctx);
+        Optional<ConsoleSessions.Session> session = console.session(ctx);
         if (session.isEmpty()) {
             if (form) {
                 console.problem(ctx, plain, 403, "Signed out", "Your session has ended. Sign in again, then send the form again.");

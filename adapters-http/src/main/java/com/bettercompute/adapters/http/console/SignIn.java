@@ -1,5 +1,6 @@
 package com.bettercompute.adapters.http.console;
 
+import com.bettercompute.application.access.ConsoleSessions;
 import com.bettercompute.domain.DomainException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -53,7 +54,7 @@ final class SignIn {
             return;
         }
         console.sessions.close(ctx.cookie(Console.COOKIE));
-        Sessions.Opened opened = console.sessions.open(Console.tokenHash(token.trim()));
+        ConsoleSessions.Opened opened = console.sessions.open(Console.tokenHash(token.trim()));
         ctx.res().addHeader("Set-Cookie", cookie(opened.id(), Console.secure(ctx), false));
         ctx.redirect(next(next), HttpStatus.SEE_OTHER);
     }

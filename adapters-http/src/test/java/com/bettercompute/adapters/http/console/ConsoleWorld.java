@@ -7,6 +7,8 @@ import com.bettercompute.adapters.http.MarketUseCases;
 import com.bettercompute.adapters.http.NodePoolUseCases;
 import com.bettercompute.adapters.http.Operations;
 import com.bettercompute.adapters.http.RequestLimits;
+import com.bettercompute.application.access.ConsoleSessions;
+import com.bettercompute.application.fakes.InMemoryConsoleSessionRepository;
 import com.bettercompute.application.fakes.InMemoryPorts;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.application.market.ReadMarketCluster;
@@ -42,6 +44,7 @@ final class ConsoleWorld implements AutoCloseable {
     private static final Pattern CSRF = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"");
 
     final MarketWorld w = new MarketWorld();
+    final InMemoryConsoleSessionRepository sessions = new InMemoryConsoleSessionRepository();
     final ApiServer server;
     final int port;
 
@@ -56,7 +59,8 @@ final class ConsoleWorld implements AutoCloseable {
                 new DeleteNodePool(p.transactions(), p.clusters(), p.outbox(), a, p.clock()));
         MarketUseCases market = MarketApiWorld.marketUseCases(w);
         Console console = new Console(api, nodePools, market,
-                new ConsoleUseCases(w.callers, new ReadMarketCluster(w.callers, w.markets)), p.clock());
+                new ConsoleUseCases(w.callers, new ReadMarketCluster(w.callers, w.markets),
+                        new ConsoleSessions(sessions, p.clock())), p.clock());
         server = new ApiServer(api, nodePools, new RequestLimits(RequestLimits.Settings.defaults(), java.time.Clock.systemUTC()),
                 Operations.NONE, market, console);
         port = server.start("127.0.0.1", 0);

@@ -124,6 +124,11 @@ public final class FilestoreSimulator implements AutoCloseable {
         return "http://127.0.0.1:" + port();
     }
 
+    /** The line that tells where it answers and where the shares are: what {@code --filestore-endpoint} takes is its URL. */
+    public String banner() {
+        return "filestore simulator: " + url() + " (shares under " + root + ")";
+    }
+
     /** Where the shares' directories are: {@code <project>/<zone>/<instance>/} under it. */
     public Path shareRoot() {
         return root;

@@ -195,7 +195,10 @@ final class SimulatedPods {
             }
             active = List.of();
         } else {
-            long wanted = Math.min(SimulatedKueue.parallelism(job), completions - succeeded) - active.size() - inAdmission(uid);
+            // podReplacementPolicy Failed: no replacement while a pod is terminating (the default replaces it at once)
+            long held = "Failed".equals(Obj.str(job, "spec", "podReplacementPolicy")) ? terminating : 0;
+            long wanted = Math.min(SimulatedKueue.parallelism(job), completions - succeeded) - active.size() - held
+                    - inAdmission(uid);
             if (backingOff(uid, now)) {
                 wanted = 0;
             }

@@ -306,6 +306,11 @@ final class SimulatedCluster implements AutoCloseable {
 
     /** A Job of {@code pods} pods with {@code gpus} GPUs each, at a priority, running for a while (null: until stopped). */
     void job(String name, int pods, int gpus, String priority, String runsFor) {
+        job(name, pods, gpus, priority, runsFor, null);
+    }
+
+    /** The same with the Job's {@code podReplacementPolicy} (null: the default, TerminatingOrFailed). */
+    void job(String name, int pods, int gpus, String priority, String runsFor, String podReplacementPolicy) {
         apply("""
                 apiVersion: batch/v1
                 kind: Job
@@ -317,6 +322,7 @@ final class SimulatedCluster implements AutoCloseable {
                 spec:
                   parallelism: %d
                   completions: %d
+                  %s
                   template:
                     spec:
                       restartPolicy: Never
@@ -325,7 +331,8 @@ final class SimulatedCluster implements AutoCloseable {
                       - name: train
                         image: trainer:1
                         resources: {limits: {nvidia.com/gpu: %d}}
-                """.formatted(name, priority, runsFor == null ? "" : "sim.better-compute.dev/runs-for: " + runsFor, pods, pods, gpus));
+                """.formatted(name, priority, runsFor == null ? "" : "sim.better-compute.dev/runs-for: " + runsFor, pods, pods,
+                podReplacementPolicy == null ? "" : "podReplacementPolicy: " + podReplacementPolicy, gpus));
     }
 
     void apply(String yaml) {

@@ -216,6 +216,41 @@ class SimulatedKueueTest {
                 .allSatisfy(p -> assertThat(p.getSpec().getNodeName()).isNull());
     }
 
+    @org.junit.jupiter.params.ParameterizedTest(name = "podReplacementPolicy {0}: {1} replacement while the evicted pod terminates")
+    @org.junit.jupiter.params.provider.CsvSource(nullValues = "null", value = {"Failed, 0", "TerminatingOrFailed, 1", "null, 1"})
+    void the_job_controller_honours_pod_replacement_policy_and_the_scheduler_never_overfills_a_node(String policy,
+                                                                                                     int replacements) {
+        granted("train", 2, policy);
+        Pod first = cluster.client.pods().inNamespace("default").list().getItems().get(0);
+        cluster.client.pods().inNamespace("default").withName(first.getMetadata().getName())
+                .evict(new io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder()
+                        .withNewMetadata().withName(first.getMetadata().getName()).withNamespace("default").endMetadata()
+                        .withDeleteOptions(new io.fabric8.kubernetes.api.model.DeleteOptionsBuilder().withGracePeriodSeconds(30L).build()).build());
+
+        cluster.advance(Duration.ofSeconds(1));
+        List<Pod> pods = cluster.client.pods().inNamespace("default").list().getItems();
+        assertThat(pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null)).hasSize(1 + replacements);
+        assertThat(pods).filteredOn(p -> p.getMetadata().getDeletionTimestamp() == null && p.getSpec().getNodeName() == null)
+                .as("a replacement waits: the terminating pod still holds its node's GPUs").hasSize(replacements);
+        eachNodeHoldsAtMostItsGpus();
+
+        cluster.advance(Duration.ofSeconds(30));
+        cluster.advance(Duration.ofSeconds(1));
+        pods = cluster.client.pods().inNamespace("default").list().getItems();
+        assertThat(pods).hasSize(2).allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
+        eachNodeHoldsAtMostItsGpus();
+    }
+
+    private void eachNodeHoldsAtMostItsGpus() {
+        java.util.Map<String, Long> gpus = new java.util.HashMap<>();
+        for (Pod p : cluster.client.pods().inNamespace("default").list().getItems()) {
+            if (p.getSpec().getNodeName() != null) {
+                gpus.merge(p.getSpec().getNodeName(), 8L, Long::sum);
+            }
+        }
+        assertThat(gpus.values()).allSatisfy(g -> assertThat(g).isLessThanOrEqualTo(8L));
+    }
+
     @Test
     void a_deleted_job_takes_its_workload_requests_pod_templates_and_pods_with_it() {
         cluster.installMarket(16);
@@ -258,8 +293,12 @@ class SimulatedKueueTest {
 
     /** A Job of that many 8-GPU pods, granted as many nodes (request r1), Ready, and Provisioned=True: its workload's name. */
     private String granted(String job, int pods) {
+        return granted(job, pods, null);
+    }
+
+    private String granted(String job, int pods, String podReplacementPolicy) {
         cluster.installMarket(16);
-        cluster.job(job, pods, 8, "normal", null);
+        cluster.job(job, pods, 8, "normal", null, podReplacementPolicy);
         String workload = cluster.workloadOf(job).getMetadata().getName();
         cluster.grant("market-r1", pods, "r1");
         cluster.advance(Duration.ofSeconds(10));
