@@ -4,18 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.bettercompute.application.fakes.MutableClock;
-import com.google.api.gax.core.NoCredentialsProvider;
-import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.api.gax.rpc.InvalidArgumentException;
 import com.google.cloud.container.v1.ClusterManagerClient;
-import com.google.cloud.container.v1.ClusterManagerSettings;
 import com.google.container.v1.Autopilot;
 import com.google.container.v1.Cluster;
 import com.google.container.v1.ClusterUpdate;
 import com.google.container.v1.CreateClusterRequest;
 import com.google.container.v1.IdentityServiceConfig;
 import com.google.container.v1.UpdateClusterRequest;
-import io.grpc.ManagedChannelBuilder;
 import java.io.IOException;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -38,12 +34,7 @@ class IdentityServiceConfigTest {
     @BeforeEach
     void start() throws IOException {
         simulator = GkeSimulator.start(clock, OPERATION, 0, 0, Pause.NONE, null);
-        client = ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
-                .setEndpoint(simulator.grpcTarget())
-                .setCredentialsProvider(NoCredentialsProvider.create())
-                .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
-                        .setEndpoint(simulator.grpcTarget()).setChannelConfigurator(ManagedChannelBuilder::usePlaintext).build())
-                .build());
+        client = PlaintextClusterManager.of(simulator);
     }
 
     @AfterEach
