@@ -312,17 +312,12 @@ class SimulatedClusterOidcTest {
 
     @Test
     void a_client_config_for_another_client_id_does_not_let_the_token_in() {
-        try (SimulatedCluster.World own = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS);
-             SimulatedCluster alone = new SimulatedCluster(own);
-             TestIssuer keys = new TestIssuer()) {
-            alone.enableIdentityService(own);
-            alone.trust(keys.uri());
-            bindAdmins(alone);
+        withOwnIssuer((alone, keys) -> {
             String elsewhere = SimulatedKubernetesApis.audienceOf(SimulatedCluster.PROJECT, SimulatedCluster.LOCATION, "elsewhere");
             try (KubernetesClient person = alone.clientWith(keys.sign(keys.idToken(elsewhere, "abc", List.of("nc:admin"), alone.clock.instant())))) {
                 assertThat(SimulatedCluster.code(() -> person.nodes().list())).isEqualTo(401);
             }
-        }
+        });
     }
 
     @ParameterizedTest(name = "userPrefix {0}, groupPrefix {1}: user {2}, group {3}")
