@@ -10,7 +10,7 @@
 # with --warm first (the default) all four are warmed, one after the other, before any is measured, so every target,
 # the floor too, is measured with the JIT done with its path; --warm each warms a target just before its own window
 # (what the script did before 2026-12-02: on a two-vCPU VM the JIT was still compiling then, the floor measured at
-# half its warmed rate and get at 0.4 of it; docs/performance.md, "on a slower machine"). Needs wrk (apt-get install -y wrk).
+# half its warmed rate and get at 0.4 of it; docs/performance.md). Needs wrk (apt-get install -y wrk).
 # BENCH_JAR=path runs another build of the jar (implies SKIP_BUILD=1), for before/after runs of one script.
 # PHASES_FILE=f appends each measured window as name|start|end (UTC) to f, to cut a JFR recording by target.
 # The creates count against the bench tenants' bound (100,000 clusters each, ApiBench.MAX_CLUSTERS): the seven-tenant

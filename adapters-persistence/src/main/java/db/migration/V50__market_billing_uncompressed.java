@@ -9,7 +9,7 @@ import java.sql.Statement;
 /**
  * {@code market_billing.cursors} (V35) stored without compression on PostgreSQL: the tick rewrites about a
  * megabyte of it every five seconds, and compressing it (PostgreSQL's default for long text) took about three
- * times as long as writing it uncompressed (docs/performance.md, issue 14's fourth round). The rows are
+ * times as long as writing it uncompressed (measured when billing text was written every tick). The rows are
  * short-lived, so the space compression saves is not worth the time. H2 has no such setting and needs none.
  * A Java migration because the statement is PostgreSQL's alone and the SQL migrations run on both engines.
  */

@@ -9,7 +9,7 @@ import java.sql.Statement;
 /**
  * On PostgreSQL, every statement that writes {@code clusters} or {@code node_pools} notifies
  * {@code bc_clusters_changed} in its transaction (delivered at commit): the other replicas then stop answering
- * reads of clusters from memory (docs/decisions.md, "Cluster reads kept in memory"). A trigger rather than a
+ * reads of clusters from memory (docs/decisions/persistence-caches.md). A trigger rather than a
  * NOTIFY the repository sends: it costs no round trip of its own (a group of creates is latency-bound) and
  * no write can forget it. H2 belongs to one process, which knows its own writes: nothing to do there. A Java
  * migration because the statements are PostgreSQL's alone and the SQL migrations run on both engines.

@@ -9,7 +9,7 @@ import java.sql.Statement;
 /**
  * On PostgreSQL, every save of the market (it always moves the {@code market_state} row's version) notifies
  * {@code bc_market_saved} in its transaction, delivered at commit: the other replicas' validating webhooks then
- * read the market's facts again (docs/decisions.md, "The admission webhook's version signal"). The same kind
+ * read the market's facts again (docs/decisions/admission.md, "Freshness"). The same kind
  * of trigger as the clusters' (V51), so both signals are notified one way. H2: nothing to do (one process).
  */
 public final class V52__notify_market_saves extends BaseJavaMigration {

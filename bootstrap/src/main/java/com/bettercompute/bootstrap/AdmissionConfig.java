@@ -3,7 +3,7 @@ package com.bettercompute.bootstrap;
 import java.util.Set;
 
 /**
- * How the admission webhooks are served ({@code --admission-*} options; docs/decisions.md, "Launch admission").
+ * How the admission webhooks are served ({@code --admission-*} options; docs/decisions/admission.md).
  *
  * @param port          their HTTPS port; 0 takes any free port
  * @param url           the base URL the clusters' API servers reach them at ({@code https://host:port}); null:

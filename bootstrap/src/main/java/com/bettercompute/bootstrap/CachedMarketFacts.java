@@ -8,8 +8,7 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * The admission facts of each cluster, kept while the market's saved version holds (docs/decisions.md, "Launch
- * admission"): the validating webhook runs on every pod a tenant creates, and reading the whole market for each
+ * The admission facts of each cluster, kept while the market's saved version holds (docs/decisions/admission.md): the validating webhook runs on every pod a tenant creates, and reading the whole market for each
  * would cost it its 5 ms, while the version costs no query while the replica hears the others' saves
  * ({@code ChangeSignal}; one row otherwise). A change (the packing switch, a top-up, a new limit price, a tick)
  * is a new version, so it binds admission from its commit on this replica, and on the others once

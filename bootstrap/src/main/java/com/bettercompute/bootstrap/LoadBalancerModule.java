@@ -4,6 +4,8 @@ import com.bettercompute.adapters.k8s.Fabric8LoadBalancerClusterClient;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.adapters.persistence.MarketTickLock;
 import com.bettercompute.application.incluster.ClusterConnections;
+import com.bettercompute.application.access.Authorizer;
+import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import com.bettercompute.application.loadbalancer.ReconcileLoadBalancers;
 import com.bettercompute.application.port.AdmissionEndpoints;
 import com.bettercompute.application.port.CatalogRepository;
@@ -13,7 +15,6 @@ import com.bettercompute.application.port.ClusterProviders;
 import com.bettercompute.application.port.LoadBalancerClusterClient;
 import com.bettercompute.application.port.LoadBalancerClusterClient.ServiceWatch;
 import com.bettercompute.application.port.LoadBalancerProvider;
-import com.bettercompute.application.port.LoadBalancerRepository;
 import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.loadbalancer.LoadBalancer;
@@ -26,7 +27,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
@@ -126,11 +126,6 @@ final class LoadBalancerModule implements AutoCloseable {
         return module;
     }
 
-    /** The platform's load balancers, for the operator's route. */
-    LoadBalancerRepository rows() {
-        return db.loadBalancers();
-    }
-
     void wake() {
         wake.release();
     }
@@ -225,8 +220,11 @@ final class LoadBalancerModule implements AutoCloseable {
         fabric8.close();
     }
 
-    /** The rows of one tenant's clusters, or every row, as the operator's route lists them. */
-    List<LoadBalancer> held() {
-        return db.loadBalancers().all();
+    /**
+     * Who holds which address, read from the saved rows: served by every replica, whether or not it runs the
+     * load balancers' loop.
+     */
+    static ListLoadBalancers list(Database db, Authorizer authorizer) {
+        return new ListLoadBalancers(db.loadBalancers(), db.clusters(), authorizer);
     }
 }

@@ -2,6 +2,7 @@ package com.bettercompute.bootstrap;
 
 import com.bettercompute.adapters.k8s.Fabric8MarketClusterClient;
 import com.bettercompute.adapters.persistence.Database;
+import com.bettercompute.application.incluster.CarryMarketIntoClusters;
 import com.bettercompute.application.incluster.ClusterConnections;
 import com.bettercompute.application.incluster.KeepClusterComponents;
 import com.bettercompute.application.incluster.KeepPlatformObjects;
@@ -39,6 +40,11 @@ public final class MarketModule implements AutoCloseable {
     static final Duration TICK_DRAIN = Duration.ofSeconds(15);
     /** How often the in-cluster loop passes over the clusters when nothing wakes it. */
     static final Duration IN_CLUSTER_EVERY = Duration.ofSeconds(5);
+    /**
+     * How long a replica's in-cluster leases run without renewal: a replica that dies has its clusters taken over
+     * this long after its last pass.
+     */
+    static final Duration IN_CLUSTER_LEASE = Duration.ofSeconds(30);
     /** How often each cluster's platform objects are checked against what the market declares. */
     static final Duration OBJECTS_EVERY = Duration.ofSeconds(60);
     static final int CLUSTER_API_TIMEOUT_MILLIS = 10_000;
@@ -108,22 +114,24 @@ public final class MarketModule implements AutoCloseable {
     }
 
     /**
-     * Starts carrying the market out inside its tenant clusters (docs/decisions.md, "The market inside tenant
-     * clusters"): platform objects (with the admission webhooks' configurations of {@code admission}), demand in,
-     * verdicts out, nodes. Only where the reconcilers run.
+     * Starts carrying the market out inside its tenant clusters (docs/decisions/market-in-cluster.md,
+     * docs/decisions/in-cluster-loop.md): platform objects (with the admission webhooks' configurations of {@code admission}), demand in,
+     * verdicts out, nodes; this replica works the clusters it holds a lease on, as {@code replicaId}. Only where the
+     * reconcilers run.
      */
     void startInCluster(ClusterRepository clusters, CatalogRepository catalog, ClusterProviders providers,
-                        MarketCatalog marketCatalog, AdmissionEndpoints admission) {
+                        MarketCatalog marketCatalog, AdmissionEndpoints admission, String replicaId) {
         clusterClient = new Fabric8MarketClusterClient(CLUSTER_API_TIMEOUT_MILLIS, WATCH_RESYNC_MILLIS);
         ClusterConnections connections = new ClusterConnections(clusters, catalog, providers);
-        inCluster = new InClusterMarketLoop(markets, connections, clusterClient,
+        CarryMarketIntoClusters.Steps steps = new CarryMarketIntoClusters.Steps(
                 new KeepClusterComponents(connections, clusterClient),
                 new KeepPlatformObjects(markets, connections, clusterClient, admission),
                 new SyncClusterDemand(db.transactions(), markets, db.outbox(), clock),
                 new PublishRequestStatus(markets, clusterClient, clock),
                 new ReconcileMarketNodes(db.transactions(), markets, marketCatalog, connections, catalog, providers,
-                        clusterClient, db.outbox(), clock),
-                clock, IN_CLUSTER_EVERY, OBJECTS_EVERY, db.newInClusterLock());
+                        clusterClient, db.outbox(), clock));
+        inCluster = new InClusterMarketLoop(wake -> new CarryMarketIntoClusters(markets, db.inClusterLeases(), connections,
+                clusterClient, steps, clock, replicaId, IN_CLUSTER_LEASE, OBJECTS_EVERY, wake), IN_CLUSTER_EVERY);
         effects.wake = inCluster::wake;
     }
 

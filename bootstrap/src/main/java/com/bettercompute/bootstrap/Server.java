@@ -44,6 +44,7 @@ import com.bettercompute.application.market.EnrolCluster;
 import com.bettercompute.application.market.EnrolReadyCluster;
 import com.bettercompute.application.market.ListClusterRequests;
 import com.bettercompute.application.market.LoadMarketCatalog;
+import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import com.bettercompute.application.market.MarketCallers;
 import com.bettercompute.application.market.MarketCatalog;
 import com.bettercompute.application.market.ReadBalance;
@@ -214,7 +215,7 @@ public final class Server implements AutoCloseable {
             admission = startAdmission(config, admissionConfig, market, db, clock);
             if (config.reconcile()) {
                 // The market inside its tenant clusters runs where the reconcilers run.
-                market.startInCluster(db.clusters(), cache.catalog(), providers, parsed.market(), admission.endpoints());
+                market.startInCluster(db.clusters(), cache.catalog(), providers, parsed.market(), admission.endpoints(), config.replicaId());
                 loadBalancers = LoadBalancerModule.start(db, cache.catalog(), providers, setup::loadBalancers, parsed.loadBalancers(),
                         admission.endpoints(), metrics, clock);
                 reconciler = new ReconcileWorker(db.clusters(), reconcile, clock, config.replicaId(), LEASE,
@@ -267,10 +268,11 @@ public final class Server implements AutoCloseable {
             MarketUseCases marketUseCases = marketUseCases(market, db, cache, authorizer, parsed.market(), clock);
             VolumeUseCases volumeUseCases = volumes.useCases(authorizer,
                     new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer)), parsed.storage());
+            ListLoadBalancers listLoadBalancers = LoadBalancerModule.list(db, authorizer);
             ApiServer api = new ApiServer(useCases, nodePools, new RequestLimits(config.requestLimits(), clock), operations,
-                    marketUseCases, signIn,
-                    new Console(useCases, nodePools, marketUseCases, consoleUseCases(market, db, cache, authorizer, clock), volumeUseCases, clock),
-                    volumeUseCases);
+                    marketUseCases, signIn, new Console(useCases, nodePools, marketUseCases,
+                    consoleUseCases(market, db, cache, authorizer, clock, listLoadBalancers), volumeUseCases, clock),
+                    volumeUseCases, listLoadBalancers);
             int port = api.start(config.host(), config.port());
             issuer.compareAndSet(null, "http://" + ServeCommand.displayHost(config.host()) + ":" + port);
             return new Server(db, changes, provider, reconciler, api, port, demoToken, tenantClusters, metrics, readiness, market,
@@ -390,7 +392,7 @@ public final class Server implements AutoCloseable {
     static final int ONBOARDING_PER_MINUTE = 10;
 
     /**
-     * Sign-in to clusters (docs/decisions.md, "Sign-in to clusters"): the platform as their OpenID Connect
+     * Sign-in to clusters (docs/decisions/sign-in.md): the platform as their OpenID Connect
      * provider, its keys shared by the replicas in the database ({@link SignInKeys}).
      */
     static SignInUseCases signInUseCases(ServerConfig config, Database db, CatalogCache cache, Authorizer authorizer,
@@ -409,9 +411,11 @@ public final class Server implements AutoCloseable {
     }
 
     /** What the console reads beside the API's use cases, over the same stores and the same cache; its sessions in the database. */
-    static ConsoleUseCases consoleUseCases(MarketModule market, Database db, CatalogCache cache, Authorizer authorizer, Clock clock) {
+    static ConsoleUseCases consoleUseCases(MarketModule market, Database db, CatalogCache cache, Authorizer authorizer, Clock clock,
+                                           ListLoadBalancers loadBalancers) {
         MarketCallers callers = new MarketCallers(cache.access(), db.clusters(), new ClusterLookup(db.clusters(), authorizer));
-        return new ConsoleUseCases(callers, new ReadMarketCluster(callers, market.markets()), new ConsoleSessions(db.consoleSessions(), clock));
+        return new ConsoleUseCases(callers, new ReadMarketCluster(callers, market.markets()),
+                new ConsoleSessions(db.consoleSessions(), clock), loadBalancers);
     }
 
     /** The demo principal's API token when the demo catalog was loaded, else null. Printed once, never logged. */

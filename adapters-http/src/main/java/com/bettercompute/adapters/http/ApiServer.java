@@ -4,6 +4,7 @@ import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.input.Input;
 import com.bettercompute.adapters.http.console.Console;
+import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import io.javalin.Javalin;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -75,6 +76,13 @@ public final class ApiServer {
     /** With {@code volumes} also serves the shared volumes ({@link VolumeRoutes}) and shows them on the clusters' routes. */
     public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
                      MarketUseCases market, SignInUseCases signIn, Console console, VolumeUseCases volumes) {
+        this(useCases, nodePools, limits, operations, market, signIn, console, volumes, null);
+    }
+
+    /** With {@code loadBalancers} also serves the operator's list of who holds which address ({@link LoadBalancerRoutes}). */
+    public ApiServer(ApiUseCases useCases, NodePoolUseCases nodePools, RequestLimits limits, Operations operations,
+                     MarketUseCases market, SignInUseCases signIn, Console console, VolumeUseCases volumes,
+                     ListLoadBalancers loadBalancers) {
         this.app = Javalin.create(config -> {
             limits.install(config);
             config.startup.showJavalinBanner = false;
@@ -86,6 +94,9 @@ public final class ApiServer {
             ClusterRoutes.install(router, useCases, volumes);
             if (volumes != null) {
                 VolumeRoutes.install(router, volumes);
+            }
+            if (loadBalancers != null) {
+                LoadBalancerRoutes.install(router, loadBalancers);
             }
             if (nodePools != null) {
                 NodePoolRoutes.install(router, nodePools);

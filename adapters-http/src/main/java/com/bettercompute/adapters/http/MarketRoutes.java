@@ -55,11 +55,7 @@ final class MarketRoutes {
     }
 
     static String org(Context ctx) {
-        String org = ctx.queryParam("org");
-        if (org != null && !Patterns.TENANT_ID.matcher(org).matches()) {
-            throw Input.invalid("org", "must match " + Patterns.TENANT_ID.pattern());
-        }
-        return org;
+        return optional(ctx, "org", Patterns.TENANT_ID);
     }
 
     static String pool(Context ctx) {
@@ -68,6 +64,15 @@ final class MarketRoutes {
             throw Input.invalid("pool", "must read site/nodeClass, such as us-central1/h100-8x");
         }
         return pool;
+    }
+
+    /** The query parameter, null when absent; one that is there must match {@code pattern}. */
+    static String optional(Context ctx, String name, Pattern pattern) {
+        String value = ctx.queryParam(name);
+        if (value != null && !pattern.matcher(value).matches()) {
+            throw Input.invalid(name, "must match " + pattern.pattern());
+        }
+        return value;
     }
 
     static String required(Context ctx, String name, Pattern pattern) {

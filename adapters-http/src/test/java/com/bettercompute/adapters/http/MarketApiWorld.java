@@ -9,8 +9,10 @@ import com.bettercompute.application.cluster.ListVersions;
 import com.bettercompute.application.cluster.ReadableClusters;
 import com.bettercompute.application.cluster.UpdateCluster;
 import com.bettercompute.application.event.ReadEvents;
+import com.bettercompute.application.fakes.InMemoryLoadBalancerRepository;
 import com.bettercompute.application.fakes.InMemoryPorts;
 import com.bettercompute.application.fakes.InMemoryTenantClusterClient;
+import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.application.market.ReportNodeBack;
 import com.bettercompute.application.market.ReportNodeOutOfService;
@@ -31,13 +33,15 @@ import java.time.Duration;
 /**
  * The HTTP adapter with the market routes, over the market's use cases on in-memory fakes
  * ({@link MarketWorld}: tenants acme and globex, each with a ready cluster {@code train} enrolled in the
- * pool {@code us-central1/h100-8x}), started on a free port of the loopback address.
+ * pool {@code us-central1/h100-8x}) and the operator's list of load balancers over {@link #loadBalancers}, started on a
+ * free port of the loopback address.
  */
 public final class MarketApiWorld implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
     final MarketWorld w = new MarketWorld();
+    final InMemoryLoadBalancerRepository loadBalancers = new InMemoryLoadBalancerRepository(w.ports.store());
     final ApiServer server;
     final int port;
 
@@ -51,7 +55,7 @@ public final class MarketApiWorld implements AutoCloseable {
         MarketUseCases market = marketUseCases(w);
         server = new ApiServer(useCases, null, new RequestLimits(
                 new RequestLimits.Settings(concurrentPerPrincipal, 1_000_000, Duration.ofSeconds(10)), java.time.Clock.systemUTC()),
-                Operations.NONE, market);
+                Operations.NONE, market, null, null, null, new ListLoadBalancers(loadBalancers, w.ports.clusters(), w.authorizer));
         port = server.start("127.0.0.1", 0);
     }
 

@@ -33,13 +33,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One market-managed cluster's demand, read through three informers on one long-lived client: the
- * ProvisioningRequests ({@code autoscaling.x-k8s.io/v1}), PodTemplates and {@code batch/v1} Jobs. A request
+ * One market-managed cluster's demand, read through four informers on one long-lived client: the
+ * ProvisioningRequests ({@code autoscaling.x-k8s.io/v1}), PodTemplates, {@code batch/v1} Jobs and Kueue's
+ * Workloads (for the jobs its queue holds back for quota, which have no request yet). A request
  * leads to its job as Kueue links them: the request is owned by its Workload, the Workload by its job. The
  * Workload (at the API version its owner reference names, so any Kueue release serves) and a job of another
  * kind are read when {@link #jobs()} is asked, not informed.
  */
 final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
+    /** Kueue's Workloads, read for the jobs its queue holds back for quota (no request filed for them yet). */
+    static final ResourceDefinitionContext WORKLOADS = new ResourceDefinitionContext.Builder()
+            .withGroup("kueue.x-k8s.io").withVersion("v1beta1").withKind("Workload").withPlural("workloads")
+            .withNamespaced(true).build();
     static final ResourceDefinitionContext PROVISIONING_REQUESTS = new ResourceDefinitionContext.Builder()
             .withGroup(Fabric8MarketClusterClient.AUTOSCALING).withVersion("v1").withKind("ProvisioningRequest")
             .withPlural("provisioningrequests").withNamespaced(true).build();
@@ -51,6 +56,7 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
     private final SharedIndexInformer<GenericKubernetesResource> requests;
     private final SharedIndexInformer<PodTemplate> templates;
     private final SharedIndexInformer<Job> batchJobs;
+    private final SharedIndexInformer<GenericKubernetesResource> workloads;
     /** The informers' first lists and watches: done (or failed) before the client may close under them. */
     private final CompletableFuture<Void> started;
 
@@ -60,11 +66,14 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         requests = client.genericKubernetesResources(PROVISIONING_REQUESTS).inAnyNamespace().runnableInformer(resyncMillis);
         templates = client.v1().podTemplates().inAnyNamespace().runnableInformer(resyncMillis);
         batchJobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(resyncMillis);
+        workloads = client.genericKubernetesResources(WORKLOADS).inAnyNamespace().runnableInformer(resyncMillis);
         requests.addEventHandler(handler);
         templates.addEventHandler(handler);
         batchJobs.addEventHandler(handler);
+        workloads.addEventHandler(handler);
         started = CompletableFuture.allOf(requests.start().toCompletableFuture(),
-                templates.start().toCompletableFuture(), batchJobs.start().toCompletableFuture());
+                templates.start().toCompletableFuture(), batchJobs.start().toCompletableFuture(),
+                workloads.start().toCompletableFuture());
     }
 
     /** An informer's handler that runs {@code onChange} on every add, update and delete. */
@@ -89,7 +98,7 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
 
     @Override
     public boolean synced() {
-        return requests.hasSynced() && templates.hasSynced() && batchJobs.hasSynced();
+        return requests.hasSynced() && templates.hasSynced() && batchJobs.hasSynced() && workloads.hasSynced();
     }
 
     @Override
@@ -134,7 +143,65 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
             }
             b.requests.add(observed(request));
         }
-        return byJob.values().stream().map(Builder::build).toList();
+        List<ObservedJob> out = new ArrayList<>(byJob.values().stream().map(Builder::build).toList());
+        for (GenericKubernetesResource workload : workloads.getStore().list()) {
+            OwnerReference jobRef = controller(workload);
+            String namespace = workload.getMetadata().getNamespace();
+            if (jobRef == null || byJob.containsKey(namespace + "/" + jobRef.getKind() + "/" + jobRef.getName())
+                    || !waitsForQuota(workload)) {
+                continue;
+            }
+            Map<String, Object> spec = map(workload.getAdditionalProperties().get("spec"));
+            int gpus = 0;
+            String nodeClass = null;
+            for (Object o : list(spec.get("podSets"))) {
+                Map<String, Object> podSet = map(o);
+                Map<String, Object> podSpec = map(map(podSet.get("template")).get("spec"));
+                int count = podSet.get("count") instanceof Number n ? n.intValue() : 1;
+                for (Object c : list(podSpec.get("containers"))) {
+                    gpus += count * gpus(map(map(c).get("resources")));
+                }
+                Object selected = map(podSpec.get("nodeSelector")).get(MarketClusterClient.NODE_CLASS_LABEL);
+                if (nodeClass == null && selected != null) {
+                    nodeClass = selected.toString();
+                }
+            }
+            if (gpus > 0) {
+                Map<String, String> labels = labels(namespace, jobRef);
+                out.add(new ObservedJob(new ObjectRef(jobRef.getApiVersion(), jobRef.getKind(), namespace, jobRef.getName(),
+                        jobRef.getUid()), nodeClass, gpus, labels.get(MarketClusterClient.LIMIT_PRICE_LABEL),
+                        labels.get(MarketClusterClient.PRIORITY_LABEL), false, List.of(), true));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Kueue holds the Workload back for quota: not admitted, not finished, active, and its QuotaReserved=False
+     * names insufficient quota (the max cluster size is the GPU flavors' quota).
+     */
+    static boolean waitsForQuota(GenericKubernetesResource workload) {
+        Map<String, Object> status = map(workload.getAdditionalProperties().get("status"));
+        if (!map(status.get("admission")).isEmpty() || finished(workload)
+                || Boolean.FALSE.equals(map(workload.getAdditionalProperties().get("spec")).get("active"))) {
+            return false;
+        }
+        for (Object o : list(status.get("conditions"))) {
+            Map<String, Object> c = map(o);
+            if ("QuotaReserved".equals(c.get("type"))) {
+                return "False".equals(c.get("status")) && String.valueOf(c.get("message")).contains("quota for " + GPU);
+            }
+        }
+        return false;
+    }
+
+    /** The GPUs a container's resources ask (limits, else requests), as the Workload's JSON holds them. */
+    private static int gpus(Map<String, Object> resources) {
+        Object q = map(resources.get("limits")).get(GPU);
+        if (q == null) {
+            q = map(resources.get("requests")).get(GPU);
+        }
+        return q == null ? 0 : new Quantity(q.toString()).getNumericalAmount().intValue();
     }
 
     private static final class Builder {
@@ -357,6 +424,7 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         requests.close();
         templates.close();
         batchJobs.close();
+        workloads.close();
         client.close();
     }
 }

@@ -14,8 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The platform's Kueue objects of one cluster as manifests (docs/decisions.md, "The market inside tenant
- * clusters"): one ResourceFlavor per node class plus {@code cpu} for the CPU worker, the ClusterQueue
+ * The platform's Kueue objects of one cluster as manifests (docs/decisions/market-in-cluster.md): one ResourceFlavor per node class plus {@code cpu} for the CPU worker, the ClusterQueue
  * {@code market}, the LocalQueue {@code default} in namespace {@code default} (Kueue's default queue for
  * jobs that name none), the AdmissionCheck and ProvisioningRequestConfig {@code market}, and the
  * WorkloadPriorityClasses. Kueue's {@code v1beta1} API, which every Kueue release up to 0.20 serves. With the
@@ -66,7 +65,7 @@ final class PlatformObjectManifests {
         return out;
     }
 
-    // ---------------------------------------------------------------- launch admission (docs/decisions.md)
+    // ---------------------------------------------------------------- launch admission (docs/decisions/admission.md)
 
     static final String ADMISSION = "admissionregistration.k8s.io/v1";
     /** The name of both webhook configurations. */
@@ -226,10 +225,14 @@ final class PlatformObjectManifests {
         spec.put("provisioningClassName", MarketClusterClient.PROVISIONING_CLASS);
         spec.put("managedResources", List.of(GPU));
         // Kueue pins the admitted pods to the granted nodes by the request label the market writes into
-        // the request's provisioningClassDetails.
-        spec.put("podSetUpdates", Map.of("nodeSelector", List.of(Map.of(
-                "key", MarketClusterClient.REQUEST_LABEL,
-                "valueFromProvisioningClassDetail", MarketClusterClient.REQUEST_LABEL))));
+        // the request's provisioningClassDetails; a request seated on the base load block carries its block
+        // node's pool instead (several requests share a block node, so it cannot carry their labels). Kueue
+        // adds a selector only for a detail the request has, so each request gets exactly one.
+        spec.put("podSetUpdates", Map.of("nodeSelector", List.of(
+                Map.of("key", MarketClusterClient.REQUEST_LABEL,
+                        "valueFromProvisioningClassDetail", MarketClusterClient.REQUEST_LABEL),
+                Map.of("key", MarketClusterClient.NODE_POOL_LABEL,
+                        "valueFromProvisioningClassDetail", MarketClusterClient.BLOCK_NODE_DETAIL))));
         return resource("ProvisioningRequestConfig", CHECK, null, spec);
     }
 

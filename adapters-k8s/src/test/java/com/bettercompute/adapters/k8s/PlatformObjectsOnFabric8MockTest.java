@@ -116,8 +116,9 @@ class PlatformObjectsOnFabric8MockTest {
                 "kind", "ProvisioningRequestConfig", "name", "market"));
         Map<String, Object> config = spec(get("ProvisioningRequestConfig", "market"));
         assertThat(config).containsEntry("provisioningClassName", "market.nationalcompute.com");
-        assertThat(config.get("podSetUpdates")).isEqualTo(Map.of("nodeSelector", List.of(Map.of(
-                "key", "nationalcompute.com/request", "valueFromProvisioningClassDetail", "nationalcompute.com/request"))));
+        assertThat(config.get("podSetUpdates")).isEqualTo(Map.of("nodeSelector", List.of(
+                Map.of("key", "nationalcompute.com/request", "valueFromProvisioningClassDetail", "nationalcompute.com/request"),
+                Map.of("key", "cloud.google.com/gke-nodepool", "valueFromProvisioningClassDetail", "nationalcompute.com/block-node"))));
     }
 
     @Test

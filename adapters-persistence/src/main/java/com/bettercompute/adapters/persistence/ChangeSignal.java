@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * A number that moves whenever a commit changes one kind of data (the market, the clusters), on any replica,
  * read without a query: what a reader that keeps what it read checks to know whether it still holds — the
  * validating webhook's market facts (it runs on every pod a tenant creates) and the clusters' reads
- * (docs/decisions.md, "The admission webhook's version signal" and "Cluster reads kept in memory").
+ * (docs/decisions/persistence-caches.md).
  *
  * <p>This replica's own writes move it once they have committed ({@link #committed()}); other replicas' writes
  * move it when their PostgreSQL notification arrives ({@link PostgresChangeListener}), a few milliseconds

@@ -70,7 +70,7 @@ public final class Database implements AutoCloseable {
     /**
      * The embedded default: a PostgreSQL started by this process on {@code ./data/postgres}. (It was an
      * H2 file, {@code ./data/better-compute}, until H2 2.5.252 was seen losing acknowledged commits under
-     * SIGKILL; see docs/decisions.md.)
+     * SIGKILL; see docs/decisions/embedded-database.md.)
      */
     public static final String DEFAULT_URL = EMBEDDED_POSTGRES + "./data/postgres";
 
@@ -102,6 +102,7 @@ public final class Database implements AutoCloseable {
     private final JdbiLoadBalancerRepository loadBalancers;
     private final JdbiVolumeRepository volumes;
     private final JdbiStorageLedger storageLedger;
+    private final JdbiInClusterLeases inClusterLeases;
     private final ChangeSignal marketSaved;
     private final ChangeSignal clustersChanged;
     private final ChangeSignal signingKeysChanged;
@@ -128,6 +129,7 @@ public final class Database implements AutoCloseable {
         this.loadBalancers = new JdbiLoadBalancerRepository(jdbi);
         this.volumes = new JdbiVolumeRepository(jdbi);
         this.storageLedger = new JdbiStorageLedger(jdbi);
+        this.inClusterLeases = new JdbiInClusterLeases(jdbi);
         this.marketSaved = new ChangeSignal(!postgres);
         this.signingKeysChanged = new ChangeSignal(!postgres);
         this.consoleSessions = new JdbiConsoleSessionRepository(jdbi);
@@ -356,9 +358,9 @@ public final class Database implements AutoCloseable {
         return new MarketTickLock(dataSource, postgres, MarketTickLock.LOAD_BALANCER_KEY, "load balancers");
     }
 
-    /** The lock that lets one replica at a time carry the market out inside the tenant clusters. */
-    public MarketTickLock newInClusterLock() {
-        return new MarketTickLock(dataSource, postgres, MarketTickLock.IN_CLUSTER_KEY, "market in-cluster");
+    /** Which replica carries the market into which tenant cluster (see {@link JdbiInClusterLeases}). */
+    public com.bettercompute.application.port.InClusterLeases inClusterLeases() {
+        return inClusterLeases;
     }
 
     // ---- for the operator: readiness, the pool's numbers, the reconciler's backlog (read by bootstrap) ----

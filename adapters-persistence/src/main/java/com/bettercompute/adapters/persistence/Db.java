@@ -105,7 +105,7 @@ final class Db {
          * row, its values in the order of {@code columns}, in UTF-8 (the driver's client encoding). PostgreSQL reads each value of a COPY by
          * its column's type straight from the text, with none of a statement's parameters, arrays and casts: a group's
          * widest rows (clusters, node pools) cost it less this way than an {@link #addRows} of them, even with the
-         * round trips a copy adds (docs/performance.md, eighth round). {@code conflict} as in {@link #add}.
+         * round trips a copy adds (docs/decisions/persistence-writes.md). {@code conflict} as in {@link #add}.
          */
         void addCopy(String table, List<String> columns, List<byte[]> lines, Function<SQLException, DomainException> conflict) {
             parts.add(new Copy("COPY " + table + " (" + String.join(", ", columns) + ") FROM STDIN", lines));
@@ -413,7 +413,7 @@ final class Db {
      * connection (its transaction), instead of a batch of one-row statements through Jdbi: each statement's count
      * is exact (a driver's rewritten batch answers "no info" per row), and the values are set on the JDBC
      * statement directly, which for a tick's ~1,700 ledger rows of 12 columns costs a fraction of Jdbi's binding
-     * of named or positional arguments (docs/performance.md, issue 14's fourth round). The chunks are powers of
+     * of named or positional arguments (docs/decisions/persistence-writes.md). The chunks are powers of
      * two up to {@link #ROWS_PER_INSERT} rows, so a few statement texts serve any count (the driver prepares
      * each once per connection). Returns the rows the statements reported inserted.
      */

@@ -48,7 +48,7 @@ import java.util.stream.Collectors;
  * database's own guard of name uniqueness.
  *
  * <p>{@link #find} answers from memory while nothing was written to clusters since it read the cluster
- * (docs/decisions.md, "Cluster reads kept in memory"): every write here moves a {@link ChangeSignal} once its
+ * (docs/decisions/persistence-caches.md): every write here moves a {@link ChangeSignal} once its
  * transaction commits, and on PostgreSQL the tables' trigger (V51) notifies the other replicas at the commit.
  * A read inside a transaction, or while the signal cannot be trusted, goes to the database.
  */

@@ -38,7 +38,7 @@ final class MarketRows {
     static final List<String> POOL = List.of("id", "gpus_per_node", "reserve_micros", "last_price_micros",
             "reclaiming_json", "draining_json");
     static final List<String> NODE = List.of("id", "pool_id", "in_service", "block_cluster_id", "seated_gpus",
-            "draining_until", "lost_grant_json");
+            "draining_until", "lost_grant_json", "block_ready_at");
     static final List<String> TENANT = List.of("id", "ord", "credits_micros", "settled_micros");
     static final List<String> CLUSTER = List.of("id", "ord", "tenant_id", "max_gpus", "limit_micros", "used_gpus",
             "queue_json", "block_waiting_json", "claims_json", "packing", "limit_set_at");
@@ -81,7 +81,8 @@ final class MarketRows {
         return s.bind("id", n.id()).bind("pool_id", pool.toString()).bind("in_service", n.inService())
                 .bind("block_cluster_id", n.blockClusterId()).bind("seated_gpus", n.seatedGpus())
                 .bindByType("draining_until", n.drainingUntil(), Instant.class)
-                .bind("lost_grant_json", n.lostGrant() == null ? null : Json.write(n.lostGrant()));
+                .bind("lost_grant_json", n.lostGrant() == null ? null : Json.write(n.lostGrant()))
+                .bindByType("block_ready_at", n.blockReadyAt(), Instant.class);
     }
 
     static <S extends SqlStatement<S>> S bindTenant(S s, TenantState t, long ord) {
@@ -156,7 +157,7 @@ final class MarketRows {
         String lost = rs.getString("lost_grant_json");
         return new NodeState(rs.getString("id"), rs.getBoolean("in_service"), rs.getString("block_cluster_id"),
                 rs.getInt("seated_gpus"), lost == null ? null : Json.read(lost, GrantState.class),
-                Times.instant(rs, "draining_until"));
+                Times.instant(rs, "draining_until"), Times.instant(rs, "block_ready_at"));
     }
 
     static TenantState tenant(ResultSet rs) throws SQLException {

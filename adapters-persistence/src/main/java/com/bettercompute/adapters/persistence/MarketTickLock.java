@@ -10,8 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * Lets one replica at a time run the market tick (or, under another key, carry the market out in the tenant
- * clusters, or serve their load balancers). On PostgreSQL: a session-level advisory lock, held on a
+ * Lets one replica at a time run the market tick (or, under another key, serve the tenant clusters' load
+ * balancers). On PostgreSQL: a session-level advisory lock, held on a
  * connection of its own for as long as this replica ticks; a replica that dies loses its connection and so
  * the lock, and another one's next {@link #tryHold()} takes it. On H2 the database belongs to one process,
  * which always holds it.
@@ -24,8 +24,6 @@ public final class MarketTickLock implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MarketTickLock.class);
     /** The tick's advisory lock key: "bcmktick" in ASCII, unlikely to be anyone else's. */
     static final long KEY = 0x62636d6b7469636bL;
-    /** The in-cluster loop's key: "bcmkincl" in ASCII. */
-    static final long IN_CLUSTER_KEY = 0x62636d6b696e636cL;
     /** The load balancer loop's key: "bcloadbl" in ASCII. */
     static final long LOAD_BALANCER_KEY = 0x62636c6f6164626cL;
 

@@ -14,8 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@link JdbiClusterRepository#find} answers from memory until a write to clusters commits (docs/decisions.md,
- * "Cluster reads kept in memory"). To see what it answers from, the tests change a row behind the repository's
+ * {@link JdbiClusterRepository#find} answers from memory until a write to clusters commits (docs/decisions/persistence-caches.md). To see what it answers from, the tests change a row behind the repository's
  * back (plain SQL, with PostgreSQL's notifying trigger off): a find that still shows the old description
  * answered from memory, one that shows the new one read the database. Each replica is a {@link Database} of its own on one PostgreSQL.
  */

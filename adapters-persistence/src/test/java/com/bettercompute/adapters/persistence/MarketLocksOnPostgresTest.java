@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The market's two one-replica-at-a-time locks on PostgreSQL, each replica played by its own {@link Database}:
- * the tick's and the in-cluster loop's are held by one replica each at most, independently of one another,
+ * the tick's and the load balancers' are held by one replica each at most, independently of one another,
  * and a lock given back (or lost with its replica's connection) is taken by the next one to try.
  */
 class MarketLocksOnPostgresTest {
@@ -35,39 +35,39 @@ class MarketLocksOnPostgresTest {
     void each_lock_has_one_holder_and_the_two_locks_are_independent() {
         MarketTickLock tickA = first.newMarketTickLock();
         MarketTickLock tickB = second.newMarketTickLock();
-        MarketTickLock inClusterA = first.newInClusterLock();
-        MarketTickLock inClusterB = second.newInClusterLock();
+        MarketTickLock balancersA = first.newLoadBalancerLock();
+        MarketTickLock balancersB = second.newLoadBalancerLock();
 
         assertThat(tickA.tryHold()).isTrue();
         assertThat(tickB.tryHold()).isFalse();
-        assertThat(inClusterB.tryHold()).as("the in-cluster lock is not the tick's").isTrue();
-        assertThat(inClusterA.tryHold()).isFalse();
+        assertThat(balancersB.tryHold()).as("the load balancers' lock is not the tick's").isTrue();
+        assertThat(balancersA.tryHold()).isFalse();
         assertThat(tickA.tryHold()).as("a holder keeps its lock").isTrue();
 
-        inClusterB.close();
-        assertThat(inClusterA.tryHold()).isTrue();
+        balancersB.close();
+        assertThat(balancersA.tryHold()).isTrue();
         tickA.close();
         assertThat(tickB.tryHold()).isTrue();
 
         tickB.close();
-        inClusterA.close();
+        balancersA.close();
     }
 
     @Test
     void a_replica_that_dies_frees_its_lock_for_the_next_one() {
-        MarketTickLock inClusterA = first.newInClusterLock();
-        assertThat(inClusterA.tryHold()).isTrue();
-        MarketTickLock inClusterB = second.newInClusterLock();
-        assertThat(inClusterB.tryHold()).isFalse();
+        MarketTickLock balancersA = first.newLoadBalancerLock();
+        assertThat(balancersA.tryHold()).isTrue();
+        MarketTickLock balancersB = second.newLoadBalancerLock();
+        assertThat(balancersB.tryHold()).isFalse();
 
         first.close();
 
         // PostgreSQL frees a session's advisory locks when its backend exits, a moment after the client hung up
         org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
-            while (!inClusterB.tryHold()) {
+            while (!balancersB.tryHold()) {
                 Thread.yield();
             }
         });
-        inClusterB.close();
+        balancersB.close();
     }
 }

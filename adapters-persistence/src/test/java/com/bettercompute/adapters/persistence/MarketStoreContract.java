@@ -60,6 +60,7 @@ abstract class MarketStoreContract extends PortsContract {
         m.addCluster("acme-c", "acme", 64, Money.parse("2.00"));
         m.addCluster("beta-c", "beta", 24, null);
         m.assignBlock("beta-c", "us-2");
+        m.blockNodeReady("us-2", T0);
         m.file(new JobDemand("j1", "acme-c", EU, 16, null, PriorityClass.NONE), T0);
         m.file(new JobDemand("j2", "acme-c", EU, 8, Money.parse("3.000001"), PriorityClass.fromLabel("high")), T0);
         m.file(new JobDemand("j3", "beta-c", US, 2, null, PriorityClass.NONE), T0);

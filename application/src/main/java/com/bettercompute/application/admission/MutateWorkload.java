@@ -15,7 +15,7 @@ import com.bettercompute.application.port.MarketClusterClient;
 public final class MutateWorkload {
     /** Kueue's label naming a job's LocalQueue. */
     public static final String QUEUE_LABEL = "kueue.x-k8s.io/queue-name";
-    /** The LocalQueue the platform keeps for jobs that name none (docs/decisions.md). */
+    /** The LocalQueue the platform keeps for jobs that name none (docs/decisions/admission.md). */
     public static final String LOCAL_QUEUE = "default";
     /** The taint every market GPU node carries: {@code nationalcompute.com/gpu-worker=true:NoSchedule}. */
     public static final String GPU_WORKER_TAINT = MarketClusterClient.GPU_WORKER_TAINT;

@@ -4,8 +4,7 @@ import com.bettercompute.application.port.MarketClusterClient.ObjectRef;
 import com.bettercompute.domain.cluster.Ids;
 
 /**
- * The names that tie a tenant cluster's objects to the market's (docs/decisions.md, "The market inside
- * tenant clusters"): a job's market id, a request's label value and deterministic Event names.
+ * The names that tie a tenant cluster's objects to the market's (docs/decisions/market-in-cluster.md): a job's market id, a request's label value and deterministic Event names.
  */
 public final class InClusterNames {
     private InClusterNames() {

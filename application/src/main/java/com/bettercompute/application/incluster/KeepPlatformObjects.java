@@ -48,7 +48,11 @@ public final class KeepPlatformObjects {
      * @throws com.bettercompute.application.port.ProviderException when the cluster's API failed
      */
     public boolean keep(String clusterId) {
-        Market market = markets.load();
+        return keep(markets.load(), clusterId);
+    }
+
+    /** {@link #keep(String)} on a market read already ({@code view}: read, never saved). */
+    public boolean keep(Market market, String clusterId) {
         Optional<Cluster> cluster = connections.cluster(clusterId);
         if (!market.hasCluster(clusterId) || cluster.isEmpty()) {
             return false;

@@ -63,17 +63,36 @@ final class NodeNotice {
                 List.of(GPU_WORKER), Cordon.RELEASE));
     }
 
-    /** The node is reclaimed: its pods must be gone by {@code deadline}. */
-    void drain(ClusterConnection connection, ClusterNode node, Instant deadline, Map<String, String> labels) {
-        String at = deadline.truncatedTo(ChronoUnit.SECONDS).toString();
-        ObjectRef nodeRef = nodeRef(node);
-        String message = "The market reclaims this node: pods are evicted now and must be gone by " + at + ".";
-        // The cordon and the taint first, so nothing new lands on the node while its pods are evicted.
-        clusters.markNode(connection, node.name(), new NodeMarking(labels, Set.of(),
-                Map.of(MarketClusterClient.PREEMPT_AT_ANNOTATION, at), OWNED_TAINTS, List.of(GPU_WORKER, PREEMPTING), Cordon.HOLD));
-        events.post(connection, nodeRef, new PostedEvent(InClusterNames.eventName(nodeRef, "NodePreempting", at),
-                "Warning", "NodePreempting", message, now()));
-        evictPods(connection, node, deadline, "NodePreempting", message, at);
+    /**
+     * A node the market reclaims: its pods must be gone by {@code deadline}; {@code since} is when the market
+     * decided it, the time every Event of the reclaim carries.
+     */
+    record Drain(ClusterNode node, Instant since, Instant deadline, Map<String, String> labels) {
+    }
+
+    /**
+     * Drains the nodes of a reclaim together: every node cordoned, tainted and given its {@code NodePreempting}
+     * first, then the pods of all of them, so no pod of the gang learns of the notice a node's evictions later
+     * than another, and every Event says the moment the market decided, not when this pass reached it.
+     */
+    void drain(ClusterConnection connection, List<Drain> drains) {
+        for (Drain d : drains) {
+            String at = d.deadline().truncatedTo(ChronoUnit.SECONDS).toString();
+            ObjectRef nodeRef = nodeRef(d.node());
+            // The cordon and the taint first, so nothing new lands on the node while its pods are evicted.
+            clusters.markNode(connection, d.node().name(), new NodeMarking(d.labels(), Set.of(),
+                    Map.of(MarketClusterClient.PREEMPT_AT_ANNOTATION, at), OWNED_TAINTS, List.of(GPU_WORKER, PREEMPTING), Cordon.HOLD));
+            events.post(connection, nodeRef, new PostedEvent(InClusterNames.eventName(nodeRef, "NodePreempting", at),
+                    "Warning", "NodePreempting", drainMessage(at), seconds(d.since())));
+        }
+        for (Drain d : drains) {
+            String at = d.deadline().truncatedTo(ChronoUnit.SECONDS).toString();
+            evictPods(connection, d.node(), d.deadline(), "NodePreempting", drainMessage(at), at, seconds(d.since()));
+        }
+    }
+
+    private static String drainMessage(String deadline) {
+        return "The market reclaims this node: pods are evicted now and must be gone by " + deadline + ".";
     }
 
     /**
@@ -90,12 +109,12 @@ final class NodeNotice {
                 + "replacement joins your cluster; pods are evicted now and must be gone by " + since + ".";
         events.post(connection, nodeRef, new PostedEvent(InClusterNames.eventName(nodeRef, "NodeOutOfService", since),
                 "Warning", "NodeOutOfService", message, now()));
-        evictPods(connection, node, deadline, "NodeOutOfService", message, null);
+        evictPods(connection, node, deadline, "NodeOutOfService", message, null, now());
     }
 
     /** Each pod not terminating yet: an Event, the deadline as its annotation when given, and its eviction. */
     private void evictPods(ClusterConnection connection, ClusterNode node, Instant deadline, String reason, String message,
-                           String preemptAt) {
+                           String preemptAt, Instant eventAt) {
         long grace = Math.max(0, Duration.between(clock.instant(), deadline).toSeconds());
         String key = deadline.truncatedTo(ChronoUnit.SECONDS).toString();
         for (PodOnNode pod : clusters.podsOn(connection, node.name())) {
@@ -107,7 +126,7 @@ final class NodeNotice {
                     clusters.annotatePod(connection, pod.pod(), Map.of(MarketClusterClient.PREEMPT_AT_ANNOTATION, preemptAt));
                 }
                 events.post(connection, pod.pod(), new PostedEvent(InClusterNames.eventName(pod.pod(), reason, key),
-                        "Warning", reason, message, now()));
+                        "Warning", reason, message, eventAt));
                 clusters.evictPod(connection, pod.pod(), grace);
             } catch (ProviderException e) {
                 // One pod's refusal (a disruption budget, say) does not stop the others; the next pass retries it.
@@ -122,6 +141,11 @@ final class NodeNotice {
     }
 
     private Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        return seconds(clock.instant());
+    }
+
+    /** Kubernetes keeps an Event's times to the second. */
+    private static Instant seconds(Instant at) {
+        return at.truncatedTo(ChronoUnit.SECONDS);
     }
 }

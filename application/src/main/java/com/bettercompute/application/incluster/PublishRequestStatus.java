@@ -27,7 +27,8 @@ import java.util.Map;
  * Tells Kueue what the market decided, from the market's saved state (never from a tick's events, so a
  * crash between a commit and this replays nothing and loses nothing): the status of each job's current
  * ProvisioningRequest as Kueue reads it, and Events on the job, one per change of reason, then
- * {@code NodeGranted} per granted node. Idempotent: a status that holds is not written, an Event's name is
+ * {@code NodeGranted} per granted node ({@code BlockSeated} for a job seated on the base load block, whose
+ * request reads Provisioned=True with its block node's pool in {@code provisioningClassDetails}). Idempotent: a status that holds is not written, an Event's name is
  * derived from what it reports.
  *
  * <p>The current request of a job is its newest one not {@code Failed}. When the market request it was
@@ -55,7 +56,11 @@ public final class PublishRequestStatus {
 
     /** @return how many jobs could not be told (their cluster's API failed); the next pass tries again */
     public int publish(String clusterId, ClusterConnection connection, List<ObservedJob> jobs) {
-        Market market = markets.load();
+        return publish(markets.load(), clusterId, connection, jobs);
+    }
+
+    /** {@link #publish(String, ClusterConnection, List)} from a market read already ({@code market}: read, never saved). */
+    public int publish(Market market, String clusterId, ClusterConnection connection, List<ObservedJob> jobs) {
         int failures = 0;
         for (ObservedJob job : jobs) {
             try {
@@ -100,7 +105,10 @@ public final class PublishRequestStatus {
         conditions.add(new Condition(ACCEPTED, "True", ACCEPTED, accepted(open.reason()), now));
         String reason = open.reason().wire();
         String message = message(open);
-        conditions.add(new Condition(PROVISIONED, open.provisioned() ? "True" : "False", reason, message, now));
+        // A request seated on the base load block is provisioned: its block node is ready in the cluster.
+        boolean seated = open.phase() == RequestPhase.SEATED && open.blockNodeId() != null;
+        boolean provisioned = open.provisioned() || seated;
+        conditions.add(new Condition(PROVISIONED, provisioned ? "True" : "False", reason, message, now));
         if (open.phase() == RequestPhase.RECLAIMING) {
             conditions.add(new Condition(PREEMPTION_NOTICE, "True", Reason.MARKET_PREEMPTION.wire(),
                     "The market reclaims this gang's nodes: checkpoint and stop by " + open.noticeDeadline() + ".", now));
@@ -111,8 +119,14 @@ public final class PublishRequestStatus {
                         "The reclaim was withdrawn: the gang keeps its nodes.", now));
             }
         }
-        Map<String, String> details = open.provisioned()
-                ? Map.of(MarketClusterClient.REQUEST_LABEL, InClusterNames.requestLabel(open.id())) : Map.of();
+        Map<String, String> details = seated
+                ? Map.of(MarketClusterClient.BLOCK_NODE_DETAIL, ReconcileMarketNodes.poolName(clusterId, open.blockNodeId()))
+                : open.provisioned() ? Map.of(MarketClusterClient.REQUEST_LABEL, InClusterNames.requestLabel(open.id())) : Map.of();
+        if (seated) {
+            post(connection, job, new PostedEvent(InClusterNames.eventName(job.job(), current.name(), "BlockSeated",
+                    open.blockNodeId()), "Normal", "BlockSeated", "The market seated this job on base load block node "
+                    + open.blockNodeId() + ".", now));
+        }
         for (String nodeId : open.grantedNodeIds()) {
             post(connection, job, new PostedEvent(InClusterNames.eventName(job.job(), current.name(), "NodeGranted", nodeId),
                     "Normal", "NodeGranted", "The market granted node " + nodeId + " to this job's gang.", now));

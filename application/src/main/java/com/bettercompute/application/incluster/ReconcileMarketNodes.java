@@ -1,6 +1,7 @@
 package com.bettercompute.application.incluster;
 
 import com.bettercompute.application.market.MarketCatalog;
+import com.bettercompute.application.market.ReportBlockNode;
 import com.bettercompute.application.port.MarketEffects;
 import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.application.market.ReportNodeLeft;
@@ -35,6 +36,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,15 +48,17 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Makes a cluster's market nodes what the market's saved grants say (docs/decisions.md, "The market inside
- * tenant clusters"). Every live grant is one provider node pool of one node, named from the grant
+ * Makes a cluster's market nodes what the market's saved grants say (docs/decisions/market-in-cluster.md). Every live grant is one provider node pool of one node, named from the grant
  * ({@link #poolName}), so a restart adopts the pool it made before a crash and a reclaim removes exactly its
  * node; a pool of that shape whose grant is no longer live is deleted. At most one provider change per pass
  * (the provider runs one operation per cluster at a time). In the cluster, each grant's node (found by its
  * pool label) carries the market node labels, its request's label and the GPU worker taint; its Ready is
  * the market's "node ready"; a node that was ready and is gone is the market's "node left". A node health
  * checks took out of service stays, cordoned and tainted, its pods evicted with the eviction grace, until it
- * is back (then an idle node of the cluster) or removed for good.
+ * is back (then an idle node of the cluster) or removed for good. The nodes of the cluster's base load block
+ * join it the same way, a pool of one node each, labelled {@value MarketClusterClient#BLOCK_NODE_LABEL}; a block
+ * node's Ready is the market's "block node ready" (the block is live and seats sub-node requests), its leaving
+ * after that "block node left".
  */
 public final class ReconcileMarketNodes {
     private static final Logger LOG = LoggerFactory.getLogger(ReconcileMarketNodes.class);
@@ -73,6 +77,7 @@ public final class ReconcileMarketNodes {
     private final MarketClusterClient clusters;
     private final ReportNodeReady reportReady;
     private final ReportNodeLeft reportLeft;
+    private final ReportBlockNode reportBlock;
     private final NodeNotice notice;
     private final Clock clock;
 
@@ -89,6 +94,7 @@ public final class ReconcileMarketNodes {
         MarketEffects fromSavedState = events -> { };
         this.reportReady = new ReportNodeReady(transactions, markets, outbox, fromSavedState, clock);
         this.reportLeft = new ReportNodeLeft(transactions, markets, outbox, clock);
+        this.reportBlock = new ReportBlockNode(transactions, markets, outbox, clock);
         this.notice = new NodeNotice(clusters, clock);
         this.clock = clock;
     }
@@ -105,8 +111,15 @@ public final class ReconcileMarketNodes {
      * @throws ProviderException when the provider or the cluster's API failed (the next pass tries again)
      */
     public Outcome reconcile(String clusterId) {
+        return reconcile(markets.load(), clusterId);
+    }
+
+    /**
+     * {@link #reconcile(String)} from a market read already ({@code market}: read, never saved; a node's ready or
+     * left is saved by its own use case on the market as it is then).
+     */
+    public Outcome reconcile(Market market, String clusterId) {
         Outcome outcome = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
-        Market market = markets.load();
         Optional<Cluster> found = connections.cluster(clusterId);
         Optional<ClusterConnection> connection = connections.of(clusterId);
         if (!market.hasCluster(clusterId) || found.isEmpty() || connection.isEmpty()) {
@@ -124,6 +137,10 @@ public final class ReconcileMarketNodes {
             if (g.clusterId().equals(clusterId)) {
                 wanted.put(poolName(clusterId, g.nodeId()), g);
             }
+        }
+        Map<String, Node> block = new LinkedHashMap<>();
+        for (String nodeId : market.cluster(clusterId).blockNodeIds()) {
+            block.put(poolName(clusterId, nodeId), market.node(nodeId));
         }
         ClusterObservation observed = provider.observe(at);
         if (!observed.exists()) {
@@ -149,19 +166,23 @@ public final class ReconcileMarketNodes {
         }
         Set<String> kept = new HashSet<>(draining.keySet());
         kept.addAll(outOfService.keySet());
-        changeOnePool(provider, at, market, cluster, wanted, kept, observed, outcome);
+        changeOnePool(provider, at, market, cluster, wanted, block, kept, observed, outcome);
 
         Map<String, ClusterNode> nodesByPool = new HashMap<>();
         for (ClusterNode n : clusters.nodes(connection.get())) {
             String pool = n.labels().get(MarketClusterClient.NODE_POOL_LABEL);
-            if (pool != null && (wanted.containsKey(pool) || kept.contains(pool))) {
+            if (pool != null && (wanted.containsKey(pool) || kept.contains(pool) || block.containsKey(pool))) {
                 nodesByPool.put(pool, n);
             }
         }
+        // Every node reclaimed in this pass drains together: all cordoned first, then all their pods.
+        List<NodeNotice.Drain> drains = new ArrayList<>();
+        Duration grace = market.timings().evictionGrace();
         for (Map.Entry<String, Node> e : draining.entrySet()) {
             ClusterNode node = nodesByPool.get(e.getKey());
             if (node != null) {
-                notice.drain(connection.get(), node, e.getValue().drainingUntil(), labels(e.getValue().pool().nodeClass(), null));
+                Instant until = e.getValue().drainingUntil();
+                drains.add(new NodeNotice.Drain(node, until.minus(grace), until, labels(e.getValue().pool().nodeClass(), null)));
             }
         }
         for (Map.Entry<String, Node> e : outOfService.entrySet()) {
@@ -169,6 +190,22 @@ public final class ReconcileMarketNodes {
             if (node != null) {
                 Instant deadline = e.getValue().lostGrant().endsAt().plus(market.timings().evictionGrace());
                 notice.outOfService(connection.get(), node, deadline, labels(e.getValue().pool().nodeClass(), null));
+            }
+        }
+        for (Map.Entry<String, Node> e : block.entrySet()) {
+            Node blockNode = e.getValue();
+            ClusterNode node = nodesByPool.get(e.getKey());
+            if (node == null) {
+                if (blockNode.blockReadyAt() != null && observed.nodePool(e.getKey()).isPresent()) {
+                    reportBlock.left(blockNode.id());
+                    outcome.left().add(blockNode.id());
+                }
+                continue;
+            }
+            notice.keep(connection.get(), node, blockLabels(blockNode.pool().nodeClass()));
+            if (node.ready() && blockNode.blockReadyAt() == null) {
+                reportBlock.ready(blockNode.id());
+                outcome.ready().add(blockNode.id());
             }
         }
         for (Map.Entry<String, NodeGrant> e : wanted.entrySet()) {
@@ -186,7 +223,7 @@ public final class ReconcileMarketNodes {
             Instant deadline = request != null && market.hasOpenRequest(jobOf(market, request))
                     ? noticeDeadline(market, grant) : null;
             if (deadline != null) {
-                notice.drain(connection.get(), node, deadline, labels);
+                drains.add(new NodeNotice.Drain(node, deadline.minus(market.timings().notice()), deadline, labels));
             } else {
                 notice.keep(connection.get(), node, labels);
             }
@@ -195,25 +232,40 @@ public final class ReconcileMarketNodes {
                 outcome.ready().add(grant.nodeId());
             }
         }
+        notice.drain(connection.get(), drains);
         return outcome;
     }
 
-    /** Creates the first missing pool, else deletes the first pool neither wanted nor kept; nothing while the cluster is busy. */
+    /**
+     * Creates the first missing pool (granted nodes first, then block nodes), else deletes the first pool neither
+     * wanted nor kept; nothing while the cluster is busy.
+     */
     private void changeOnePool(ClusterProvider provider, ClusterLocator at, Market market, Cluster cluster,
-                               Map<String, NodeGrant> wanted, Set<String> kept, ClusterObservation observed,
-                               Outcome outcome) {
+                               Map<String, NodeGrant> wanted, Map<String, Node> block, Set<String> kept,
+                               ClusterObservation observed, Outcome outcome) {
         if (observed.busy()) {
             return;
         }
         for (Map.Entry<String, NodeGrant> e : wanted.entrySet()) {
             if (observed.nodePool(e.getKey()).isEmpty()) {
-                provider.createNodePool(at, spec(e.getKey(), market, cluster, e.getValue()));
+                NodeGrant grant = e.getValue();
+                provider.createNodePool(at, spec(e.getKey(), market.node(grant.nodeId()).pool(),
+                        labels(market.node(grant.nodeId()).pool().nodeClass(), grant.requestId())));
+                outcome.created().add(e.getKey());
+                return;
+            }
+        }
+        for (Map.Entry<String, Node> e : block.entrySet()) {
+            if (observed.nodePool(e.getKey()).isEmpty()) {
+                Node node = e.getValue();
+                provider.createNodePool(at, spec(e.getKey(), node.pool(), blockLabels(node.pool().nodeClass())));
                 outcome.created().add(e.getKey());
                 return;
             }
         }
         for (NodePoolObservation pool : observed.nodePools()) {
-            if (pool.name().startsWith(POOL_PREFIX) && !wanted.containsKey(pool.name()) && !kept.contains(pool.name())) {
+            if (pool.name().startsWith(POOL_PREFIX) && !wanted.containsKey(pool.name()) && !kept.contains(pool.name())
+                    && !block.containsKey(pool.name())) {
                 provider.deleteNodePool(at, pool.name());
                 outcome.deleted().add(pool.name());
                 return;
@@ -221,12 +273,10 @@ public final class ReconcileMarketNodes {
         }
     }
 
-    private NodePoolSpec spec(String name, Market market, Cluster cluster, NodeGrant grant) {
-        var poolId = market.node(grant.nodeId()).pool();
+    private NodePoolSpec spec(String name, com.bettercompute.domain.market.PoolId poolId, Map<String, String> labels) {
         MarketCatalog.PoolSpec sold = catalog.pools().stream().filter(p -> p.id().equals(poolId)).findFirst()
                 .orElseThrow(() -> new ProviderException(ProviderException.Kind.INVALID,
                         "The market's pool " + poolId + " is not in the catalog: no machine to make its node of."));
-        Map<String, String> labels = labels(poolId.nodeClass(), grant.requestId());
         return new NodePoolSpec(name, sold.machineType(), 1, null, NodePoolSpec.DEFAULT_DISK_GIB,
                 NodePoolSpec.DEFAULT_DISK_TYPE, false, new Accelerators(sold.acceleratorType(), sold.gpusPerNode()),
                 List.of(), labels, List.of(new Taint(NodeNotice.GPU_WORKER.key(), NodeNotice.GPU_WORKER.value(), TaintEffect.NoSchedule)));
@@ -240,6 +290,13 @@ public final class ReconcileMarketNodes {
         if (requestId != null) {
             labels.put(MarketClusterClient.REQUEST_LABEL, InClusterNames.requestLabel(requestId));
         }
+        return labels;
+    }
+
+    /** A base load block node's labels: a market node's (the flavor selects them) and the block's own. */
+    static Map<String, String> blockLabels(String nodeClass) {
+        Map<String, String> labels = labels(nodeClass, null);
+        labels.put(MarketClusterClient.BLOCK_NODE_LABEL, "true");
         return labels;
     }
 

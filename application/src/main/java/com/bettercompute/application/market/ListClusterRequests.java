@@ -106,8 +106,13 @@ public final class ListClusterRequests {
                 : List.of(new Episode(r.createdAt(), r.provisioned() ? runningAt : null, null, null));
         return new Item(r.id(), Job.of(r.jobId()), r.attempt(), r.pool().toString(), r.nodes(), r.gpus(),
                 r.effectiveLimit(), r.jobLimit() != null ? "job" : "cluster", r.priority().name().toLowerCase(Locale.ROOT),
-                phase(r), r.reason().wire(), r.message(), r.grantedNodes(), r.lockedRate(), holdUntil,
+                phase(r), r.reason().wire(), r.message(), grantedNodes(r), r.lockedRate(), holdUntil,
                 r.protectedUntil(), r.noticeDeadline(), r.createdAt(), all);
+    }
+
+    /** The nodes a request runs on: its granted nodes, or the one block node a seated sub-node request shares. */
+    static int grantedNodes(MarketRequest r) {
+        return r.phase() == RequestPhase.SEATED && r.blockNodeId() != null ? 1 : r.grantedNodes();
     }
 
     /** The API's phase of a request. */

@@ -5,8 +5,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Signs the ID tokens the platform issues as the OpenID Connect provider of its clusters (docs/decisions.md,
- * "Sign-in to clusters"). The keys never leave the adapter but sealed into the {@link SigningKeyRepository} every
+ * Signs the ID tokens the platform issues as the OpenID Connect provider of its clusters (docs/decisions/sign-in.md). The keys never leave the adapter but sealed into the {@link SigningKeyRepository} every
  * replica shares (docs/decisions/sessions-and-signing-keys.md): it makes them, rotates them as every replica
  * does, never logs them, and publishes the public half of every key whose tokens may still be alive.
  */

@@ -20,6 +20,13 @@ public interface MarketClusterClient {
     String NODE_CLASS_LABEL = "nationalcompute.com/node-class";
     String REQUEST_LABEL = "nationalcompute.com/request";
     String MARKET_NODE_LABEL = "nationalcompute.com/market-node";
+    /** The label ({@code "true"}) of a node of the cluster's base load block. */
+    String BLOCK_NODE_LABEL = "nationalcompute.com/base-load-block";
+    /**
+     * The {@code provisioningClassDetails} key naming the provider node pool of the block node a sub-node request
+     * is seated on; Kueue pins the request's pods to it through the node pool label {@link #NODE_POOL_LABEL}.
+     */
+    String BLOCK_NODE_DETAIL = "nationalcompute.com/block-node";
     String LIMIT_PRICE_LABEL = "nationalcompute.com/limit-price";
     String PRIORITY_LABEL = "kueue.x-k8s.io/priority-class";
     /** The GPU worker taint's key ({@code =true:NoSchedule}), tolerated by injection on admission. */
@@ -231,7 +238,10 @@ public interface MarketClusterClient {
         /** Whether the watch's caches have been filled once (before that, {@link #jobs()} may miss some). */
         boolean synced();
 
-        /** The cluster's jobs that have at least one market ProvisioningRequest, as the caches hold them now. */
+        /**
+         * The cluster's jobs that have at least one market ProvisioningRequest, and those of its GPU jobs waiting
+         * in its queue for quota ({@link ObservedJob#quotaWait}), as the caches hold them now.
+         */
         List<ObservedJob> jobs();
 
         @Override
@@ -248,11 +258,19 @@ public interface MarketClusterClient {
      * @param priorityLabel its {@code kueue.x-k8s.io/priority-class} label, null when absent
      * @param ended        the job finished (its Workload reads {@code Finished=True})
      * @param requests     its market ProvisioningRequests, oldest first
+     * @param quotaWait    its Workload waits in the cluster's queue for lack of quota (QuotaReserved=False, the max
+     *                     cluster size binds): no request filed yet, so {@code requests} is empty
      */
     record ObservedJob(ObjectRef job, String nodeClass, int gpus, String limitLabel, String priorityLabel,
-                       boolean ended, List<ObservedRequest> requests) {
+                       boolean ended, List<ObservedRequest> requests, boolean quotaWait) {
         public ObservedJob {
             requests = List.copyOf(requests);
+        }
+
+        /** A job with market requests, not waiting for quota. */
+        public ObservedJob(ObjectRef job, String nodeClass, int gpus, String limitLabel, String priorityLabel,
+                           boolean ended, List<ObservedRequest> requests) {
+            this(job, nodeClass, gpus, limitLabel, priorityLabel, ended, requests, false);
         }
     }
 

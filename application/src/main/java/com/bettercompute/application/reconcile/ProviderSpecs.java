@@ -22,7 +22,7 @@ public final class ProviderSpecs {
 
     /**
      * The control plane as wanted. The provider-side VPC network is named by the catalog network's id,
-     * the subnetwork by the subnet's name (docs/decisions.md).
+     * the subnetwork by the subnet's name (docs/decisions/clusters.md).
      */
     static ClusterSpec cluster(Cluster c, ClusterLocator at) {
         return new ClusterSpec(at, c.id(), c.mode(), c.releaseChannel(), c.requestedVersion(),

@@ -179,6 +179,8 @@ class AdmitWorkloadTest {
     void switching_packing_off_never_touches_a_sub_node_job_already_on_the_block() {
         w.enrol.enrol(new EnrolCluster.Command(MarketWorld.ACME_TRAIN, 64L, true,
                 new EnrolCluster.Block(MarketWorld.POOL, 1)));
+        new com.bettercompute.application.market.ReportBlockNode(w.ports.transactions(), w.markets, w.ports.outbox(),
+                w.ports.clock()).ready(w.markets.load().cluster(MarketWorld.ACME_TRAIN).blockNodeIds().get(0));
         w.file("kcl_acmetrain0000000000000000/default/small", MarketWorld.ACME_TRAIN, 4, null);
         w.tickAndReady();
         String before = phase("kcl_acmetrain0000000000000000/default/small");

@@ -24,6 +24,8 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
         public String limitLabel;
         public String priorityLabel;
         public boolean ended;
+        /** Its Workload waits for quota: Kueue files no request for it yet. */
+        public boolean quotaWait;
         public final List<String> requests = new ArrayList<>();
 
         Job(ObjectRef ref) {
@@ -95,8 +97,9 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
                             new ArrayList<>(r.conditions.values())));
                 }
             }
-            if (!rs.isEmpty()) {
-                out.add(new ObservedJob(j.ref, j.nodeClass, j.gpus, j.limitLabel, j.priorityLabel, j.ended, rs));
+            if (!rs.isEmpty() || j.quotaWait) {
+                out.add(new ObservedJob(j.ref, j.nodeClass, j.gpus, j.limitLabel, j.priorityLabel, j.ended, rs,
+                        j.quotaWait && rs.isEmpty()));
             }
         }
         return out;

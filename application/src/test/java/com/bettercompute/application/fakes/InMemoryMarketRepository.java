@@ -26,6 +26,7 @@ public final class InMemoryMarketRepository implements MarketRepository {
     /** The version each handed-out market was loaded at (identity: a market does not override equals). */
     private final Map<Market, Long> loadedAt = new WeakHashMap<>();
     private int saves;
+    private int loads;
 
     public InMemoryMarketRepository(InMemoryStore store, Clock clock) {
         this.store = Objects.requireNonNull(store);
@@ -50,6 +51,7 @@ public final class InMemoryMarketRepository implements MarketRepository {
     @Override
     public Market load() {
         return store.locked(s -> {
+            loads++;
             Market market = Market.restore(s.market == null ? new Market().snapshot() : s.market);
             synchronized (loadedAt) {
                 loadedAt.put(market, s.marketVersion);
@@ -137,6 +139,11 @@ public final class InMemoryMarketRepository implements MarketRepository {
             }
             return List.copyOf(out.subList(0, Math.min(limit, out.size())));
         });
+    }
+
+    /** Markets loaded so far, read or locked. */
+    public int loads() {
+        return store.locked(s -> loads);
     }
 
     /** Saves that committed so far. */

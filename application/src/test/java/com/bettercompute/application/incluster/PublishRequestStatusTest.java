@@ -11,6 +11,7 @@ import com.bettercompute.domain.market.PriorityClass;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import static com.bettercompute.application.incluster.InClusterWorld.A;
@@ -107,6 +108,35 @@ class PublishRequestStatusTest {
         assertThat(attempt1.classDetails).containsEntry("nationalcompute.com/request", InClusterNames.requestLabel(JOB));
         assertThat(InClusterNames.requestLabel(JOB)).matches("[a-z0-9-]{1,63}");
         assertThat(w.cluster.eventsWithReason("NodeGranted")).hasSize(2);
+    }
+
+    @Test
+    void a_sub_node_job_waits_while_no_block_node_is_ready_then_reads_provisioned_pinned_to_its_block_nodes_pool() {
+        Job small = w.cluster.job("research", "small", 4, "h100-8x");
+        Request request = w.cluster.request(small, "job-small-9c1d2-market-1", T0);
+        Market market = w.markets.load();
+        market.changeCluster(InClusterWorld.A, 64, true, T0);
+        market.assignBlock(InClusterWorld.A, "n3");
+        w.markets.save(market);
+        w.pass();
+        w.tick();
+        w.pass();
+        Condition waiting = request.conditions.get("Provisioned");
+        assertThat(waiting.status()).as("no live block: it waits, never Provisioned").isEqualTo("False");
+        assertThat(waiting.reason()).isEqualTo("WaitingForBaseLoadBlock");
+        assertThat(request.classDetails).isEmpty();
+
+        new com.bettercompute.application.market.ReportBlockNode(w.transactions, w.markets, w.outbox, w.clock).ready("n3");
+        w.tick();
+        w.pass();
+
+        Condition seated = request.conditions.get("Provisioned");
+        assertThat(seated.status()).isEqualTo("True");
+        assertThat(seated.reason()).isEqualTo("Provisioned");
+        assertThat(request.classDetails).containsExactly(Map.entry("nationalcompute.com/block-node",
+                ReconcileMarketNodes.poolName(InClusterWorld.A, "n3")));
+        assertThat(w.cluster.eventsWithReason("BlockSeated")).singleElement()
+                .satisfies(e -> assertThat(e.message()).contains("n3"));
     }
 
     @Test

@@ -103,6 +103,33 @@ class ReconcileMarketNodesTest {
     }
 
     @Test
+    void a_block_node_joins_as_a_pool_of_its_own_labelled_for_the_block_and_its_ready_makes_the_block_live() {
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.ACME_TRAIN, null, true, new EnrolCluster.Block(MarketWorld.POOL, 1)));
+        String blockNode = w.markets.load().cluster(MarketWorld.ACME_TRAIN).blockNodeIds().get(0);
+        String blockPool = ReconcileMarketNodes.poolName(MarketWorld.ACME_TRAIN, blockNode);
+        makePools();
+        assertThat(marketPools()).contains(blockPool).hasSize(3);
+        assertThat(w.markets.load().node(blockNode).liveBlockNode()).as("not live before its node is ready").isFalse();
+
+        cluster.node("gke-block-0", blockPool, true);
+        var outcome = nodes.reconcile(MarketWorld.ACME_TRAIN);
+
+        assertThat(outcome.ready()).containsExactly(blockNode);
+        assertThat(cluster.nodes.get("gke-block-0").labels()).containsEntry("nationalcompute.com/base-load-block", "true")
+                .containsEntry("nationalcompute.com/market-node", "true").containsEntry("nationalcompute.com/node-class", "h100-8x")
+                .doesNotContainKey("nationalcompute.com/request");
+        assertThat(cluster.nodes.get("gke-block-0").taints())
+                .containsExactly(new NodeTaint("nationalcompute.com/gpu-worker", "true", "NoSchedule"));
+        assertThat(w.markets.load().node(blockNode).liveBlockNode()).isTrue();
+        assertThat(w.ports.outbox().all()).extracting(e -> e.event().type()).containsOnlyOnce("market.block-node.ready");
+
+        cluster.nodes.remove("gke-block-0");
+        assertThat(nodes.reconcile(MarketWorld.ACME_TRAIN).left()).containsExactly(blockNode);
+        assertThat(w.markets.load().node(blockNode).liveBlockNode()).isFalse();
+        assertThat(marketPools()).as("the block's pool stays: the node comes back to it").contains(blockPool);
+    }
+
+    @Test
     void a_node_carries_the_market_labels_and_the_gpu_worker_taint_and_its_ready_is_the_markets_node_ready() {
         makePools();
         List<String> pools = marketPools();
@@ -170,6 +197,7 @@ class ReconcileMarketNodesTest {
         var deadline = new ReadMarketRequest(w.markets).read(JOB).noticeDeadline();
         assertThat(deadline).as("the rival's bid reclaims acme's gang with notice").isNotNull();
         w.ports.clock().advance(Duration.ofSeconds(15));
+        cluster.pod("gke-b-0", "research", "train-1");
 
         nodes.reconcile(MarketWorld.ACME_TRAIN);
         nodes.reconcile(MarketWorld.ACME_TRAIN);
@@ -179,10 +207,14 @@ class ReconcileMarketNodesTest {
         assertThat(a.taints()).contains(new NodeTaint("nationalcompute.com/preempting", "true", "NoSchedule"));
         assertThat(cluster.pods.get("gke-a-0").get(0).annotations())
                 .containsEntry("marketplace.nationalcompute.com/preempt-at", deadline.toString());
-        assertThat(cluster.evictions).containsExactly(java.util.Map.entry("train-0", 45L));
+        assertThat(cluster.evictions).containsExactly(java.util.Map.entry("train-0", 45L), java.util.Map.entry("train-1", 45L));
         assertThat(cluster.eventsWithReason("NodePreempting")).extracting(e -> e.eventName())
                 .anySatisfy(n -> assertThat(n).startsWith("gke-a-0."))
-                .anySatisfy(n -> assertThat(n).startsWith("train-0."));
+                .anySatisfy(n -> assertThat(n).startsWith("train-0."))
+                .anySatisfy(n -> assertThat(n).startsWith("gke-b-0."))
+                .anySatisfy(n -> assertThat(n).startsWith("train-1."));
+        assertThat(cluster.eventsWithReason("NodePreempting")).as("every node and pod of the gang at the notice's moment")
+                .hasSize(4).extracting(e -> e.at()).containsOnly(deadline.minus(w.markets.load().timings().notice()));
 
         var m = w.markets.load();
         m.endJob("rival", w.ports.clock().instant());

@@ -6,6 +6,7 @@ import com.bettercompute.domain.market.JobDemand;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PriorityClass;
+import com.bettercompute.domain.market.RequestPhase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,6 +46,37 @@ class SyncClusterDemandTest {
         assertThat(request.pool()).isEqualTo(InClusterWorld.POOL);
         assertThat(request.jobLimit()).isEqualTo(Money.parse("2.50"));
         assertThat(request.priority()).isEqualTo(PriorityClass.HIGH);
+    }
+
+    @Test
+    void a_job_kueue_holds_back_for_quota_is_listed_queued_with_the_max_cluster_size_then_files_when_its_request_appears() {
+        Job job = w.cluster.job("research", "train", 16, "h100-8x");
+        job.quotaWait = true;
+        Job gone = w.cluster.job("research", "later", 8, "h100-8x");
+        gone.quotaWait = true;
+
+        var first = w.sync.sync(A, SITE, w.cluster.observed());
+        var again = w.sync.sync(A, SITE, w.cluster.observed());
+
+        assertThat(first.held()).containsExactlyInAnyOrder("kcl_a/research/train", "kcl_a/research/later");
+        assertThat(first.filed()).isEmpty();
+        assertThat(again.changed()).isFalse();
+        var held = market().openRequest("kcl_a/research/train");
+        assertThat(held.phase()).isEqualTo(RequestPhase.QUEUED);
+        assertThat(held.reason().wire()).isEqualTo("InsufficientQuota");
+        assertThat(held.message()).contains("max cluster size of 64 GPUs");
+        w.tick.run();
+        assertThat(market().openRequest("kcl_a/research/train").phase()).as("a tick never files it")
+                .isEqualTo(RequestPhase.QUEUED);
+
+        w.cluster.request(job, "job-train-3f2a1-market-1", T0);
+        w.cluster.jobs.values().remove(gone);
+        var filed = w.sync.sync(A, SITE, w.cluster.observed());
+
+        assertThat(filed.filed()).containsExactly("kcl_a/research/train");
+        assertThat(filed.withdrawn()).containsExactly("kcl_a/research/later");
+        assertThat(market().openRequest("kcl_a/research/train").id()).isEqualTo(held.id());
+        assertThat(market().openRequest("kcl_a/research/train").phase()).isEqualTo(RequestPhase.WAITING);
     }
 
     @Test

@@ -24,7 +24,7 @@ public final class GkeSimulatorCommand {
             "  --sim-operation-seconds S   how long each GKE and Filestore operation takes (default 20; 0 completes at once)",
             "  --state-dir DIR             keep clusters, node pools, operations and file shares in DIR across restarts",
             "                              (default: in memory, the shares in a temporary directory)",
-            "Faults: POST http://127.0.0.1:<P2>/simulator/faults/<fault> (see docs/gke-simulator.md).");
+            "Faults: POST http://127.0.0.1:<P2>/simulator/faults/<fault> (see docs/operators/gke-simulator.md).");
 
     /** Waits with the thread: the one place the simulator's latency fault really sleeps. */
     public static final Pause SLEEP = duration -> {

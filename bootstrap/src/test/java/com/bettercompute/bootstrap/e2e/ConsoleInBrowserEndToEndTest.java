@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 import static com.bettercompute.bootstrap.e2e.MarketInTenantClusterEndToEndTest.await;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +40,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * sees the row turn "gang scheduled", then watches the market chart follow the feed (each page saved as a
  * screenshot in {@code docs/console/}); and a person reads a cluster's shared volume on the Storage page (its bytes
  * and charge following a file written into the share), keeps it through the cluster delete's unchecked box, loses
- * another with the box ticked, and deletes the kept one by typing its storage name back. One server and one browser
+ * another with the box ticked, and deletes the kept one by typing its storage name back; and a person reads a
+ * LoadBalancer Service's address on its cluster's Workloads page, the one its status carries. One server and one browser
  * serve every test; each test signs in afresh and names its own clusters.
  */
 class ConsoleInBrowserEndToEndTest {
@@ -66,9 +68,11 @@ class ConsoleInBrowserEndToEndTest {
         // the market's catalog, its pool provisioning shared volumes, billed at $0.20 per GiB-month, sampled every second
         Path catalog = MarketJobEndToEndTest.catalog();
         Files.writeString(catalog, Files.readString(catalog) + "\nstorage:\n  sharedVolumePools: [" + RunningServer.POOL
-                + "]\n  sampleEvery: 1s\n  billing:\n    - {site: us-central1, pricePerGiBMonth: \"0.20\"}\n");
+                + "]\n  sampleEvery: 1s\n  billing:\n    - {site: us-central1, pricePerGiBMonth: \"0.20\"}\n"
+                + "loadBalancers:\n  addressPools:\n    - {region: us-central1, limit: 10}\n");
         server = RunningServer.start(ServerConfig.defaults().withPort(0).withDb(RunningServer.h2())
                 .withCatalog(catalog).withProvider("simulator", null, 1, 1, 2).withMarketTickSeconds(1));
+        server.server().simulator().orElseThrow().addressPool(LoadBalancerEndToEndTest.ownRange());
     }
 
     @AfterAll
@@ -280,6 +284,41 @@ class ConsoleInBrowserEndToEndTest {
             return browser.findElements(By.cssSelector("tr[data-volume='" + storageName + "']")).isEmpty()
                     && !Files.exists(filestore.shareDirectory("platform-prod", "us-central1-a", storageName)) ? true : null;
         });
+    }
+
+    @Test
+    void a_person_reads_each_services_endpoint_on_the_workloads_page() throws Exception {
+        try {
+            servicesStory();
+        } catch (Throwable t) {
+            throw withThePage(t);
+        }
+    }
+
+    private void servicesStory() throws Exception {
+        RunningServer s = server;
+        JsonNode cluster = MarketJobEndToEndTest.readyCluster(s, RunningServer.ALICE, "acme", "front");
+        String workloads = s.baseUrl() + "/console/clusters/" + cluster.get("id").asText() + "/workloads";
+        Path dir = Files.createTempDirectory("console-services-e2e");
+        try (KubernetesClient k = MarketJobEndToEndTest.client(s, RunningServer.ALICE, cluster, dir.resolve("front.kubeconfig"))) {
+            await("the platform's Service webhook", () -> k.admissionRegistration().v1().mutatingWebhookConfigurations()
+                    .withName("better-compute-load-balancers").get());
+            k.services().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+                    .withNewMetadata().withName("storefront").endMetadata()
+                    .withNewSpec().withType("LoadBalancer").addToSelector("app", "storefront")
+                    .addNewPort().withName("https").withProtocol("TCP").withPort(ThreadLocalRandom.current().nextInt(20_000, 29_000))
+                    .withNewTargetPort(8443).endPort().endSpec().build()).create();
+            String ip = await("storefront's address", () -> {
+                var status = k.services().inNamespace("default").withName("storefront").get().getStatus().getLoadBalancer();
+                return status.getIngress() == null || status.getIngress().isEmpty() ? null : status.getIngress().get(0).getIp();
+            });
+
+            signIn(s.baseUrl());
+            browser.get(workloads);
+            WebElement row = browser.findElement(By.cssSelector("#services tr[data-service='default/storefront']"));
+            assertThat(row.findElement(By.cssSelector("td.endpoint")).getText()).isEqualTo(ip);
+            assertThat(row.getText()).contains("serving");
+        }
     }
 
     private void signIn(String base) {

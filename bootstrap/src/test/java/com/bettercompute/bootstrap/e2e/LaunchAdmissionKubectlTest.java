@@ -23,7 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * at {@code kubectl apply} with kube-apiserver's words and the rule's numbers; a Job written with no queue
  * name and no {@code suspend} is taken, with Kueue's queue label, {@code suspend: true} and the GPU worker
  * taint's toleration added; the platform's Kueue objects refuse the tenant's edits; the operator's packing
- * switch refuses new sub-node pods from that moment and leaves the running one alone.
+ * switch refuses new sub-node pods from that moment and leaves the running ones alone. A sub-node pod waits
+ * (never Provisioned) until a base load block node is Ready in the cluster, then runs there beside another,
+ * while a third that no longer fits the block node waits.
  */
 class LaunchAdmissionKubectlTest {
     static final ResourceDefinitionContext WEBHOOKS = new ResourceDefinitionContext.Builder()
@@ -73,6 +75,25 @@ class LaunchAdmissionKubectlTest {
                 packing(s, train, true);
                 Run packed = apply(dir, kubeconfig, pod("packed", "4"));
                 assertThat(packed.exit()).as(packed.out()).isZero();
+                await("without a live block the sub-node job waits for it", () -> kubectl(kubeconfig, "get", "provisioningrequests",
+                        "-o", "jsonpath={.items[*].status.conditions[?(@.type==\"Provisioned\")].reason}").out().contains("WaitingForBaseLoadBlock")
+                        ? true : null);
+                assertThat(podNode(kubeconfig, "packed")).as("placed on no node").isEmpty();
+
+                block(s, train, 1);
+                String blockNode = await("the block node Ready in the cluster", () -> {
+                    String out = kubectl(kubeconfig, "get", "nodes", "-l", "nationalcompute.com/base-load-block=true", "-o",
+                            "jsonpath={range .items[*]}{.metadata.name} {.status.conditions[?(@.type==\"Ready\")].status}{\"\\n\"}{end}").out().strip();
+                    return out.lines().count() == 1 && out.endsWith(" True") ? out.substring(0, out.indexOf(' ')) : null;
+                });
+                assertThat(apply(dir, kubeconfig, pod("beside", "4")).exit()).isZero();
+                assertThat(apply(dir, kubeconfig, pod("third", "4")).exit()).isZero();
+                await("two 4-GPU pods Running side by side on the 8-GPU block node", () ->
+                        "Running".equals(podPhase(kubeconfig, "packed")) && "Running".equals(podPhase(kubeconfig, "beside")) ? true : null);
+                assertThat(List.of(podNode(kubeconfig, "packed"), podNode(kubeconfig, "beside"))).containsOnly(blockNode);
+                assertThat(podPhase(kubeconfig, "third")).as("the block node is full: the third waits").isNotEqualTo("Running");
+                assertThat(podNode(kubeconfig, "third")).isEmpty();
+
                 packing(s, train, false);
                 Run unpacked = apply(dir, kubeconfig, pod("unpacked", "4"));
                 assertThat(unpacked.exit()).as(unpacked.out()).isNotZero();
@@ -88,6 +109,21 @@ class LaunchAdmissionKubectlTest {
         MarketApiEndToEndTest.Reply r = MarketApiEndToEndTest.send(s, "PUT", "/api/operator/market/clusters", RunningServer.OPS,
                 "{\"cluster_id\":\"" + cluster.get("id").asText() + "\",\"packing\":" + on + "}");
         assertThat(r.status()).as(r.text()).isEqualTo(200);
+    }
+
+    static void block(RunningServer s, JsonNode cluster, int nodes) throws Exception {
+        MarketApiEndToEndTest.Reply r = MarketApiEndToEndTest.send(s, "PUT", "/api/operator/market/clusters", RunningServer.OPS,
+                "{\"cluster_id\":\"" + cluster.get("id").asText() + "\",\"packing\":true,"
+                        + "\"block\":{\"pool\":\"us-central1/h100-8x\",\"nodes\":" + nodes + "}}");
+        assertThat(r.status()).as(r.text()).isEqualTo(200);
+    }
+
+    static String podPhase(Path kubeconfig, String pod) {
+        return kubectl(kubeconfig, "get", "pod", pod, "-o", "jsonpath={.status.phase}").out().strip();
+    }
+
+    static String podNode(Path kubeconfig, String pod) {
+        return kubectl(kubeconfig, "get", "pod", pod, "-o", "jsonpath={.spec.nodeName}").out().strip();
     }
 
     static String job(String name, int pods, String gpusPerPod, String limit) {
@@ -117,12 +153,20 @@ class LaunchAdmissionKubectlTest {
         return kubectl(kubeconfig, "apply", "-f", file.toString());
     }
 
-    static Run kubectl(Path kubeconfig, String... args) throws Exception {
+    /** Unchecked, so a wait's probe can call it. */
+    static Run kubectl(Path kubeconfig, String... args) {
         List<String> command = new ArrayList<>(List.of(Programs.find("kubectl").orElseThrow(), "--kubeconfig", kubeconfig.toString()));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("kubectl finished").isTrue();
-        return new Run(p.exitValue(), out);
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("kubectl finished").isTrue();
+            return new Run(p.exitValue(), out);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code status.loadBalancer.ingress}; a TCP connection from this machine to that address reaching a node of the
  * cluster, which names itself and the client address it saw; {@code gcloud compute addresses list} and
  * {@code forwarding-rules list} showing what the platform reserved; the skipped UDP port's Warning; a Service of
- * another class left alone; and {@code kubectl delete} releasing the address.
+ * another class left alone; the operator's list naming who holds the address; and {@code kubectl delete} releasing it.
  */
 class LoadBalancerEndToEndTest {
 
@@ -117,6 +117,18 @@ class LoadBalancerEndToEndTest {
                 assertThat(said).anyMatch(e -> e.startsWith("EnsuredLoadBalancer"))
                         .anyMatch(e -> e.startsWith("UnsupportedProtocol") && e.contains("dns (5353/UDP)"));
 
+                // the operator's list names who holds the address; a tenant's token may not read it
+                RunningServer.Reply held = s.get("/api/operator/load-balancers?tenant=acme", RunningServer.OPS);
+                assertThat(held.status()).as(held.text()).isEqualTo(200);
+                assertThat(held.json().get("items")).anySatisfy(i -> {
+                    assertThat(i.get("cluster").asText()).isEqualTo("lb");
+                    assertThat(i.get("namespace").asText() + "/" + i.get("service").asText()).isEqualTo("default/serve");
+                    assertThat(i.get("address").asText()).isEqualTo(ip);
+                    assertThat(i.get("state").asText()).isEqualTo("serving");
+                    assertThat(i.get("region").asText()).isEqualTo("us-central1");
+                });
+                assertThat(s.get("/api/operator/load-balancers", RunningServer.ALICE).status()).isEqualTo(403);
+
                 Service metal = k.services().inNamespace("default").withName("metal").get();
                 assertThat(metal.getSpec().getLoadBalancerClass()).isEqualTo("example.com/metal");
                 assertThat(metal.getMetadata().getFinalizers()).isNullOrEmpty();
@@ -124,20 +136,20 @@ class LoadBalancerEndToEndTest {
 
                 Gcloud gcloud = Gcloud.of(simulator, dir);
                 if (gcloud != null) {
-                    String providerName = gcloud.run("compute", "addresses", "list", "--format=value(name,address)");
-                    assertThat(providerName).contains(ip).contains("bc-lb-");
-                    assertThat(gcloud.run("compute", "forwarding-rules", "list", "--format=value(name,IPAddress,ports)"))
-                            .contains(ip).contains(Integer.toString(port));
+                    // two gcloud processes at once: each spends seconds starting its Python, not talking to the API
+                    var addresses = gcloud.start("compute", "addresses", "list", "--format=value(name,address)");
+                    var rules = gcloud.start("compute", "forwarding-rules", "list", "--format=value(name,IPAddress,ports)");
+                    assertThat(addresses.get()).contains(ip).contains("bc-lb-");
+                    assertThat(rules.get()).contains(ip).contains(Integer.toString(port));
                 }
 
                 LaunchAdmissionKubectlTest.Run deleted = kubectl(kubeconfig, "delete", "service", "serve", "--wait=false");
                 assertThat(deleted.exit()).as(deleted.out()).isZero();
                 await("serve gone once its address is released", () -> k.services().inNamespace("default").withName("serve").get() == null
                         ? true : null);
-                assertThat(s.server().simulator().orElseThrow()).isNotNull();
-                if (gcloud != null) {
-                    assertThat(gcloud.run("compute", "addresses", "list", "--format=value(address)")).doesNotContain(ip);
-                }
+                // released at the provider: gcloud read the same list above
+                assertThat(computeGet(simulator, "/compute/v1/projects/platform-prod/aggregated/addresses")).doesNotContain(ip)
+                        .contains("compute#addressAggregatedList");
                 try (Socket socket = new Socket()) {
                     socket.connect(new InetSocketAddress(ip, port), 2_000);
                     throw new AssertionError("the released address still listens");
@@ -148,10 +160,27 @@ class LoadBalancerEndToEndTest {
         }
     }
 
+    /** A GET of the simulator's Compute Engine API, as any client sends it. */
+    static String computeGet(GkeSimulator simulator, String path) throws Exception {
+        var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(simulator.computeUrl() + path)).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body();
+    }
+
     /** gcloud with a private configuration, its Compute Engine API the simulator's; null without gcloud on the PATH. */
     record Gcloud(String program, Path home, String computeUrl) {
         static Gcloud of(GkeSimulator simulator, Path dir) {
             return Programs.find("gcloud").map(g -> new Gcloud(g, dir, simulator.computeUrl())).orElse(null);
+        }
+
+        /** Runs gcloud on a thread of its own; the future is its output, once it exited 0. */
+        java.util.concurrent.Future<String> start(String... args) {
+            java.util.concurrent.FutureTask<String> task = new java.util.concurrent.FutureTask<>(() -> run(args));
+            Thread thread = new Thread(task, "gcloud " + String.join(" ", args));
+            thread.setDaemon(true);
+            thread.start();
+            return task;
         }
 
         String run(String... args) throws Exception {

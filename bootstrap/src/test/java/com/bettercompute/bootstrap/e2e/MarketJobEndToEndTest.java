@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the PATH): Kueue's Workload and ProvisioningRequest appear and the request reads {@code BidTooLow}; a limit
  * set over HTTP gets it two {@code mk-} node pools at the provider, two Ready nodes and its pods Running, and
  * charges. Globex, in its own cluster, outbids it on the two-node pool: acme's request gets the notice, its
- * pods the annotation and the eviction, its Job is requeued as the next attempt, globex's pods run; globex's
+ * pods the annotation and the eviction (every NodePreempting Event of its nodes and pods at the notice's one moment), its
+ * Job is requeued as the next attempt, globex's pods run; globex's
  * Job ends, and its nodes leave after the minimum hold and the idle grace.
  */
 class MarketJobEndToEndTest {
@@ -120,9 +121,12 @@ class MarketJobEndToEndTest {
                     return p == null || p.getMetadata().getAnnotations().containsKey("marketplace.nationalcompute.com/preempt-at")
                             && p.getMetadata().getDeletionTimestamp() != null;
                 }) ? true : null);
-                assertThat(a.v1().events().inNamespace("default").list().getItems())
-                        .filteredOn(e -> "NodePreempting".equals(e.getReason()))
-                        .extracting(e -> e.getInvolvedObject().getName()).containsAll(ran);
+                List<io.fabric8.kubernetes.api.model.Event> notices = a.v1().events().inNamespace("default").list().getItems().stream()
+                        .filter(e -> "NodePreempting".equals(e.getReason())).toList();
+                assertThat(notices).extracting(e -> e.getInvolvedObject().getName()).containsAll(ran)
+                        .containsAll(acmeNodes.stream().map(n -> n.getMetadata().getName()).toList());
+                assertThat(notices).extracting(io.fabric8.kubernetes.api.model.Event::getLastTimestamp)
+                        .as("every node and pod of the gang told at the one moment of the notice").containsOnly(notices.get(0).getLastTimestamp());
                 await("globex's pods Running", () -> {
                     List<Pod> p = pods(b, "serve");
                     return p.size() == 2 && p.stream().allMatch(x -> "Running".equals(x.getStatus().getPhase())) ? p : null;
@@ -156,8 +160,10 @@ class MarketJobEndToEndTest {
     }
 
     static KubernetesClient client(RunningServer s, String token, JsonNode cluster, Path kubeconfigFile) throws IOException {
-        String kubeconfig = s.call("credentials", token, Map.of("tenantId", cluster.get("tenantId").asText(),
-                "clusterId", cluster.get("id").asText(), "role", "admin")).json().get("kubeconfig").asText();
+        RunningServer.Reply answer = s.call("credentials", token, Map.of("tenantId", cluster.get("tenantId").asText(),
+                "clusterId", cluster.get("id").asText(), "role", "admin"));
+        assertThat(answer.status()).as("credentials: %s", answer.text()).isEqualTo(200);
+        String kubeconfig = answer.json().get("kubeconfig").asText();
         Files.writeString(kubeconfigFile, kubeconfig, StandardCharsets.UTF_8);
         return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build();
     }

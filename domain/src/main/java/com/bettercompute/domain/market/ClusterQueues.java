@@ -41,6 +41,44 @@ final class ClusterQueues {
         return r;
     }
 
+    /**
+     * A job that waits in its cluster's own Kueue queue, over the max cluster size: known to the market and
+     * listed, but in neither of the cluster's queues, because the cluster's Kueue decides when it files
+     * ({@link #release}).
+     */
+    MarketRequest hold(String jobId, TenantCluster c, PoolId pool, int gpus, int nodeCount, PriorityClass priority,
+                       Instant at, Money jobLimit, List<MarketEvent> events) {
+        MarketRequest r = enqueue(jobId, 1, c, pool, gpus, nodeCount, priority, at, jobLimit);
+        ClusterBook book = state.clusterBook(c.id);
+        book.queue.remove(r);
+        book.blockWaiting.remove(r);
+        state.setReason(r, Reason.QUOTA_WAIT, quotaMessage(r, c), at, events);
+        return r;
+    }
+
+    /** Whether the request waits in its cluster's Kueue queue ({@link #hold}), not yet in one of the market's. */
+    boolean held(MarketRequest r) {
+        ClusterBook book = state.clusterBook(r.cluster.id);
+        return r.phase == RequestPhase.QUEUED && !book.queue.contains(r) && !book.blockWaiting.contains(r);
+    }
+
+    /** A held request's cluster let it file: it joins the market's queue as a request filed now would. */
+    void release(MarketRequest r) {
+        ClusterBook book = state.clusterBook(r.cluster.id);
+        if (r.nodes == 0) {
+            book.blockWaiting.add(r);
+        } else {
+            book.queue.add(r);
+        }
+        changes.touch(r);
+    }
+
+    private static String quotaMessage(MarketRequest r, TenantCluster c) {
+        return r.gpus > c.maxGpus
+                ? r.gpus + " GPUs is more than the max cluster size of " + c.maxGpus + " GPUs"
+                : "waiting for quota: the max cluster size of " + c.maxGpus + " GPUs binds";
+    }
+
     /** A queued request leaves without filing (its job ended). */
     void dequeue(MarketRequest r) {
         ClusterBook book = state.clusterBook(r.cluster.id);
@@ -73,14 +111,15 @@ final class ClusterQueues {
         book.queue.removeIf(r -> r.phase != RequestPhase.QUEUED);
         for (MarketRequest r : book.queue) {
             if (r.reason != Reason.QUOTA_WAIT) {
-                state.setReason(r, Reason.QUOTA_WAIT, r.gpus > c.maxGpus
-                        ? r.gpus + " GPUs is more than the max cluster size of " + c.maxGpus + " GPUs"
-                        : "waiting for quota: the max cluster size of " + c.maxGpus + " GPUs binds", now, events);
+                state.setReason(r, Reason.QUOTA_WAIT, quotaMessage(r, c), now, events);
             }
         }
     }
 
-    /** Seats waiting sub-node requests on the cluster's live block nodes. */
+    /**
+     * Seats waiting sub-node requests on the cluster's live block nodes (in service and ready in the cluster):
+     * a block node that has not joined seats nothing, so its requests wait instead of reading Provisioned.
+     */
     void packBlock(ClusterBook book, Instant now, List<MarketEvent> events) {
         TenantCluster c = book.cluster;
         Map<PoolId, List<MarketRequest>> byPool = new TreeMap<>();
@@ -92,7 +131,7 @@ final class ClusterQueues {
             Map<String, Integer> freeGpus = new LinkedHashMap<>();
             for (String nodeId : c.blockNodes) {
                 Node node = state.nodes.get(nodeId);
-                if (node.inService && node.pool.equals(e.getKey())) {
+                if (node.liveBlockNode() && node.pool.equals(e.getKey())) {
                     freeGpus.put(node.id, perNode - node.seatedGpus);
                 }
             }

@@ -25,26 +25,50 @@ final class Demand {
      */
     MarketRequest file(JobDemand demand, Instant at) {
         ClusterBook c = state.clusterBook(demand.clusterId());
-        PoolBook b = state.book(demand.pool());
+        MarketRequest open = state.openByJob.get(demand.jobId());
+        MarketRequest r;
+        if (open != null && queues.held(open)) {
+            r = open;
+            queues.release(r);
+        } else {
+            checkNoOpenRequest(demand);
+            r = queues.enqueue(demand.jobId(), 1, c.cluster, demand.pool(), demand.gpus(), nodeCount(demand),
+                    demand.priority(), at, demand.jobLimit());
+        }
+        queues.admit(c, at, state.betweenTicks);
+        return r;
+    }
+
+    /** A job waiting in its cluster's own queue over the max cluster size: listed with the quota as its cause. */
+    MarketRequest hold(JobDemand demand, Instant at) {
+        ClusterBook c = state.clusterBook(demand.clusterId());
+        checkNoOpenRequest(demand);
+        return queues.hold(demand.jobId(), c.cluster, demand.pool(), demand.gpus(), nodeCount(demand), demand.priority(),
+                at, demand.jobLimit(), state.betweenTicks);
+    }
+
+    private void checkNoOpenRequest(JobDemand demand) {
         if (state.openByJob.containsKey(demand.jobId())) {
             throw new DomainException(ErrorCode.CONFLICT, "job " + demand.jobId() + " has an open request",
                     Map.of("jobId", demand.jobId()));
         }
-        int perNode = b.pool.gpusPerNode();
-        int nodeCount;
+    }
+
+    private int nodeCount(JobDemand demand) {
+        int perNode = state.book(demand.pool()).pool.gpusPerNode();
         if (demand.gpus() < perNode) {
-            nodeCount = 0;
-        } else if (demand.gpus() % perNode == 0) {
-            nodeCount = demand.gpus() / perNode;
-        } else {
-            throw new DomainException(ErrorCode.INVALID_INPUT, "a job larger than one node requests whole nodes: "
-                    + demand.gpus() + " GPUs is not a multiple of " + perNode,
-                    Map.of("reason", "JobSizeNotNodeAligned", "gpus", demand.gpus(), "gpusPerNode", perNode));
+            return 0;
         }
-        MarketRequest r = queues.enqueue(demand.jobId(), 1, c.cluster, demand.pool(), demand.gpus(), nodeCount,
-                demand.priority(), at, demand.jobLimit());
-        queues.admit(c, at, state.betweenTicks);
-        return r;
+        if (demand.gpus() % perNode == 0) {
+            return demand.gpus() / perNode;
+        }
+        throw new DomainException(ErrorCode.INVALID_INPUT, "a job larger than one node requests whole nodes: "
+                + demand.gpus() + " GPUs is not a multiple of " + perNode,
+                Map.of("reason", "JobSizeNotNodeAligned", "gpus", demand.gpus(), "gpusPerNode", perNode));
+    }
+
+    boolean held(MarketRequest r) {
+        return queues.held(r);
     }
 
     void endJob(String jobId, Instant at) {

@@ -160,11 +160,30 @@ public final class Market {
      * Files a job's request: whole nodes go to the cluster's queue and file with the market at once
      * while the max cluster size allows; a request under one node waits for the base load block.
      *
+     * A job {@link #hold held} in its cluster's queue files its held request.
+     *
      * @throws DomainException INVALID_INPUT when the GPUs are neither under one node nor whole nodes
      *                         (reason JobSizeNotNodeAligned), CONFLICT when the job has an open request
      */
     public MarketRequest file(JobDemand jobDemand, Instant at) {
         return demand.file(jobDemand, at);
+    }
+
+    /**
+     * Records a job that waits in its cluster's own queue over the max cluster size, not filed: it reads
+     * {@code InsufficientQuota} with a message naming the max cluster size, and files when {@link #file} is
+     * called for it (its cluster's queue let it go). A held request never files by itself.
+     *
+     * @throws DomainException as {@link #file} does
+     */
+    public MarketRequest hold(JobDemand jobDemand, Instant at) {
+        return demand.hold(jobDemand, at);
+    }
+
+    /** Whether the job's open request is one {@link #hold} recorded and no {@link #file} has released yet. */
+    public boolean held(String jobId) {
+        MarketRequest r = state.openByJob.get(jobId);
+        return r != null && demand.held(r);
     }
 
     /** The job ended or was deleted: a gang's nodes stay with the cluster as idle nodes (hold, idle grace). */
@@ -200,6 +219,22 @@ public final class Market {
      */
     public List<MarketEvent> nodeReady(String nodeId, Instant at) {
         return lifecycle.nodeReady(state.node(nodeId), at);
+    }
+
+    /**
+     * A base load block node is ready in its cluster: it seats sub-node requests from the next tick on. Until
+     * then the block is not live and those requests wait. Idempotent; a node outside any block is ignored.
+     */
+    public void blockNodeReady(String nodeId, Instant at) {
+        supply.blockNodeReady(nodeId, at);
+    }
+
+    /**
+     * A base load block node that was ready left its cluster: the requests seated on it wait for the block
+     * again. Idempotent; a node outside any block, or not ready, is ignored.
+     */
+    public void blockNodeLeft(String nodeId) {
+        supply.blockNodeLeft(nodeId);
     }
 
     /**

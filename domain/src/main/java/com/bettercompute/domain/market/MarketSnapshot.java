@@ -24,7 +24,7 @@ public record MarketSnapshot(MarketTimings timings, Instant lastTick, long seque
      * {@code drainingUntil} the end of its eviction grace, null when not draining.
      */
     public record NodeState(String id, boolean inService, String blockClusterId, int seatedGpus, GrantState lostGrant,
-                            Instant drainingUntil) {
+                            Instant drainingUntil, Instant blockReadyAt) {
     }
 
     /**

@@ -130,7 +130,7 @@ final class MarketSnapshotCodec {
 
     private static MarketSnapshot.NodeState nodeState(Node n) {
         return new MarketSnapshot.NodeState(n.id, n.inService, n.block == null ? null : n.block.id, n.seatedGpus,
-                n.lostGrant == null ? null : grantState(n.lostGrant), n.drainingUntil);
+                n.lostGrant == null ? null : grantState(n.lostGrant), n.drainingUntil, n.blockReadyAt);
     }
 
     private static MarketSnapshot.RequestState requestState(MarketRequest r) {
@@ -209,6 +209,7 @@ final class MarketSnapshotCodec {
                 node.seatedGpus = ns.seatedGpus();
                 node.drainingUntil = ns.drainingUntil();
                 if (ns.blockClusterId() != null) {
+                    node.blockReadyAt = ns.blockReadyAt();
                     node.block = clusterOf(m, ns.blockClusterId());
                     node.block.blockNodes.add(node.id);
                 }

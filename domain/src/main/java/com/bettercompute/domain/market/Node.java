@@ -20,6 +20,11 @@ public final class Node {
      * neither supply nor grantable before then. Null when not draining.
      */
     Instant drainingUntil;
+    /**
+     * When this block node was reported ready in its cluster; null while it has not joined (or left). Only a
+     * live block node (in service and ready) seats sub-node requests.
+     */
+    Instant blockReadyAt;
 
     Node(String id, PoolId pool) {
         this.id = id;
@@ -49,6 +54,16 @@ public final class Node {
     /** The grant the node had when health checks took it out of service, null when it has none. */
     public NodeGrant lostGrant() {
         return lostGrant;
+    }
+
+    /** When this block node was reported ready in its cluster, null while it is not there. */
+    public Instant blockReadyAt() {
+        return blockReadyAt;
+    }
+
+    /** Whether this is a block node that seats sub-node requests now: in service and ready in its cluster. */
+    public boolean liveBlockNode() {
+        return block != null && inService && blockReadyAt != null;
     }
 
     /** Until when the node drains after a reclaim at once, null when it does not. */

@@ -136,12 +136,31 @@ final class Supply {
                 Node n = unseated.get(i);
                 c.blockNodes.remove(n.id);
                 n.block = null;
+                n.blockReadyAt = null;
                 changes.touch(n);
                 if (n.inService) {
                     b.free.put(n.id, n);
                     b.supply++;
                 }
             }
+        }
+    }
+
+    /** A block node is ready in its cluster: from now on it seats sub-node requests. Idempotent. */
+    void blockNodeReady(String nodeId, Instant at) {
+        Node node = state.node(nodeId);
+        if (node.block != null && node.blockReadyAt == null) {
+            node.blockReadyAt = at;
+            changes.touch(node);
+        }
+    }
+
+    /** A block node left its cluster: it seats nothing until it is ready again, and what sat on it waits again. */
+    void blockNodeLeft(String nodeId) {
+        Node node = state.node(nodeId);
+        if (node.block != null && node.blockReadyAt != null) {
+            node.blockReadyAt = null;
+            queues.unseat(node);
         }
     }
 

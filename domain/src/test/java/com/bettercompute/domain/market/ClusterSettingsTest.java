@@ -61,6 +61,37 @@ class ClusterSettingsTest {
         assertThat(restored.openRequest("j2").phase()).isEqualTo(RequestPhase.QUEUED);
     }
 
+    @ParameterizedTest(name = "{0} GPUs held over a max cluster size of 8 with 8 in use: {1}")
+    @CsvSource(delimiter = '|', value = {
+            "8  | waiting for quota: the max cluster size of 8 GPUs binds",
+            "16 | 16 GPUs is more than the max cluster size of 8 GPUs",
+    })
+    void a_job_held_in_its_clusters_queue_reads_the_max_cluster_size_never_files_by_itself_and_files_when_released(
+            int gpus, String message) {
+        Market m = market(4);
+        m.file(new JobDemand("j1", "c1", POOL, 8, null, PriorityClass.NONE), T0);
+        MarketRequest held = m.hold(new JobDemand("j2", "c1", POOL, gpus, null, PriorityClass.HIGH), T0);
+
+        assertThat(held.phase()).isEqualTo(RequestPhase.QUEUED);
+        assertThat(held.reason()).isEqualTo(Reason.QUOTA_WAIT);
+        assertThat(held.message()).isEqualTo(message);
+        assertThat(m.held("j2")).isTrue();
+        assertThatThrownBy(() -> m.hold(new JobDemand("j2", "c1", POOL, gpus, null, PriorityClass.HIGH), T0))
+                .isInstanceOf(DomainException.class);
+
+        m.endJob("j1", T0.plusSeconds(30));
+        m.changeCluster("c1", 32, false, T0.plusSeconds(30));
+        m.tick(T0.plusSeconds(31));
+        Market restored = Market.restore(m.snapshot());
+        assertThat(restored.openRequest("j2").phase()).as("only its cluster's queue lets it file").isEqualTo(RequestPhase.QUEUED);
+        assertThat(restored.held("j2")).isTrue();
+
+        MarketRequest filed = restored.file(new JobDemand("j2", "c1", POOL, gpus, null, PriorityClass.HIGH), T0.plusSeconds(40));
+        assertThat(filed.id()).isEqualTo(held.id());
+        assertThat(filed.phase()).isEqualTo(RequestPhase.WAITING);
+        assertThat(restored.held("j2")).isFalse();
+    }
+
     @ParameterizedTest(name = "{0} free nodes, block of {1}: supply {2}, refused {3}")
     @CsvSource({
             "4, 2, 2, false",

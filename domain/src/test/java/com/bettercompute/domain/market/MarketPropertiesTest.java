@@ -347,7 +347,7 @@ class MarketPropertiesTest {
         for (int i = 0; i < 10; i++) {
             // the nodes of run's market as it is restored (before any op)
             storedNodes.put("n" + i, new MarketChanges.PoolNode(POOLS.get(i % 2),
-                    new MarketSnapshot.NodeState("n" + i, true, null, 0, null, null)));
+                    new MarketSnapshot.NodeState("n" + i, true, null, 0, null, null, null)));
         }
         int[] checked = {0};
         run(ending, false, 0, (m, o) -> {

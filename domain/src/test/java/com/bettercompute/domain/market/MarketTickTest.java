@@ -309,6 +309,7 @@ class MarketTickTest {
     @Test
     void subNodeRequestsPackOntoTheBlockAndNeverBid() {
         market.assignBlock("acme-c", "n4");
+        market.blockNodeReady("n4", T0);
         MarketRequest s1 = market.file(new JobDemand("s1", "acme-c", POOL, 4, null, PriorityClass.LOW), T0);
         MarketRequest s2 = market.file(new JobDemand("s2", "acme-c", POOL, 4, null, PriorityClass.NONE), T0);
         MarketRequest s3 = market.file(new JobDemand("s3", "acme-c", POOL, 2, null, PriorityClass.HIGH), T0);
@@ -324,6 +325,59 @@ class MarketTickTest {
         Ticks.tickReady(market, at(Duration.ofMinutes(1)));
         assertThat(s2.blockNodeId()).as("4 GPUs free once s3 ends").isEqualTo("n4");
         assertThat(noBlock.phase()).isEqualTo(RequestPhase.QUEUED);
+    }
+
+    @Test
+    void subNodeRequestsWaitUntilABlockNodeIsReadyInTheClusterAndWaitAgainWhenItLeaves() {
+        market.assignBlock("acme-c", "n4");
+        MarketRequest s1 = market.file(new JobDemand("s1", "acme-c", POOL, 4, null, PriorityClass.NONE), T0);
+        Ticks.tickReady(market, T0);
+        assertThat(s1.phase()).as("a block that has not joined the cluster is not live").isEqualTo(RequestPhase.QUEUED);
+        assertThat(s1.reason()).isEqualTo(Reason.BLOCK_WAIT);
+
+        market.blockNodeReady("n4", at(Duration.ofSeconds(10)));
+        Ticks.tickReady(market, at(Duration.ofSeconds(10)));
+        assertThat(s1.phase()).isEqualTo(RequestPhase.SEATED);
+        assertThat(s1.reason()).isEqualTo(Reason.PROVISIONED);
+        assertThat(s1.blockNodeId()).isEqualTo("n4");
+
+        market.blockNodeLeft("n4");
+        Ticks.tickReady(market, at(Duration.ofSeconds(20)));
+        assertThat(s1.phase()).isEqualTo(RequestPhase.QUEUED);
+        assertThat(s1.reason()).isEqualTo(Reason.BLOCK_WAIT);
+    }
+
+    @Test
+    void freedBlockGpusGoToTheHigherClassFirstThenTheOlderAndPackingOffLeavesSeatedRequestsSeated() {
+        market.assignBlock("acme-c", "n4");
+        market.blockNodeReady("n4", T0);
+        MarketRequest running = market.file(new JobDemand("running", "acme-c", POOL, 4, null, PriorityClass.NONE), T0);
+        MarketRequest other = market.file(new JobDemand("other", "acme-c", POOL, 4, null, PriorityClass.NONE), T0);
+        Ticks.tickReady(market, T0);
+        assertThat(List.of(running, other)).allMatch(r -> r.phase() == RequestPhase.SEATED);
+        Instant t1 = at(Duration.ofMinutes(1));
+        MarketRequest oldLow = market.file(new JobDemand("old-low", "acme-c", POOL, 4, null, PriorityClass.LOW), t1);
+        MarketRequest oldNone = market.file(new JobDemand("old-none", "acme-c", POOL, 4, null, PriorityClass.NONE), t1);
+        MarketRequest newHigh = market.file(new JobDemand("new-high", "acme-c", POOL, 4, null, PriorityClass.HIGH), t1);
+        MarketRequest newLow = market.file(new JobDemand("new-low", "acme-c", POOL, 4, null, PriorityClass.LOW), t1);
+        Ticks.tickReady(market, t1);
+        assertThat(List.of(oldLow, oldNone, newHigh, newLow)).allMatch(r -> r.reason() == Reason.BLOCK_WAIT);
+
+        market.changeCluster("acme-c", market.cluster("acme-c").maxGpus(), false, at(Duration.ofMinutes(2)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(2)));
+        assertThat(List.of(running, other)).as("switching packing off leaves running requests alone")
+                .allMatch(r -> r.phase() == RequestPhase.SEATED);
+
+        market.endJob("running", at(Duration.ofMinutes(3)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(3)));
+        assertThat(newHigh.phase()).as("the higher class first").isEqualTo(RequestPhase.SEATED);
+        assertThat(List.of(oldLow, oldNone, newLow)).allMatch(r -> r.reason() == Reason.BLOCK_WAIT);
+
+        market.endJob("other", at(Duration.ofMinutes(4)));
+        Ticks.tickReady(market, at(Duration.ofMinutes(4)));
+        assertThat(oldLow.phase()).as("then the older within a class").isEqualTo(RequestPhase.SEATED);
+        assertThat(newLow.reason()).isEqualTo(Reason.BLOCK_WAIT);
+        assertThat(oldNone.reason()).as("no class ranks below low").isEqualTo(Reason.BLOCK_WAIT);
     }
 
     @Test

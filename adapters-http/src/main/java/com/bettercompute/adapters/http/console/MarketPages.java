@@ -1,6 +1,7 @@
 package com.bettercompute.adapters.http.console;
 
 import com.bettercompute.application.cluster.ListClustersQuery;
+import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import com.bettercompute.application.market.ListClusterRequests;
 import com.bettercompute.application.port.MarketLedger;
 import com.bettercompute.application.market.ReadBalance;
@@ -8,6 +9,7 @@ import com.bettercompute.application.market.ReadMarketCluster;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.loadbalancer.LoadBalancer;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolTick;
 
@@ -27,7 +29,8 @@ import static com.bettercompute.adapters.http.console.Words.time;
 import static com.bettercompute.adapters.http.console.Words.usd;
 
 /**
- * The market's pages: a cluster's Workloads (every request with its reason in words and its Run History)
+ * The market's pages: a cluster's Workloads (every request with its reason in words and its Run History, and
+ * each Service of type LoadBalancer with its endpoint)
  * and Nodes (tiles), the Market (a chart per pool, following the feed's server-sent events) and the
  * organization's Balance.
  */
@@ -69,7 +72,22 @@ final class MarketPages {
         }
         console.html(v.ctx(), 200, "workloads.jte", new Model.WorkloadsPage(
                 v.chrome("Workloads · " + c.name(), "clusters", ClusterPages.nav(c, true, "workloads"), "reload"),
-                mc.maxClusterGpus(), mc.usedGpus(), usd(mc.limit()), open, closed));
+                mc.maxClusterGpus(), mc.usedGpus(), usd(mc.limit()), open, closed, services(v, c)));
+    }
+
+    /** The cluster's Services of type LoadBalancer with their endpoints, as the platform holds them. */
+    private List<Model.ServiceRow> services(Pages.Visit v, Cluster c) {
+        if (console.console.loadBalancers() == null) {
+            return null;
+        }
+        List<Model.ServiceRow> rows = new ArrayList<>();
+        for (ListLoadBalancers.Held h : console.console.loadBalancers().ofCluster(v.caller(), c)) {
+            LoadBalancer lb = h.lb();
+            String ports = lb.ports().stream().map(p -> p + "/TCP").collect(java.util.stream.Collectors.joining(", "));
+            rows.add(new Model.ServiceRow(lb.namespace() + "/" + lb.service(), lb.address(), ports,
+                    lb.state().name().toLowerCase(java.util.Locale.ROOT), lb.refusalText()));
+        }
+        return rows;
     }
 
     static Model.WorkloadRow row(ListClusterRequests.Item i, ReadMarketCluster.Marks marks, Instant now) {

@@ -97,8 +97,15 @@ public final class Model {
                               List<String> marks, int grantedNodes, String lockedRate, String queuedSince,
                               String runningSince, List<EpisodeRow> episodes, String queuedTotal, String runningTotal) {}
 
+    /**
+     * A Service of type LoadBalancer on a cluster's Workloads page: {@code address} null while it is pending
+     * ({@code why} then says why), {@code ports} the TCP ports its address serves.
+     */
+    public record ServiceRow(String service, String address, String ports, String state, String why) {}
+
+    /** {@code services} null: the site serves no load balancers, and the page shows no Services section. */
     public record WorkloadsPage(Chrome chrome, long maxClusterGpus, long usedGpus, String limit,
-                                List<WorkloadRow> open, List<WorkloadRow> closed) {}
+                                List<WorkloadRow> open, List<WorkloadRow> closed, List<ServiceRow> services) {}
 
     public record NodeTile(String node, String pool, String job, String lockedRate, String holdUntil,
                            String protectedUntil, String state, String stateClass, String deadline, boolean replacement) {}

@@ -149,6 +149,34 @@ class ConsolePagesTest {
     }
 
     @Test
+    void the_workloads_page_lists_each_load_balancer_service_with_its_endpoint_or_why_it_is_pending() {
+        ConsoleWorld.Browser b = world.signedIn(DAVE);
+        assertThat(b.get("/console/clusters/" + ACME_TRAIN + "/workloads").body()).contains("No Service of type LoadBalancer.");
+        java.time.Instant now = world.w.ports.clock().instant();
+        world.w.ports.transactions().inTransaction(() -> {
+            world.loadBalancers.insert(service(ACME_TRAIN, "acme", "serve", "uid-1").serving("127.0.10.7", now)
+                    .programmed(java.util.List.of(443), java.util.List.of(), null, now));
+            world.loadBalancers.insert(service(ACME_TRAIN, "acme", "extra", "uid-2").pending(new com.bettercompute.domain.loadbalancer.Refusal(
+                    com.bettercompute.domain.loadbalancer.RefusalReason.CLUSTER_CAP, "the cluster's load balancer cap (1) is reached"), now));
+            world.loadBalancers.insert(service(GLOBEX_TRAIN, "globex", "theirs", "uid-3").serving("127.0.10.9", now));
+            return null;
+        });
+
+        String page = b.get("/console/clusters/" + ACME_TRAIN + "/workloads").body();
+
+        assertThat(page).contains("<tr data-service=\"shop/serve\"><td>shop/serve</td><td class=\"endpoint\">127.0.10.7</td><td>443/TCP</td><td>serving</td>")
+                .contains("<td class=\"endpoint\">&lt;pending&gt;</td>").contains("<td>pending</td><td>the cluster's load balancer cap (1) is reached</td>")
+                .doesNotContain("127.0.10.9").doesNotContain("theirs");
+    }
+
+    private com.bettercompute.domain.loadbalancer.LoadBalancer service(String cluster, String tenant, String name, String uid) {
+        var s = new com.bettercompute.domain.loadbalancer.LoadBalancerService("shop", name, uid, true, null, java.util.List.of(), true,
+                false, 0, false, true, null);
+        return com.bettercompute.domain.loadbalancer.LoadBalancer.first(cluster, tenant, s, "platform-prod", "us-central1",
+                com.bettercompute.domain.loadbalancer.LoadBalancerState.RESERVING, null, world.w.ports.clock().instant());
+    }
+
+    @Test
     void a_node_taken_out_of_service_reads_node_fix_in_progress_and_its_request_replacement_pending() {
         ConsoleWorld.Browser b = world.signedIn(ALICE);
         world.w.bids.set(world.w.caller(ALICE), null, "train", com.bettercompute.domain.market.Money.parse("2.40"));

@@ -9,7 +9,9 @@ import com.bettercompute.adapters.http.Operations;
 import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.application.access.ConsoleSessions;
 import com.bettercompute.application.fakes.InMemoryConsoleSessionRepository;
+import com.bettercompute.application.fakes.InMemoryLoadBalancerRepository;
 import com.bettercompute.application.fakes.InMemoryPorts;
+import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.application.market.ReadMarketCluster;
 import com.bettercompute.application.nodepool.CreateNodePool;
@@ -45,6 +47,7 @@ final class ConsoleWorld implements AutoCloseable {
 
     final MarketWorld w = new MarketWorld();
     final InMemoryConsoleSessionRepository sessions = new InMemoryConsoleSessionRepository();
+    final InMemoryLoadBalancerRepository loadBalancers = new InMemoryLoadBalancerRepository(w.ports.store());
     final ApiServer server;
     final int port;
 
@@ -60,7 +63,7 @@ final class ConsoleWorld implements AutoCloseable {
         MarketUseCases market = MarketApiWorld.marketUseCases(w);
         Console console = new Console(api, nodePools, market,
                 new ConsoleUseCases(w.callers, new ReadMarketCluster(w.callers, w.markets),
-                        new ConsoleSessions(sessions, p.clock())), p.clock());
+                        new ConsoleSessions(sessions, p.clock()), new ListLoadBalancers(loadBalancers, p.clusters(), a)), p.clock());
         server = new ApiServer(api, nodePools, new RequestLimits(RequestLimits.Settings.defaults(), java.time.Clock.systemUTC()),
                 Operations.NONE, market, console);
         port = server.start("127.0.0.1", 0);

@@ -254,6 +254,8 @@ final class MarketSimulation {
                         String nodeId = clusterId + "-block-" + k;
                         market.addNode(nodeId, pool);
                         market.assignBlock(clusterId, nodeId);
+                        // the scenario's block is in its cluster from the start
+                        market.blockNodeReady(nodeId, START);
                     }
                 }
             }

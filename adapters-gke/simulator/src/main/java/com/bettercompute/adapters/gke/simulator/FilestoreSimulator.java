@@ -18,8 +18,6 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -95,7 +93,7 @@ public final class FilestoreSimulator implements AutoCloseable {
         Files.createDirectories(root);
         this.stateFile = state == null ? null : root.resolve("state.json");
         load();
-        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+        this.server = LoopbackHttpServer.create(port);
         this.executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "filestore-simulator");
             t.setDaemon(true);

@@ -17,8 +17,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -65,7 +63,7 @@ final class RestFrontEnd {
         this.core = core;
         this.faults = faults;
         this.controls = controls;
-        this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
+        this.server = LoopbackHttpServer.create(port);
         this.executor = Executors.newFixedThreadPool(4, r -> {
             Thread thread = new Thread(r, "gke-simulator-rest");
             thread.setDaemon(true);

@@ -25,7 +25,7 @@ import java.util.Set;
  * check's managed resource) and follows the request's conditions; an admitted Workload's job is started with
  * the flavor's and the request's node selector (a pod's gate lifted), an evicted one's stopped (a pod
  * deleted). Its webhook's mutations ({@link #mutate}) are answered here too. Time comes from the given clock;
- * all state lives in the objects, so a restarted simulator carries on. See docs/gke-simulator.md for where it
+ * all state lives in the objects, so a restarted simulator carries on. See docs/operators/gke-simulator.md for where it
  * differs from Kueue.
  */
 final class SimulatedKueue {
@@ -370,11 +370,15 @@ final class SimulatedKueue {
             }
             long gpus = gpus(w);
             String flavor = null;
-            String refusal = null;
+            // Kueue's flavor assigner keeps every flavor's reason and reports them sorted, joined by ", ".
+            List<String> refusals = new ArrayList<>();
             if (gpus > 0) {
                 Map<String, Long> usage = used.computeIfAbsent(cqName, k -> new HashMap<>());
-                for (Map.Entry<String, Long> f : gpuFlavors(cq).entrySet()) {
-                    if (!fitsFlavor(w, f.getKey())) {
+                Map<String, Long> flavors = gpuFlavors(cq);
+                Set<String> keys = labelKeys(flavors.keySet());
+                for (Map.Entry<String, Long> f : flavors.entrySet()) {
+                    if (!fitsFlavor(w, f.getKey(), keys)) {
+                        refusals.add("flavor " + f.getKey() + " doesn't match node affinity");
                         continue;
                     }
                     long free = f.getValue() - usage.getOrDefault(f.getKey(), 0L);
@@ -382,15 +386,14 @@ final class SimulatedKueue {
                         flavor = f.getKey();
                         break;
                     }
-                    if (refusal == null) {
-                        refusal = gpus > f.getValue()
-                                ? "insufficient quota for " + GPU + " in flavor " + f.getKey() + ", request > maximum capacity (" + gpus + " > " + f.getValue() + ")"
-                                : "insufficient unused quota for " + GPU + " in flavor " + f.getKey() + ", " + (gpus - free) + " more needed";
-                    }
+                    refusals.add(gpus > f.getValue()
+                            ? "insufficient quota for " + GPU + " in flavor " + f.getKey() + ", request > maximum capacity (" + gpus + " > " + f.getValue() + ")"
+                            : "insufficient unused quota for " + GPU + " in flavor " + f.getKey() + ", " + (gpus - free) + " more needed");
                 }
                 if (flavor == null) {
+                    refusals.sort(Comparator.naturalOrder());
                     pending(w, "Pending", "couldn't assign flavors to pod set " + gpuPodSetNames(w).get(0) + ": "
-                            + (refusal == null ? "resource " + GPU + " unavailable in ClusterQueue" : refusal), stamp);
+                            + (refusals.isEmpty() ? "resource " + GPU + " unavailable in ClusterQueue" : String.join(", ", refusals)), stamp);
                     if ("StrictFIFO".equals(Obj.str(cq, "spec", "queueingStrategy"))) {
                         blocked.add(cqName);
                     }
@@ -417,16 +420,28 @@ final class SimulatedKueue {
         return out;
     }
 
-    /** A flavor fits unless its node labels contradict the pod template's node selector. */
-    private boolean fitsFlavor(Map<String, Object> w, String flavor) {
+    /** The label keys the flavors' node labels use: only those of a pod's node selector decide a flavor's fit. */
+    private Set<String> labelKeys(Set<String> flavors) {
+        Set<String> keys = new HashSet<>();
+        for (String f : flavors) {
+            keys.addAll(Obj.map(Obj.at(store.get(KueueCrds.API + "/resourceflavors/" + f), "spec", "nodeLabels")).keySet());
+        }
+        return keys;
+    }
+
+    /**
+     * As Kueue matches a flavor: the pod template's node selector, cut to the keys some flavor of the queue uses,
+     * must select a node carrying just that flavor's labels, so a selected key the flavor lacks does not fit.
+     */
+    private boolean fitsFlavor(Map<String, Object> w, String flavor, Set<String> keys) {
         Map<String, Object> rf = store.get(KueueCrds.API + "/resourceflavors/" + flavor);
         if (rf == null) {
             return false;
         }
+        Map<String, Object> labels = Obj.map(Obj.at(rf, "spec", "nodeLabels"));
         Map<String, Object> selector = Obj.map(Obj.at(podSet(w, gpuPodSetNames(w).get(0)), "template", "spec", "nodeSelector"));
-        for (Map.Entry<String, Object> label : Obj.map(Obj.at(rf, "spec", "nodeLabels")).entrySet()) {
-            Object wanted = selector.get(label.getKey());
-            if (wanted != null && !wanted.equals(label.getValue())) {
+        for (Map.Entry<String, Object> wanted : selector.entrySet()) {
+            if (keys.contains(wanted.getKey()) && !wanted.getValue().equals(labels.get(wanted.getKey()))) {
                 return false;
             }
         }

@@ -123,6 +123,14 @@ final class SimulatedCluster implements AutoCloseable {
         apis.step();
     }
 
+    /** A base load block node at the provider: a pool of one GPU node, labelled for the block, tainted for GPU work. */
+    void blockNode(String pool) {
+        pools.put(pool, new SimulatedKubernetesApis.NodePool(1, Map.of("nationalcompute.com/market-node", "true",
+                "nationalcompute.com/node-class", "h100", "nationalcompute.com/base-load-block", "true"), List.of(GPU_WORKER), 8,
+                "a3-highgpu-8g"));
+        apis.step();
+    }
+
     void advance(Duration by) {
         clock.advance(by);
         apis.step();
@@ -291,7 +299,9 @@ final class SimulatedCluster implements AutoCloseable {
                 spec:
                   provisioningClassName: market.nationalcompute.com
                   podSetUpdates:
-                    nodeSelector: [{key: nationalcompute.com/request, valueFromProvisioningClassDetail: nationalcompute.com/request}]
+                    nodeSelector:
+                    - {key: nationalcompute.com/request, valueFromProvisioningClassDetail: nationalcompute.com/request}
+                    - {key: cloud.google.com/gke-nodepool, valueFromProvisioningClassDetail: nationalcompute.com/block-node}
                   retryStrategy: {backoffLimitCount: 100, backoffBaseSeconds: 60, backoffMaxSeconds: 1800}
                 """);
         for (String[] wpc : new String[][] {{"low", "100"}, {"normal", "500"}, {"high", "1000"}}) {

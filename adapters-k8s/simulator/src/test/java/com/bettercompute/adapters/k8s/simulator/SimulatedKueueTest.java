@@ -10,6 +10,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.List;
@@ -101,6 +103,66 @@ class SimulatedKueueTest {
         assertThat(cluster.list(PR_API, "ProvisioningRequest")).extracting(r -> r.getMetadata().getName())
                 .containsExactlyInAnyOrder(cluster.workloadOf("newer-high").getMetadata().getName() + "-market-1",
                         cluster.workloadOf("older-low").getMetadata().getName() + "-market-1");
+    }
+
+    /**
+     * The platform's queue lists the CPU flavor first with no GPUs: as Kueue does, a pod selecting a node class
+     * the CPU flavor lacks does not match it, and every flavor's reason is reported, sorted, so the message names
+     * the GPU flavor's quota (the max cluster size), not the CPU flavor's zero.
+     */
+    @ParameterizedTest(name = "{0} with 16 GPUs in use: {1}")
+    @CsvSource(delimiter = '|', value = {
+            "selecting h100 | 8  | flavor cpu doesn't match node affinity, insufficient unused quota for nvidia.com/gpu in flavor h100, 8 more needed",
+            "selecting h100 | 24 | flavor cpu doesn't match node affinity, insufficient quota for nvidia.com/gpu in flavor h100, request > maximum capacity (24 > 16)",
+            "selecting none | 8  | insufficient quota for nvidia.com/gpu in flavor cpu, request > maximum capacity (8 > 0), "
+                    + "insufficient unused quota for nvidia.com/gpu in flavor h100, 8 more needed",
+    })
+    void a_gpu_job_over_the_quota_reads_every_flavors_reason_and_the_cpu_flavor_matches_no_node_class(String selector, int gpus,
+                                                                                                    String message) {
+        cluster.installMarket(16);
+        cluster.client.genericKubernetesResources(WL_API, "ClusterQueue").withName("market").delete();
+        cluster.apply("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ResourceFlavor
+                metadata: {name: cpu}
+                spec: {nodeLabels: {node-role.kubernetes.io/cpu: ""}}
+                """);
+        cluster.apply("""
+                apiVersion: kueue.x-k8s.io/v1beta1
+                kind: ClusterQueue
+                metadata: {name: market}
+                spec:
+                  namespaceSelector: {}
+                  resourceGroups:
+                  - coveredResources: [nvidia.com/gpu]
+                    flavors:
+                    - name: cpu
+                      resources: [{name: nvidia.com/gpu, nominalQuota: 0}]
+                    - name: h100
+                      resources: [{name: nvidia.com/gpu, nominalQuota: 16}]
+                  admissionChecksStrategy:
+                    admissionChecks: [{name: market, onFlavors: [h100]}]
+                """);
+        cluster.job("first", 2, 8, "high", null);
+        String nodeSelector = selector.equals("selecting h100") ? "nodeSelector: {nationalcompute.com/node-class: h100}" : "";
+        cluster.apply("""
+                apiVersion: batch/v1
+                kind: Job
+                metadata: {name: waits, namespace: default, labels: {kueue.x-k8s.io/priority-class: low}}
+                spec:
+                  parallelism: 1
+                  completions: 1
+                  template:
+                    spec:
+                      restartPolicy: Never
+                      %s
+                      containers:
+                      - {name: train, image: trainer:1, resources: {limits: {nvidia.com/gpu: %d}}}
+                """.formatted(nodeSelector, gpus));
+
+        assertThat(condition(cluster.workloadOf("first"), "QuotaReserved")).containsEntry("status", "True");
+        assertThat(condition(cluster.workloadOf("waits"), "QuotaReserved")).containsEntry("status", "False")
+                .containsEntry("message", "couldn't assign flavors to pod set main: " + message);
     }
 
     @Test
@@ -239,6 +301,36 @@ class SimulatedKueueTest {
         pods = cluster.client.pods().inNamespace("default").list().getItems();
         assertThat(pods).hasSize(2).allSatisfy(p -> assertThat(p.getStatus().getPhase()).isEqualTo("Running"));
         eachNodeHoldsAtMostItsGpus();
+    }
+
+    @Test
+    void sub_node_jobs_seated_on_a_block_node_share_it_and_never_take_more_gpus_than_it_has() {
+        cluster.installMarket(32);
+        cluster.blockNode("mk-block1");
+        cluster.grant("mk-other", 1, "r-other");
+        for (String job : List.of("a", "b", "c")) {
+            cluster.job(job, 1, 4, "normal", null);
+        }
+        cluster.advance(Duration.ofSeconds(10));
+        for (String job : List.of("a", "b", "c")) {
+            cluster.provisioningStatus(cluster.workloadOf(job).getMetadata().getName() + "-market-1",
+                    Map.of("nationalcompute.com/block-node", "mk-block1"),
+                    new String[] {"Accepted", "True", "Accepted", "The market read this request."},
+                    new String[] {"Provisioned", "True", "Provisioned", "Provisioned: seated on base load block node b1"});
+        }
+        cluster.advance(Duration.ofSeconds(1));
+        cluster.advance(Duration.ofSeconds(1));
+
+        List<Pod> pods = cluster.client.pods().inNamespace("default").list().getItems();
+        assertThat(pods).hasSize(3).allSatisfy(p -> assertThat(p.getSpec().getNodeSelector())
+                .containsEntry("cloud.google.com/gke-nodepool", "mk-block1")
+                .doesNotContainKey("nationalcompute.com/request"));
+        assertThat(pods).filteredOn(p -> "Running".equals(p.getStatus().getPhase()))
+                .as("two 4-GPU pods share the 8-GPU block node").hasSize(2)
+                .allSatisfy(p -> assertThat(cluster.client.nodes().withName(p.getSpec().getNodeName()).get().getMetadata()
+                        .getLabels()).containsEntry("nationalcompute.com/base-load-block", "true"));
+        assertThat(pods).filteredOn(p -> p.getSpec().getNodeName() == null)
+                .as("the third waits: the block node has no GPUs left, and it never runs on a market node").hasSize(1);
     }
 
     private void eachNodeHoldsAtMostItsGpus() {
