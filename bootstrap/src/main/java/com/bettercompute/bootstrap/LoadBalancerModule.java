@@ -4,14 +4,12 @@ import com.bettercompute.adapters.k8s.Fabric8LoadBalancerClusterClient;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.adapters.persistence.MarketTickLock;
 import com.bettercompute.application.incluster.ClusterConnections;
-import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import com.bettercompute.application.loadbalancer.ReconcileLoadBalancers;
 import com.bettercompute.application.port.AdmissionEndpoints;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.ClusterFilter;
-import com.bettercompute.application.port.ClusterProviders;
 import com.bettercompute.application.port.LoadBalancerClusterClient;
 import com.bettercompute.application.port.LoadBalancerClusterClient.ServiceWatch;
 import com.bettercompute.application.port.LoadBalancerProvider;
@@ -87,17 +85,17 @@ final class LoadBalancerModule implements AutoCloseable {
     }
 
     /**
-     * Starts serving the tenant clusters' load balancers with the provider {@code providers} gives each account
-     * (none: not started, and said so).
+     * Starts serving the tenant clusters' load balancers with the provider {@code provider} gives each account (none:
+     * a pass over its clusters fails, and says so), their Service webhooks at {@code admission}'s; closed with the server.
      */
-    static LoadBalancerModule start(Database db, CatalogRepository catalog, ClusterProviders clusterProviders,
-                                    java.util.function.Function<com.bettercompute.domain.catalog.ProviderAccount,
-                                            java.util.Optional<LoadBalancerProvider>> providers,
-                                    LoadBalancerSettings settings, AdmissionEndpoints admission, Metrics metrics, Clock clock) {
-        ClusterConnections connections = new ClusterConnections(db.clusters(), catalog, clusterProviders);
-        Fabric8LoadBalancerClusterClient fabric8 = new Fabric8LoadBalancerClusterClient(Server.TENANT_CLUSTER_TIMEOUT_MILLIS,
+    static LoadBalancerModule start(DatabaseModule data, ProviderModule provider, LoadBalancerSettings settings, AdmissionModule admission,
+                                    Metrics metrics, Clock clock, Closer closer) {
+        Database db = data.db();
+        CatalogRepository catalog = data.cache().catalog();
+        ClusterConnections connections = new ClusterConnections(db.clusters(), catalog, provider.providers());
+        Fabric8LoadBalancerClusterClient fabric8 = new Fabric8LoadBalancerClusterClient(ProviderModule.TENANT_CLUSTER_TIMEOUT_MILLIS,
                 WATCH_RESYNC_MILLIS);
-        LoadBalancerProvider.ForAccount forAccount = account -> providers.apply(account).orElseThrow(() -> new ProviderException(
+        LoadBalancerProvider.ForAccount forAccount = account -> provider.setup().loadBalancers(account).orElseThrow(() -> new ProviderException(
                 ProviderException.Kind.UNAVAILABLE, "no Compute Engine API is configured for account " + account.id()));
         ReconcileLoadBalancers reconcile = new ReconcileLoadBalancers(db.transactions(), db.loadBalancers(), db.outbox(), connections,
                 catalog, fabric8, forAccount, () -> settings, new ReconcileLoadBalancers.Listener() {
@@ -121,9 +119,9 @@ final class LoadBalancerModule implements AutoCloseable {
                         metrics.loadBalancer("failed", e.kind().name().toLowerCase(java.util.Locale.ROOT));
                     }
                 }, clock);
-        LoadBalancerModule module = new LoadBalancerModule(db, connections, fabric8, reconcile, admission, clock);
+        LoadBalancerModule module = new LoadBalancerModule(db, connections, fabric8, reconcile, admission.endpoints(), clock);
         module.thread.start();
-        return module;
+        return closer.add("load-balancers", module);
     }
 
     void wake() {
@@ -224,7 +222,7 @@ final class LoadBalancerModule implements AutoCloseable {
      * Who holds which address, read from the saved rows: served by every replica, whether or not it runs the
      * load balancers' loop.
      */
-    static ListLoadBalancers list(Database db, Authorizer authorizer) {
-        return new ListLoadBalancers(db.loadBalancers(), db.clusters(), authorizer);
+    static ListLoadBalancers list(DatabaseModule data) {
+        return new ListLoadBalancers(data.db().loadBalancers(), data.db().clusters(), data.authorizer());
     }
 }

@@ -9,7 +9,24 @@ import com.bettercompute.application.incluster.KeepPlatformObjects;
 import com.bettercompute.application.incluster.PublishRequestStatus;
 import com.bettercompute.application.incluster.ReconcileMarketNodes;
 import com.bettercompute.application.incluster.SyncClusterDemand;
+import com.bettercompute.adapters.http.MarketUseCases;
+import com.bettercompute.application.access.Authorizer;
+import com.bettercompute.application.cluster.ReadableClusters;
+import com.bettercompute.application.market.Bids;
+import com.bettercompute.application.market.ChangeReservePrice;
+import com.bettercompute.application.market.ChangeSupply;
+import com.bettercompute.application.market.EnrolCluster;
+import com.bettercompute.application.market.ListClusterRequests;
+import com.bettercompute.application.market.LoadMarketCatalog;
+import com.bettercompute.application.market.MarketCallers;
 import com.bettercompute.application.market.MarketCatalog;
+import com.bettercompute.application.market.ReadBalance;
+import com.bettercompute.application.market.ReadGpuUsage;
+import com.bettercompute.application.market.ReadMarketFeed;
+import com.bettercompute.application.market.RemoveMarketCluster;
+import com.bettercompute.application.market.ReportNodeBack;
+import com.bettercompute.application.market.ReportNodeOutOfService;
+import com.bettercompute.application.market.TopUpCredits;
 import com.bettercompute.application.port.MarketEffects;
 import com.bettercompute.application.port.MarketFeed;
 import com.bettercompute.application.port.MarketLedger;
@@ -55,8 +72,6 @@ public final class MarketModule implements AutoCloseable {
      * state (so a crash between the commit and the clusters replays them): applying them only wakes it.
      */
     private final WakingEffects effects;
-    private InClusterMarketLoop inCluster;
-    private Fabric8MarketClusterClient clusterClient;
 
     private final Database db;
     private final Clock clock;
@@ -72,6 +87,18 @@ public final class MarketModule implements AutoCloseable {
         this.markets = markets;
         this.tick = tick;
         this.loop = loop;
+    }
+
+    /**
+     * The market of a server: on its database, ticking every {@code --market-tick-seconds} where the reconcilers run,
+     * with the catalog's market section loaded; closed with the server.
+     */
+    static MarketModule start(DatabaseModule data, MarketCatalog catalog, ServerConfig config, Metrics metrics, Clock clock,
+                              Closer closer) {
+        MarketModule market = closer.add("market",
+                start(data.db(), clock, Duration.ofSeconds(config.marketTickSeconds()), config.reconcile(), metrics));
+        new LoadMarketCatalog(market.transactions(), market.markets(), market.ledger(), data.db().clusters(), clock).load(catalog);
+        return market;
     }
 
     /**
@@ -115,13 +142,15 @@ public final class MarketModule implements AutoCloseable {
 
     /**
      * Starts carrying the market out inside its tenant clusters (docs/decisions/market-in-cluster.md,
-     * docs/decisions/in-cluster-loop.md): platform objects (with the admission webhooks' configurations of {@code admission}), demand in,
-     * verdicts out, nodes; this replica works the clusters it holds a lease on, as {@code replicaId}. Only where the
-     * reconcilers run.
+     * docs/decisions/in-cluster-loop.md): platform objects (with the admission webhooks' configurations of
+     * {@code admission}), demand in, verdicts out, nodes; this replica works the clusters it holds a lease on, as
+     * {@code replicaId}. Only where the reconcilers run. Its loop and client are closed through {@code closer}: before
+     * the admission webhooks, which its writes into the clusters go through.
      */
     void startInCluster(ClusterRepository clusters, CatalogRepository catalog, ClusterProviders providers,
-                        MarketCatalog marketCatalog, AdmissionEndpoints admission, String replicaId) {
-        clusterClient = new Fabric8MarketClusterClient(CLUSTER_API_TIMEOUT_MILLIS, WATCH_RESYNC_MILLIS);
+                        MarketCatalog marketCatalog, AdmissionEndpoints admission, String replicaId, Closer closer) {
+        Fabric8MarketClusterClient clusterClient = closer.add("market-cluster-client",
+                new Fabric8MarketClusterClient(CLUSTER_API_TIMEOUT_MILLIS, WATCH_RESYNC_MILLIS));
         ClusterConnections connections = new ClusterConnections(clusters, catalog, providers);
         CarryMarketIntoClusters.Steps steps = new CarryMarketIntoClusters.Steps(
                 new KeepClusterComponents(connections, clusterClient),
@@ -130,9 +159,33 @@ public final class MarketModule implements AutoCloseable {
                 new PublishRequestStatus(markets, clusterClient, clock),
                 new ReconcileMarketNodes(db.transactions(), markets, marketCatalog, connections, catalog, providers,
                         clusterClient, db.outbox(), clock));
-        inCluster = new InClusterMarketLoop(wake -> new CarryMarketIntoClusters(markets, db.inClusterLeases(), connections,
-                clusterClient, steps, clock, replicaId, IN_CLUSTER_LEASE, OBJECTS_EVERY, wake), IN_CLUSTER_EVERY);
+        InClusterMarketLoop inCluster = closer.add("market-in-clusters", new InClusterMarketLoop(
+                wake -> new CarryMarketIntoClusters(markets, db.inClusterLeases(), connections, clusterClient, steps, clock,
+                        replicaId, IN_CLUSTER_LEASE, OBJECTS_EVERY, wake), IN_CLUSTER_EVERY));
         effects.wake = inCluster::wake;
+    }
+
+    /**
+     * The market's routes (API.md, "The market API") over this module's stores; principals and the catalog are read
+     * through the same cache as every other route's.
+     */
+    MarketUseCases useCases(DatabaseModule data, MarketCatalog catalog, Clock clock) {
+        var tx = transactions();
+        MarketCallers callers = data.callers();
+        Authorizer authorizer = data.authorizer();
+        return new MarketUseCases(
+                new Bids(tx, callers, markets, clock),
+                new ListClusterRequests(callers, markets),
+                new ReadMarketFeed(feed(), markets),
+                new ReadBalance(callers, authorizer, markets, ledger(), data.db().storageLedger()),
+                new ChangeReservePrice(tx, markets),
+                new ChangeSupply(tx, markets, clock),
+                new ReportNodeOutOfService(tx, markets, outbox(), clock),
+                new ReportNodeBack(tx, markets, outbox(), clock),
+                new TopUpCredits(tx, markets, ledger(), data.cache().catalog(), clock),
+                new EnrolCluster(tx, markets, data.db().clusters(), catalog, clock),
+                new RemoveMarketCluster(tx, markets),
+                new ReadGpuUsage(ledger(), new ReadableClusters(data.db().clusters(), authorizer)));
     }
 
     static int granted(TickOutcome outcome) {
@@ -200,12 +253,6 @@ public final class MarketModule implements AutoCloseable {
     public void close() {
         if (loop != null) {
             loop.close();
-        }
-        if (inCluster != null) {
-            inCluster.close();
-        }
-        if (clusterClient != null) {
-            clusterClient.close();
         }
     }
 }

@@ -121,8 +121,8 @@ final class ServeCommand {
         stopOnSignal(server, stopped, err);
         server.simulatorBanner().ifPresent(out::println);
         server.filestoreSimulator().ifPresent(f -> out.println(f.banner()));
-        out.println("listening on http://" + displayHost(config.host()) + ":" + server.port());
-        out.println("admission webhooks on https://" + displayHost(config.host()) + ":" + server.admissionPort());
+        out.println("listening on http://" + config.urlHost() + ":" + server.port());
+        out.println("admission webhooks on https://" + config.urlHost() + ":" + server.admissionPort());
         if (server.demoToken() != null) {
             out.println("demo catalog loaded: tenant 'demo', pool " + DEMO_POOL + ", zones us-central1-a/b/c");
             out.println("demo API token (user:demo@demo.example, kubernetes-admin on tenant demo): " + server.demoToken());
@@ -199,9 +199,5 @@ final class ServeCommand {
             throw new IllegalArgumentException("option --public-url must be an http or https URL with a host and no query, such as https://nationalcompute.example");
         }
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-    }
-
-    static String displayHost(String host) {
-        return host.equals("0.0.0.0") ? "127.0.0.1" : host;
     }
 }

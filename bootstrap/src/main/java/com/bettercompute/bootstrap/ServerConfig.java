@@ -42,6 +42,15 @@ public record ServerConfig(
         return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600, null, RequestLimits.Settings.defaults(), 5, null, null, null);
     }
 
+    /**
+     * The listen host as a URL names it, in every address the server gives out (its API, its issuer, its admission
+     * webhooks): a wildcard address is reached at this machine's loopback, an IPv6 address is put in brackets.
+     */
+    public String urlHost() {
+        String h = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+        return h.contains(":") ? "[" + h + "]" : h;
+    }
+
     /** Who holds reconcile leases: the option, else host and port, so a restarted server takes its own leases back at once. */
     public String replicaId() {
         if (replicaId != null) {

@@ -64,6 +64,21 @@ public final class VolumeModule implements AutoCloseable {
     }
 
     /**
+     * Shared volumes of a server, as {@link #start(ServerConfig, Database, MarketRepository, CatalogRepository,
+     * StorageSettings, Cadence, Clock)} sets the Filestore side; the volume loop where the reconcilers run; closed with
+     * the server.
+     */
+    static VolumeModule start(ServerConfig config, DatabaseModule data, MarketModule market, StorageSettings settings, Clock clock,
+                              Closer closer) {
+        VolumeModule volumes = closer.add("volumes", start(config, data.db(), market.markets(), data.cache().catalog(), settings,
+                ClustersModule.cadence(config), clock));
+        if (config.reconcile()) {
+            volumes.startLoop();
+        }
+        return volumes;
+    }
+
+    /**
      * Starts the Filestore side as the options say (docs/decisions/simulators.md): {@code --filestore-endpoint} wins
      * (one client for every account, nothing started); else with {@code --gke-endpoint} no Filestore API is known, which
      * stops the start if the catalog provisions volumes (a Filestore of this process alone would not be the other
@@ -73,8 +88,8 @@ public final class VolumeModule implements AutoCloseable {
      *
      * @param markets the market, where storage charges come off the tenant's balance
      */
-    static VolumeModule start(ServerConfig config, Database db, MarketRepository markets, CatalogRepository catalog,
-                              StorageSettings settings, Cadence cadence, Clock clock) {
+    private static VolumeModule start(ServerConfig config, Database db, MarketRepository markets, CatalogRepository catalog,
+                                      StorageSettings settings, Cadence cadence, Clock clock) {
         Map<String, FilestoreSharedVolumeProvider> clients = new ConcurrentHashMap<>();
         if (config.filestoreEndpoint() != null) {
             FilestoreSharedVolumeProvider.Endpoint endpoint = GkeProviderSetup.filestoreAt(config.filestoreEndpoint());
