@@ -10,9 +10,9 @@ until grep -q "listening on" "$DIR/out.log"; do sleep 0.2; done
 PORT=$(grep -o "listening on http://127.0.0.1:[0-9]*" "$DIR/out.log" | grep -o "[0-9]*$")
 API=http://127.0.0.1:$PORT/api/compute/kubernetesClusters
 for i in $(seq 0 9); do
-  curl -s -o /dev/null -H "Authorization: Bearer alice-token" -d "{\"tenantId\":\"acme\",\"poolId\":\"pool_01hzx8k3v4w5y6z7a8b9c0d1e2\",\"name\":\"s$i\",\"mode\":\"autopilot\",\"location\":\"us-central1\",\"idempotencyKey\":\"s$i\"}" $API/create
+  curl -s -o /dev/null -H "Authorization: Bearer alice-token" -H "Content-Type: application/json" -d "{\"tenantId\":\"acme\",\"poolId\":\"pool_01hzx8k3v4w5y6z7a8b9c0d1e2\",\"name\":\"s$i\",\"mode\":\"autopilot\",\"location\":\"us-central1\",\"idempotencyKey\":\"s$i\"}" $API/create
 done
-for t in 1 2 3 4; do (while kill -0 $PID 2>/dev/null; do curl -s -o /dev/null -H "Authorization: Bearer alice-token" -d '{"tenantId":"acme"}' $API/list; done) & done
+for t in 1 2 3 4; do (while kill -0 $PID 2>/dev/null; do curl -s -o /dev/null -H "Authorization: Bearer alice-token" -H "Content-Type: application/json" -d '{"tenantId":"acme"}' $API/list; done) & done
 sleep 10
 curl -s http://127.0.0.1:$PORT/metrics | grep '^bc_reconcile_passes_seconds_count'
 START=$(date +%s%N); kill -TERM $PID; wait $PID; CODE=$?; END=$(date +%s%N)

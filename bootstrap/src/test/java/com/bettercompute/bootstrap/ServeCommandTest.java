@@ -3,12 +3,17 @@ package com.bettercompute.bootstrap;
 import com.bettercompute.bootstrap.e2e.RunningServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,19 +69,42 @@ class ServeCommandTest {
     }
 
     @Test
-    void help_lists_every_option() {
-        assertThat(serve(Map.of(), "--help")).isZero();
-        for (Options.Spec spec : ServeCommand.SPECS) {
-            assertThat(out.toString(StandardCharsets.UTF_8)).contains("--" + spec.name());
-        }
+    void help_lists_every_option_with_its_default_and_never_a_value_from_the_environment() {
+        assertThat(serve(Map.of("BC_DB", "jdbc:postgresql://db/bc?password=hunter2"), "--help")).isZero();
+        String help = out.toString(StandardCharsets.UTF_8);
+        List<String> names = ServeOptions.commandLine(Map.of()).getCommandSpec().options().stream().map(OptionSpec::longestName).toList();
+        assertThat(names).hasSizeGreaterThan(20).contains("--db", "--public-url", "--key-encryption-key");
+        names.forEach(name -> assertThat(help).contains(name));
+        assertThat(help).startsWith("usage: java -jar better-compute.jar [serve] [options]")
+                .contains("(default: 8080)").contains("BC_<NAME>").doesNotContain("hunter2");
     }
 
     @Test
     void options_come_from_the_environment_and_the_command_line_wins() {
-        Options o = Options.parse(new String[]{"--port=9"}, ServeCommand.SPECS, Map.of("BC_PORT", "7", "BC_SIM_OPERATION_SECONDS", "1"));
-        assertThat(o.integer("port", 0, 65535)).isEqualTo(9);
-        assertThat(o.integer("sim-operation-seconds", 0, 100)).isEqualTo(1);
-        assertThat(o.get("provider")).contains("simulator");
+        CommandLine cli = ServeOptions.commandLine(Map.of("BC_PORT", "7", "BC_SIM_OPERATION_SECONDS", "1", "BC_CATALOG", ""));
+        cli.parseArgs("--port=9");
+        ServerConfig config = cli.<ServeOptions>getCommand().config();
+        assertThat(config.port()).isEqualTo(9);
+        assertThat(config.simOperationSeconds()).isEqualTo(1);
+        assertThat(config.provider()).isEqualTo("simulator");
+        assertThat(config.catalog()).as("an empty value is none").isNull();
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "--port 70000                   | option --port must be from 0 to 65535",
+            "--port http                    | '--port': 'http' is not an int",
+            "--credential-ttl-seconds 60    | option --credential-ttl-seconds must be from 600 to 86400",
+            "--reconcile maybe              | option --reconcile must be true or false",
+            "--log-format xml               | option --log-format must be text or json",
+            "--admission-url http://x:1     | option --admission-url must start with https://",
+            "--public-url ftp://x           | option --public-url must be an http or https URL",
+            "--catalog                      | option --catalog needs a value",
+            "--colour=blue                  | unknown option --colour",
+            "extra                          | unexpected argument 'extra'"})
+    void a_bad_option_names_the_option_and_the_reason(String args, String problem) {
+        assertThat(serve(Map.of(), args.trim().split(" "))).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains(problem);
     }
 
     @Test

@@ -15,20 +15,20 @@ public final class ApiBodies {
     private ApiBodies() {}
 
     public static CreateClusterCommand createCluster(Object body) {
-        return Json.command(Json.write(body), ClusterRequests.CreateCluster.class);
+        return Json.command(Json.write(body), ClusterRequests.CreateCluster.BODY);
     }
 
     public static CreateNodePoolCommand createNodePool(Object body) {
-        return Json.command(Json.write(body), NodePoolRequests.CreateNodePool.class);
+        return Json.command(Json.write(body), NodePoolRequests.CreateNodePool.BODY);
     }
 
     public static UpdateNodePoolCommand updateNodePool(Object body) {
-        return Json.command(Json.write(body), NodePoolRequests.UpdateNodePool.class);
+        return Json.command(Json.write(body), NodePoolRequests.UpdateNodePool.BODY);
     }
 
     /** The limit price of a {@code PUT /api/k8s/bid} body ({@code cluster}, {@code limit_price}). */
     public static Money limitPrice(Object body) {
-        return Json.command(Json.write(body), MarketRequests.BidBody.class).limit();
+        return Json.command(Json.write(body), MarketRequests.BidBody.BODY).limit();
     }
 
     /** The HTTP status the API answers an error code with: the console answers its pages with the same. */

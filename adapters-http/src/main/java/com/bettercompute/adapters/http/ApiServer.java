@@ -2,7 +2,6 @@ package com.bettercompute.adapters.http;
 
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
-import com.bettercompute.domain.input.Input;
 import com.bettercompute.adapters.http.console.Console;
 import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import io.javalin.Javalin;
@@ -88,6 +87,8 @@ public final class ApiServer {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.http.maxRequestSize = MAX_BODY_BYTES;
+            config.http.prefer405over404 = true;
+            config.jetty.modifyServer(server -> server.setErrorHandler(new HttpRefusal.JsonErrors()));
             filters(config);
             Authentication authentication = new Authentication(useCases.authenticate(), limits);
             Router router = new Router(config.routes, authentication);
@@ -120,7 +121,7 @@ public final class ApiServer {
                 });
             }
             routes = router.table();
-            byte[] document = Json.write(OpenApi.document(routes));
+            byte[] document = OpenApi.bytes(OpenApi.document(routes));
             router.raw(OpenApi.PATH, ctx -> ctx.contentType("application/json").result(document));
             errors(config, console);
             OperatorRoutes.install(config, operations);
@@ -156,11 +157,12 @@ public final class ApiServer {
 
     private static void errors(JavalinConfig config, Console console) {
         config.routes.exception(DomainException.class, (e, ctx) -> error(ctx, e));
+        config.routes.exception(HttpRefusal.Refused.class, (e, ctx) -> e.refusal.write(ctx, e.getMessage(), e.details));
         config.routes.exception(HttpResponseException.class, (e, ctx) -> {
             if (e.getStatus() == 404 && console != null && Console.owns(ctx.path())) {
                 console.notFound(ctx);
             } else {
-                httpError(ctx, e.getStatus(), e.getMessage());
+                httpError(ctx, e);
             }
         });
         config.routes.exception(Exception.class, (e, ctx) -> internal(ctx, e));
@@ -171,8 +173,6 @@ public final class ApiServer {
                 Responses.json(ctx, 404, ErrorMapper.body(ErrorCode.NOT_FOUND, "No such method: " + ctx.method() + " " + ctx.path() + ".", Map.of()));
             }
         });
-        config.routes.error(405, ctx -> Responses.json(ctx, 405, ErrorMapper.body(ErrorCode.NOT_FOUND,
-                "Method " + ctx.method() + " is not served here.", Map.of())));
     }
 
     /** Starts on the host and port (0: any free port) and returns the port. */
@@ -199,6 +199,9 @@ public final class ApiServer {
     }
 
     private static void error(Context ctx, DomainException e) {
+        if (e.code() == ErrorCode.INVALID_INPUT) {
+            e = located(ctx, e);
+        }
         if (e.code() == ErrorCode.INTERNAL) {
             internal(ctx, e);
             return;
@@ -206,15 +209,44 @@ public final class ApiServer {
         Responses.json(ctx, ErrorMapper.status(e.code()), ErrorMapper.body(e));
     }
 
-    private static void httpError(Context ctx, int status, String message) {
+    /**
+     * The refusal with each field's location: a problem a use case found names no location, and is then the
+     * body's on a route with a body and the query's on one without.
+     */
+    @SuppressWarnings("unchecked")
+    private static DomainException located(Context ctx, DomainException e) {
+        if (!(e.details().get("fields") instanceof List<?> fields) || fields.stream().allMatch(f -> f instanceof Map<?, ?> m && m.containsKey("in"))) {
+            return e;
+        }
+        String in = ctx.method().name().equals("GET") || ctx.method().name().equals("DELETE") ? "query" : "body";
+        List<Map<String, Object>> located = new java.util.ArrayList<>();
+        for (Object f : fields) {
+            Map<String, Object> copy = new java.util.LinkedHashMap<>();
+            copy.put("field", ((Map<String, Object>) f).get("field"));
+            copy.put("in", in);
+            ((Map<String, Object>) f).forEach(copy::putIfAbsent);
+            located.add(copy);
+        }
+        Map<String, Object> details = new java.util.LinkedHashMap<>(e.details());
+        details.put("fields", located);
+        return new DomainException(e.code(), e.getMessage(), details);
+    }
+
+    private static void httpError(Context ctx, HttpResponseException e) {
+        int status = e.getStatus();
         if (status == 413) {
-            Responses.json(ctx, 400, ErrorMapper.body(Input.invalid("", "the body must be at most " + MAX_BODY_BYTES + " bytes")));
+            HttpRefusal.PAYLOAD_TOO_LARGE.write(ctx, "The body must be at most " + MAX_BODY_BYTES + " bytes.", Map.of("limit", MAX_BODY_BYTES));
+        } else if (status == 405) {
+            String allow = e.getDetails().getOrDefault("availableMethods", e.getDetails().getOrDefault("Available methods", ""));
+            ctx.header("Allow", allow.replace(" ", ""). replace(",", ", "));
+            HttpRefusal.METHOD_NOT_ALLOWED.write(ctx, "Method " + ctx.method() + " is not served at " + ctx.path() + "; it takes " + allow + ".",
+                    Map.of("allowed", List.of(allow.replace(" ", "").split(","))));
         } else if (status == 404) {
             Responses.json(ctx, 404, ErrorMapper.body(ErrorCode.NOT_FOUND, "No such method: " + ctx.method() + " " + ctx.path() + ".", Map.of()));
         } else if (status >= 400 && status < 500) {
             Responses.json(ctx, 400, ErrorMapper.body(ErrorCode.INVALID_INPUT, "The request could not be read.", Map.of()));
         } else {
-            internal(ctx, new IllegalStateException("HTTP " + status + ": " + message));
+            internal(ctx, new IllegalStateException("HTTP " + status + ": " + e.getMessage()));
         }
     }
 

@@ -1,168 +1,161 @@
 package com.bettercompute.adapters.http;
 
-import com.bettercompute.application.cluster.Cidrs;
 import com.bettercompute.application.cluster.ClusterRef;
 import com.bettercompute.application.cluster.CreateClusterCommand;
 import com.bettercompute.application.cluster.CredentialRole;
 import com.bettercompute.application.cluster.CredentialsCommand;
 import com.bettercompute.application.cluster.ListClustersQuery;
-import com.bettercompute.application.cluster.Patterns;
 import com.bettercompute.application.cluster.UpdateClusterCommand;
 import com.bettercompute.application.cluster.VersionsQuery;
-import com.bettercompute.domain.cluster.ClusterMode;
-import com.bettercompute.domain.cluster.NodePoolSpec;
-import com.bettercompute.domain.cluster.ReleaseChannel;
+import com.bettercompute.adapters.http.Schema.Choice;
+import com.bettercompute.adapters.http.Schema.Flag;
+import com.bettercompute.adapters.http.Schema.ListOf;
+import com.bettercompute.adapters.http.Schema.Obj;
+import com.bettercompute.adapters.http.Schema.Whole;
+import com.bettercompute.adapters.http.Request.Body;
 
-import java.math.BigInteger;
-import java.util.ArrayList;
-import java.util.HashSet;
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.List;
-import java.util.Set;
 
 /**
- * The bodies of {@code /api/compute/kubernetesClusters/<method>} as Jackson binds them, and their checks
- * against the clusters spec's input tables: each record's {@code command} checks its fields in the table's
- * order, collecting every problem, and returns the typed command of its use case.
+ * The bodies of {@code /api/compute/kubernetesClusters/<method>}: each record's schema is the clusters
+ * spec's input table of its method (the fields in the table's order), and its {@code command} turns the
+ * checked body into the use case's command.
  */
 final class ClusterRequests {
     private ClusterRequests() {}
 
-    record CreateCluster(@Required String tenantId, String projectId, @Required String poolId, @Required String name,
-                         @Required String mode, @Required String location, String releaseChannel, String version,
-                         String networkId, List<String> authorizedNetworks, Boolean privateNodes, String description,
-                         List<NodePoolRequests.NodePool> nodePools, @Required String idempotencyKey)
-            implements Request<CreateClusterCommand> {
+    static final Choice MODE = Choice.of(CreateClusterCommand.MODES.keySet(), null);
+    static final Choice CHANNEL = Choice.of(CreateClusterCommand.CHANNELS.keySet(), null);
+    static final ListOf NETWORKS = ListOf.of(Wire.CIDR, 50);
+
+    record CreateCluster(String tenantId, String projectId, String poolId, String name, String mode, String location,
+                         String releaseChannel, String version, String networkId, List<String> authorizedNetworks,
+                         Boolean privateNodes, String description, List<NodePoolRequests.NodePool> nodePools,
+                         String idempotencyKey) implements Request<CreateClusterCommand> {
+        static final Body<CreateCluster> BODY = new Body<>(CreateCluster.class, Obj.named("CreateCluster")
+                .required("tenantId", Wire.TENANT_ID)
+                .optional("projectId", Wire.PROJECT_ID)
+                .required("poolId", Wire.POOL_ID)
+                .required("name", Wire.NAME)
+                .required("mode", MODE)
+                .required("location", Wire.LOCATION)
+                .optional("releaseChannel", Choice.of(CreateClusterCommand.CHANNELS.keySet(), "regular"))
+                .optional("version", Wire.VERSION)
+                .optional("networkId", Wire.NETWORK_ID)
+                .optional("authorizedNetworks", NETWORKS)
+                .optional("privateNodes", new Flag(false))
+                .optional("description", Wire.DESCRIPTION)
+                .optional("nodePools", new ListOf(NodePoolRequests.NODE_POOL, 10, "name", "is the name of another node pool of this cluster"))
+                .required("idempotencyKey", Wire.IDEMPOTENCY_KEY)
+                // the same words as the use case's check: the document states the rule, the use case keeps it for every caller
+                .rule("nodePools", "a standard cluster needs 1 to 10 node pools", List.of("mode"),
+                        c -> c.get("mode").asText().equals("standard") && !hasItems(c.get("nodePools")))
+                .rule("nodePools", "an autopilot cluster takes no node pools: the provider runs its nodes", List.of("mode"),
+                        c -> c.get("mode").asText().equals("autopilot") && hasItems(c.get("nodePools")))
+                .build());
+
         @Override
-        public CreateClusterCommand command(Fields in) {
-            String tenantId = in.string("tenantId", this.tenantId, true, 128, Patterns.TENANT_ID);
-            String projectId = in.string("projectId", this.projectId, false, 56, Patterns.PROJECT_ID);
-            String poolId = in.string("poolId", this.poolId, true, 57, Patterns.POOL_ID);
-            String name = in.string("name", this.name, true, 40, Patterns.NAME);
-            ClusterMode mode = in.oneOf("mode", this.mode, true, CreateClusterCommand.MODES, null);
-            String location = in.string("location", this.location, true, 40, Patterns.LOCATION);
-            ReleaseChannel channel = in.oneOf("releaseChannel", releaseChannel, false, CreateClusterCommand.CHANNELS, ReleaseChannel.REGULAR);
-            String version = in.string("version", this.version, false, 64, Patterns.VERSION);
-            String networkId = in.string("networkId", this.networkId, false, 56, Patterns.NETWORK_ID);
-            List<String> networks = checkNetworks(in, authorizedNetworks);
-            Boolean privateNodes = in.bool("privateNodes", this.privateNodes, false);
-            String description = in.string("description", this.description, false, 256, null);
-            List<NodePoolSpec> pools = new ArrayList<>();
-            List<Fields> poolFields = in.objects("nodePools", nodePools, 10);
-            if (poolFields != null) {
-                Set<String> names = new HashSet<>();
-                for (int i = 0; i < poolFields.size(); i++) {
-                    NodePoolRequests.NodePool pool = nodePools.get(i);
-                    NodePoolSpec spec = pool.spec(poolFields.get(i), pool);
-                    if (spec != null) {
-                        if (!names.add(spec.name())) {
-                            poolFields.get(i).reject("name", "is the name of another node pool of this cluster");
-                        }
-                        pools.add(spec);
-                    }
-                }
-            }
-            String key = in.string("idempotencyKey", idempotencyKey, true, 128, Patterns.IDEMPOTENCY_KEY);
-            in.finish(this).throwIfInvalid();
-            return new CreateClusterCommand(tenantId, projectId, poolId, name, mode, location, channel, version, networkId,
-                    networks == null ? List.of() : networks, privateNodes, description, pools, key);
+        public CreateClusterCommand command(Given given) {
+            return new CreateClusterCommand(tenantId, projectId, poolId, name, CreateClusterCommand.MODES.get(mode), location,
+                    CreateClusterCommand.CHANNELS.get(releaseChannel == null ? "regular" : releaseChannel), version, networkId,
+                    authorizedNetworks == null ? List.of() : authorizedNetworks, privateNodes != null && privateNodes, description,
+                    nodePools == null ? List.of() : nodePools.stream().map(NodePoolRequests.NodePool::spec).toList(), idempotencyKey);
         }
     }
 
-    record ListClusters(@Required String tenantId, String poolId, String projectId, Boolean includeDeleted)
-            implements Request<ListClustersQuery> {
+    record ListClusters(String tenantId, String poolId, String projectId, Boolean includeDeleted) implements Request<ListClustersQuery> {
+        static final Body<ListClusters> BODY = new Body<>(ListClusters.class, Obj.named("ListClusters")
+                .required("tenantId", Wire.TENANT_ID)
+                .optional("poolId", Wire.POOL_ID)
+                .optional("projectId", Wire.PROJECT_ID)
+                .optional("includeDeleted", new Flag(false))
+                .build());
+
         @Override
-        public ListClustersQuery command(Fields in) {
-            String tenantId = in.string("tenantId", this.tenantId, true, 128, Patterns.TENANT_ID);
-            String poolId = in.string("poolId", this.poolId, false, 57, Patterns.POOL_ID);
-            String projectId = in.string("projectId", this.projectId, false, 56, Patterns.PROJECT_ID);
-            Boolean includeDeleted = in.bool("includeDeleted", this.includeDeleted, false);
-            in.finish(this).throwIfInvalid();
-            return new ListClustersQuery(tenantId, poolId, projectId, includeDeleted);
+        public ListClustersQuery command(Given given) {
+            return new ListClustersQuery(tenantId, poolId, projectId, includeDeleted != null && includeDeleted);
         }
     }
 
-    /** The body of {@code get} and {@code delete}. */
-    record OneCluster(@Required String tenantId, @Required String clusterId) implements Request<ClusterRef> {
+    /** The body of {@code get}. */
+    record OneCluster(String tenantId, String clusterId) implements Request<ClusterRef> {
+        static final Body<OneCluster> BODY = new Body<>(OneCluster.class, Obj.named("OneCluster")
+                .required("tenantId", Wire.TENANT_ID)
+                .required("clusterId", Wire.CLUSTER_ID)
+                .build());
+
         @Override
-        public ClusterRef command(Fields in) {
-            String tenantId = in.string("tenantId", this.tenantId, true, 128, Patterns.TENANT_ID);
-            String clusterId = in.string("clusterId", this.clusterId, true, 56, Patterns.CLUSTER_ID);
-            in.finish(this).throwIfInvalid();
+        public ClusterRef command(Given given) {
             return new ClusterRef(tenantId, clusterId);
         }
     }
 
     /** The body of {@code delete}: {@code deleteVolume} (default false) destroys the cluster's shared volume with it. */
-    record DeleteCluster(@Required String tenantId, @Required String clusterId, Boolean deleteVolume)
-            implements Request<DeleteCluster.Command> {
+    record DeleteCluster(String tenantId, String clusterId, Boolean deleteVolume) implements Request<DeleteCluster.Command> {
+        static final Body<DeleteCluster> BODY = new Body<>(DeleteCluster.class, Obj.named("DeleteCluster")
+                .required("tenantId", Wire.TENANT_ID)
+                .required("clusterId", Wire.CLUSTER_ID)
+                .optional("deleteVolume", new Flag(false))
+                .build());
+
         record Command(ClusterRef ref, boolean deleteVolume) {}
 
         @Override
-        public Command command(Fields in) {
-            String tenantId = in.string("tenantId", this.tenantId, true, 128, Patterns.TENANT_ID);
-            String clusterId = in.string("clusterId", this.clusterId, true, 56, Patterns.CLUSTER_ID);
-            Boolean deleteVolume = in.bool("deleteVolume", this.deleteVolume, false);
-            in.finish(this).throwIfInvalid();
-            return new Command(new ClusterRef(tenantId, clusterId), deleteVolume);
+        public Command command(Given given) {
+            return new Command(new ClusterRef(tenantId, clusterId), deleteVolume != null && deleteVolume);
         }
     }
 
-    record UpdateCluster(@Required String tenantId, @Required String clusterId, String version, String releaseChannel,
-                         List<String> authorizedNetworks, String description) implements Request<UpdateClusterCommand> {
+    record UpdateCluster(String tenantId, String clusterId, String version, String releaseChannel, List<String> authorizedNetworks,
+                         String description) implements Request<UpdateClusterCommand> {
+        static final Body<UpdateCluster> BODY = new Body<>(UpdateCluster.class, Obj.named("UpdateCluster")
+                .required("tenantId", Wire.TENANT_ID)
+                .required("clusterId", Wire.CLUSTER_ID)
+                .optional("version", Wire.VERSION)
+                .optional("releaseChannel", CHANNEL)
+                .optional("authorizedNetworks", NETWORKS)
+                .optional("description", Wire.DESCRIPTION)
+                .atLeastOneOf("version", "releaseChannel", "authorizedNetworks", "description")
+                .build());
+
         @Override
-        public UpdateClusterCommand command(Fields in) {
-            String tenantId = in.string("tenantId", this.tenantId, true, 128, Patterns.TENANT_ID);
-            String clusterId = in.string("clusterId", this.clusterId, true, 56, Patterns.CLUSTER_ID);
-            String version = in.string("version", this.version, false, 64, Patterns.VERSION);
-            ReleaseChannel channel = in.oneOf("releaseChannel", releaseChannel, false, CreateClusterCommand.CHANNELS, null);
-            List<String> networks = checkNetworks(in, authorizedNetworks);
-            String description = in.string("description", this.description, false, 256, null);
-            boolean any = in.given("version", this.version) || in.given("releaseChannel", releaseChannel)
-                    || in.given("authorizedNetworks", authorizedNetworks) || in.given("description", this.description);
-            in.finish(this);
-            if (!any && in.valid()) {
-                in.reject("", "name at least one of version, releaseChannel, authorizedNetworks, description");
-            }
-            in.throwIfInvalid();
-            return new UpdateClusterCommand(tenantId, clusterId, version, channel, networks, description);
+        public UpdateClusterCommand command(Given given) {
+            return new UpdateClusterCommand(tenantId, clusterId, version,
+                    releaseChannel == null ? null : CreateClusterCommand.CHANNELS.get(releaseChannel), authorizedNetworks, description);
         }
     }
 
-    record Versions(@Required String tenantId, @Required String poolId, @Required String location) implements Request<VersionsQuery> {
+    record Versions(String tenantId, String poolId, String location) implements Request<VersionsQuery> {
+        static final Body<Versions> BODY = new Body<>(Versions.class, Obj.named("Versions")
+                .required("tenantId", Wire.TENANT_ID)
+                .required("poolId", Wire.POOL_ID)
+                .required("location", Wire.LOCATION)
+                .build());
+
         @Override
-        public VersionsQuery command(Fields in) {
-            String tenantId = in.string("tenantId", this.tenantId, true, 128, Patterns.TENANT_ID);
-            String poolId = in.string("poolId", this.poolId, true, 57, Patterns.POOL_ID);
-            String location = in.string("location", this.location, true, 40, Patterns.LOCATION);
-            in.finish(this).throwIfInvalid();
+        public VersionsQuery command(Given given) {
             return new VersionsQuery(tenantId, poolId, location);
         }
     }
 
-    record Credentials(@Required String tenantId, @Required String clusterId, String role, BigInteger ttlSeconds)
-            implements Request<CredentialsCommand> {
+    record Credentials(String tenantId, String clusterId, String role, Integer ttlSeconds) implements Request<CredentialsCommand> {
+        static final Body<Credentials> BODY = new Body<>(Credentials.class, Obj.named("Credentials")
+                .required("tenantId", Wire.TENANT_ID)
+                .required("clusterId", Wire.CLUSTER_ID)
+                .optional("role", Choice.of(CredentialRole.BY_WIRE.keySet(), CredentialRole.VIEW.wire()))
+                .optional("ttlSeconds", new Whole(CredentialsCommand.MIN_TTL_SECONDS, CredentialsCommand.MAX_TTL_SECONDS, null))
+                .build());
+
         @Override
-        public CredentialsCommand command(Fields in) {
-            String tenantId = in.string("tenantId", this.tenantId, true, 128, Patterns.TENANT_ID);
-            String clusterId = in.string("clusterId", this.clusterId, true, 56, Patterns.CLUSTER_ID);
-            CredentialRole role = in.oneOf("role", this.role, false, CredentialRole.BY_WIRE, CredentialRole.VIEW);
-            Integer ttl = in.integer("ttlSeconds", ttlSeconds, false, CredentialsCommand.MIN_TTL_SECONDS, CredentialsCommand.MAX_TTL_SECONDS);
-            in.finish(this).throwIfInvalid();
-            return new CredentialsCommand(tenantId, clusterId, role, ttl);
+        public CredentialsCommand command(Given given) {
+            return new CredentialsCommand(tenantId, clusterId, role == null ? CredentialRole.VIEW : CredentialRole.BY_WIRE.get(role), ttlSeconds);
         }
     }
 
-    /** {@code authorizedNetworks}: at most 50 IPv4 CIDR blocks, each with no host bits after its prefix. */
-    static List<String> checkNetworks(Fields in, List<String> value) {
-        List<String> networks = in.strings("authorizedNetworks", value, 50, 18, null);
-        if (networks != null) {
-            for (int i = 0; i < networks.size(); i++) {
-                String problem = Cidrs.problem(networks.get(i));
-                if (problem != null) {
-                    in.reject("authorizedNetworks[" + i + "]", problem);
-                }
-            }
-        }
-        return networks;
+    /** A list of node pools with at least one (null and left out are none). */
+    private static boolean hasItems(JsonNode pools) {
+        return pools != null && pools.isArray() && !pools.isEmpty();
     }
 }

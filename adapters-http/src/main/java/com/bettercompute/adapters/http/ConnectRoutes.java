@@ -9,7 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Set;
+import java.util.List;
 
 /**
  * How a person connects (the spec's "Connecting"): the sign-in kubeconfig by org token and, on the public
@@ -33,13 +33,13 @@ final class ConnectRoutes {
         String setup = resource("setup.sh");
         routes.get(KUBECONFIG, ctx -> {
             Caller caller = authentication.caller(ctx);
-            QueryString.check(ctx.queryString(), Set.of("cluster", "org"));
-            yaml(ctx, s.kubeconfigs().byToken(caller, MarketRoutes.org(ctx), MarketRoutes.cluster(ctx)));
+            QueryString.Values q = QueryString.read(ctx.queryString(), List.of(MarketRoutes.CLUSTER, MarketRoutes.ORG));
+            yaml(ctx, s.kubeconfigs().byToken(caller, q.text("org"), q.text("cluster")));
         });
         routes.get(ONBOARDING, ctx -> {
             onboarding.admit(ctx.ip());
-            QueryString.check(ctx.queryString(), Set.of("cluster"));
-            yaml(ctx, s.kubeconfigs().byName(MarketRoutes.cluster(ctx)));
+            QueryString.Values q = QueryString.read(ctx.queryString(), List.of(MarketRoutes.CLUSTER));
+            yaml(ctx, s.kubeconfigs().byName(q.text("cluster")));
         });
         routes.get(PLUGIN, ctx -> ctx.contentType("text/x-shellscript; charset=utf-8").result(plugin));
         routes.get(SETUP, ctx -> ctx.contentType("text/x-shellscript; charset=utf-8")

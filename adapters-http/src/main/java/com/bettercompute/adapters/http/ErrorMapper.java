@@ -39,6 +39,11 @@ final class ErrorMapper {
     }
 
     static ErrorBody body(ErrorCode code, String message, Map<String, Object> details) {
-        return new ErrorBody(new Error(code.name(), message, details));
+        return body(code.name(), message, details);
+    }
+
+    /** The body of a code of {@link ErrorCode} or {@link HttpRefusal}. */
+    static ErrorBody body(String code, String message, Map<String, Object> details) {
+        return new ErrorBody(new Error(code, message, details));
     }
 }

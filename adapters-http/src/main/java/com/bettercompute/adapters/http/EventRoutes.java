@@ -1,5 +1,6 @@
 package com.bettercompute.adapters.http;
 
+import com.bettercompute.adapters.http.QueryString.Param;
 import com.bettercompute.adapters.http.Views.EventPage;
 import com.bettercompute.adapters.http.Views.EventView;
 import com.bettercompute.adapters.http.Views.UsageList;
@@ -14,15 +15,18 @@ import java.util.List;
 
 /** {@code GET /api/events} (the domain events in order) and {@code GET /api/usage} (the usage records). */
 final class EventRoutes {
+    static final Param AFTER = Param.optional("after", new Schema.Whole(0, Wire.MAX_SAFE_INTEGER, 0L), "the sequence to read after");
+
     private EventRoutes() {}
 
     /** @param gpuUsage null when the server has no market: {@code gpu} is then empty */
     static void install(Router router, ReadEvents events, ReadUsage usage, ReadGpuUsage gpuUsage) {
-        router.get("/api/events", "Domain events after a sequence, in order", List.of("after", "limit", "tenantId"),
-                EventPage.class, (caller, ctx) -> {
-                    long after = QueryString.number(ctx.queryParam("after"), "after", 0);
-                    int limit = QueryString.clamped(ctx.queryParam("limit"), "limit", ReadEvents.DEFAULT_LIMIT);
-                    ReadEvents.Page page = events.read(caller, after, limit, ctx.queryParam("tenantId"));
+        router.get("/api/events", "Domain events after a sequence, in order", List.of(AFTER,
+                        Param.optional("limit", new Schema.Whole(1, ReadEvents.MAX_LIMIT, (long) ReadEvents.DEFAULT_LIMIT), "at most this many"),
+                        Param.optional("tenantId", Wire.TENANT_ID, "the tenant whose events to read; an operator may leave it out")),
+                EventPage.class, (caller, q) -> {
+                    ReadEvents.Page page = events.read(caller, q.whole("after", 0), (int) q.whole("limit", ReadEvents.DEFAULT_LIMIT),
+                            q.text("tenantId"));
                     List<EventView> items = new ArrayList<>(page.items().size());
                     for (StoredEvent e : page.items()) {
                         items.add(EventView.of(e));
@@ -30,12 +34,14 @@ final class EventRoutes {
                     // next moves past the events the caller may not see, so paging never stalls on them
                     return new EventPage(items, page.next());
                 });
-        router.get("/api/usage", "A tenant's usage records and its GPU charges per cluster, pool and hour",
-                List.of("tenantId", "limit"), UsageList.class, (caller, ctx) -> {
-                    int limit = QueryString.clamped(ctx.queryParam("limit"), "limit", 1000);
-                    List<UsageView> hours = usage.read(caller, ctx.queryParam("tenantId"), limit).stream().map(UsageView::of).toList();
+        router.get("/api/usage", "A tenant's usage records and its GPU charges per cluster, pool and hour", List.of(
+                        Param.required("tenantId", Wire.TENANT_ID, "the tenant whose usage to read"),
+                        Param.optional("limit", new Schema.Whole(1, ReadUsage.MAX_LIMIT, 1000L), "at most this many of each")),
+                UsageList.class, (caller, q) -> {
+                    int limit = (int) q.whole("limit", 1000);
+                    List<UsageView> hours = usage.read(caller, q.text("tenantId"), limit).stream().map(UsageView::of).toList();
                     List<MarketViews.GpuUsageView> gpu = gpuUsage == null ? List.of()
-                            : gpuUsage.read(caller, ctx.queryParam("tenantId"), limit).stream().map(MarketViews.GpuUsageView::of).toList();
+                            : gpuUsage.read(caller, q.text("tenantId"), limit).stream().map(MarketViews.GpuUsageView::of).toList();
                     return new UsageList(hours, gpu);
                 });
     }

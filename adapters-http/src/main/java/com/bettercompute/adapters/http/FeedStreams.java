@@ -34,6 +34,8 @@ import java.util.regex.Pattern;
  * {@code reason: "streams"} beyond).
  */
 final class FeedStreams implements AutoCloseable {
+    static final String LAST_EVENT_ID = "Last-Event-ID";
+    static final String EVENT_STREAM = "text/event-stream";
     private static final Logger log = LoggerFactory.getLogger(FeedStreams.class);
     private static final Pattern SEQUENCE = Pattern.compile("[0-9]{1,18}");
     private static final int KEEP_ALIVE_POLLS = 15;
@@ -75,12 +77,15 @@ final class FeedStreams implements AutoCloseable {
 
     /** Opens a stream from {@code Last-Event-ID} (or {@code after}); a bad cursor or pool is refused before it opens. */
     void serve(Caller caller, Context ctx) {
-        String pool = MarketRoutes.pool(ctx);
-        long after = QueryString.number(ctx.queryParam("after"), "after", 0);
-        String last = ctx.header("Last-Event-ID");
+        QueryString.Values query = QueryString.read(ctx.queryString(), MarketRoutes.FEED_QUERY);
+        String pool = query.text("pool");
+        long after = query.whole("after", 0);
+        String last = ctx.header(LAST_EVENT_ID);
         if (last != null && !last.isBlank()) {
             if (!SEQUENCE.matcher(last.trim()).matches()) {
-                throw Input.invalid("Last-Event-ID", "must be a sequence the feed sent");
+                Schema.Problems problems = new Schema.Problems("header");
+                problems.add(LAST_EVENT_ID, "must be a sequence the feed sent");
+                problems.throwIfAny();
             }
             after = Long.parseLong(last.trim());
         }

@@ -1,6 +1,5 @@
 package com.bettercompute.adapters.http;
 
-import com.bettercompute.domain.input.Input;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -8,19 +7,19 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.module.SimpleModule;
 
 import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
- * The one JSON mapper of the HTTP adapter. A request body is bound straight into its method's record
- * ({@link Request}): anything that is not one well-formed JSON value — trailing data, duplicate keys,
- * nesting deeper than {@value #MAX_DEPTH} — is {@code INVALID_INPUT} on the body; a field of the wrong
- * type or an unknown field is noted ({@link Binding}) and named with the other bad fields.
+ * The one JSON mapper of the HTTP adapter. A request body is read as one JSON value — anything else
+ * (trailing data, duplicate keys, nesting deeper than {@value #MAX_DEPTH}) is {@code INVALID_INPUT} on the
+ * body — then checked by its route's schema ({@link Request.Body}), which names every bad field, and only
+ * then bound into its record.
  */
 final class Json {
     static final int MAX_DEPTH = 64;
@@ -34,58 +33,50 @@ final class Json {
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .build();
 
-    private static final ObjectMapper REQUESTS = MAPPER.copy()
-            .registerModule(new SimpleModule("requests").setDeserializerModifier(Binding.MODULE_MODIFIER))
-            .addHandler(Binding.UNKNOWN_FIELDS);
-
-    private static final ClassValue<ObjectReader> READERS = new ClassValue<>() {
-        @Override
-        protected ObjectReader computeValue(Class<?> type) {
-            return REQUESTS.readerFor(type);
-        }
-    };
-
     private Json() {}
 
     /** The typed command of the body; {@code INVALID_INPUT} naming the body or every bad field. */
-    static <C> C command(byte[] body, Class<? extends Request<C>> type) {
-        if (body.length == 0) {
-            throw Input.invalid("", "the body must be a JSON object");
-        }
-        Binding binding = new Binding();
-        Request<C> request = bind(body, type, binding);
-        Fields fields = new Fields(binding);
-        if (request == null) {
+    static <C, R extends Request<C>> C command(byte[] body, Request.Body<R> spec) {
+        Schema.Problems problems = new Schema.Problems("body");
+        JsonNode node = body.length == 0 ? null : read(body);
+        if (node == null || !node.isObject()) {
             // not an object: said once, and the method's required fields are named as missing, as for {}
-            fields.body("the body must be a JSON object");
-            request = bind(new byte[]{'{', '}'}, type, binding);
+            problems.add("", "the body must be a JSON object");
+            node = MAPPER.createObjectNode();
         }
-        return request.command(fields);
+        spec.schema().checkFields(node, "", problems);
+        problems.throwIfAny();
+        Set<String> values = new HashSet<>();
+        Set<String> nulls = new HashSet<>();
+        node.fields().forEachRemaining(e -> (e.getValue().isNull() ? nulls : values).add(e.getKey()));
+        try {
+            return MAPPER.treeToValue(node, spec.type()).command(new Request.Given(values, nulls));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a body its schema passed cannot be bound into " + spec.type().getName(), e);
+        }
     }
 
-    private static <R> R bind(byte[] body, Class<R> type, Binding binding) {
+    private static JsonNode read(byte[] body) {
         try {
-            return READERS.get(type).withAttribute(Binding.ATTRIBUTE, binding).readValue(body);
-        } catch (InvalidDefinitionException e) {
-            throw new IllegalStateException("the request type " + type.getName() + " cannot be bound", e);
-        } catch (JsonProcessingException thrown) {
-            // binding wraps what the parser threw; the parser's own exception says what broke and where
-            JsonProcessingException e = thrown;
-            for (Throwable t = thrown.getCause(); t != null; t = t.getCause()) {
-                if (t instanceof JsonProcessingException parser) {
-                    e = parser;
-                }
-            }
+            return MAPPER.readTree(body);
+        } catch (JsonProcessingException e) {
             // The parser's own message quotes parts of the body; say only where it broke.
             String where = e.getLocation() == null ? ""
                     : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")";
             String why = !(e instanceof StreamConstraintsException) ? "it is not well-formed JSON"
                     : String.valueOf(e.getOriginalMessage()).contains("nesting depth") ? "it is nested deeper than " + MAX_DEPTH + " levels"
                     : "a number, string or name in it is longer than the reader allows";
-            throw Input.invalid("", "the body cannot be read: " + why + where);
+            throw invalidBody("the body cannot be read: " + why + where);
         } catch (IOException e) {
-            throw Input.invalid("", "the body could not be read");
+            throw invalidBody("the body could not be read");
         }
+    }
+
+    private static RuntimeException invalidBody(String problem) {
+        Schema.Problems problems = new Schema.Problems("body");
+        problems.add("", problem);
+        problems.throwIfAny();
+        throw new IllegalStateException("unreachable");
     }
 
     static byte[] write(Object value) {

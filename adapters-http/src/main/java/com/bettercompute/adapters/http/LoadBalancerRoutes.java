@@ -1,6 +1,6 @@
 package com.bettercompute.adapters.http;
 
-import com.bettercompute.application.cluster.Patterns;
+import com.bettercompute.adapters.http.QueryString.Param;
 import com.bettercompute.application.loadbalancer.ListLoadBalancers;
 import com.bettercompute.domain.loadbalancer.LoadBalancer;
 
@@ -13,14 +13,15 @@ import java.util.List;
  */
 final class LoadBalancerRoutes {
     static final String PATH = "/api/operator/load-balancers";
+    static final List<Param> QUERY = List.of(
+            Param.optional("tenant", Wire.TENANT_ID, "only this tenant's load balancers"),
+            Param.optional("region", Wire.LOCATION, "only the load balancers of this region"));
 
     private LoadBalancerRoutes() {}
 
     static void install(Router router, ListLoadBalancers list) {
         router.get(PATH, "Every Service's load balancer: tenant, cluster, namespace/name, region, address and state",
-                List.of("tenant", "region"), LoadBalancerList.class, (caller, ctx) -> new LoadBalancerList(list.forOperator(caller,
-                        MarketRoutes.optional(ctx, "tenant", Patterns.TENANT_ID),
-                        MarketRoutes.optional(ctx, "region", Patterns.LOCATION))
+                QUERY, LoadBalancerList.class, (caller, q) -> new LoadBalancerList(list.forOperator(caller, q.text("tenant"), q.text("region"))
                         .stream().map(LoadBalancerItem::of).toList()));
     }
 
@@ -29,8 +30,9 @@ final class LoadBalancerRoutes {
      * {@code serving} or {@code releasing}; {@code reason} and {@code message} say why it is pending, else null;
      * {@code cluster} (the cluster's name) null once its cluster is gone.
      */
-    record LoadBalancerItem(String tenant, String cluster_id, String cluster, String namespace, String service, String region,
-                            String address, List<Integer> ports, String state, String reason, String message, String provider_name,
+    record LoadBalancerItem(String tenant, String cluster_id, @MayBeNull String cluster, String namespace, String service, String region,
+                            @MayBeNull String address, List<Integer> ports, String state, @MayBeNull String reason,
+                            @MayBeNull String message, String provider_name,
                             String created_at, String updated_at) {
         static LoadBalancerItem of(ListLoadBalancers.Held held) {
             LoadBalancer lb = held.lb();

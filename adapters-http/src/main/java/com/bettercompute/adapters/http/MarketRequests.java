@@ -1,174 +1,107 @@
 package com.bettercompute.adapters.http;
 
-import com.bettercompute.application.cluster.Patterns;
 import com.bettercompute.application.market.ChangeReservePrice;
 import com.bettercompute.application.market.ChangeSupply;
 import com.bettercompute.application.market.EnrolCluster;
 import com.bettercompute.application.market.TopUpCredits;
-import com.bettercompute.domain.DomainException;
-import com.bettercompute.domain.market.LimitPriceWritePolicy;
+import com.bettercompute.adapters.http.Request.Body;
+import com.bettercompute.adapters.http.Schema.Flag;
+import com.bettercompute.adapters.http.Schema.Obj;
+import com.bettercompute.adapters.http.Schema.Whole;
 import com.bettercompute.domain.market.Money;
-import com.bettercompute.domain.market.PoolId;
-
-import java.math.BigInteger;
-import java.util.regex.Pattern;
 
 /**
- * The bodies of the market routes as Jackson binds them, in the spec's snake_case (API.md, "The market
- * API"). Money is a decimal string (at most six decimals), never a JSON number; a pool reads
- * {@code site/nodeClass}. Each record names every bad field.
+ * The bodies of the market routes, in the spec's snake_case (API.md, "The market API"). Money is a decimal
+ * string (at most six decimals), never a JSON number; a pool reads {@code site/nodeClass}.
  */
 final class MarketRequests {
-    static final Pattern POOL = Pattern.compile("^[a-z0-9][-a-z0-9.]{0,62}/[a-z0-9][-a-z0-9.]{0,62}$");
-    static final Pattern NODE = Pattern.compile("^[a-z0-9][-a-z0-9.]{0,252}$");
-    static final Pattern CLUSTER_ID = Pattern.compile("^kcl_[a-z0-9]{1,60}$");
-    static final int MAX_NOTE = 256;
-    /** Plain decimal digits: no sign, no exponent, no spaces. */
-    static final Pattern DECIMAL = Pattern.compile("^[0-9]{1,20}(\\.[0-9]{1,20})?$");
-
     private MarketRequests() {}
 
     /** The command of {@code PUT /api/k8s/bid}. */
     record Bid(String org, String cluster, Money limit) {}
 
-    record BidBody(@Required String cluster, @Required String limit_price, String org) implements Request<Bid> {
+    record BidBody(String cluster, String limit_price, String org) implements Request<Bid> {
+        static final Body<BidBody> BODY = new Body<>(BidBody.class, Obj.named("BidBody")
+                .required("cluster", Wire.NAME)
+                .required("limit_price", Wire.PRICE)
+                .optional("org", Wire.TENANT_ID)
+                .build());
+
         @Override
-        public Bid command(Fields in) {
-            String name = in.string("cluster", cluster, true, 40, Patterns.NAME);
-            Money limit = money(in, "limit_price", limit_price, true);
-            if (limit != null) {
-                try {
-                    LimitPriceWritePolicy.checkInRange(limit);
-                } catch (DomainException e) {
-                    in.reject("limit_price", "must be at most " + Money.MAX_PRICE + " USD per GPU-hour");
-                }
-            }
-            String o = in.string("org", org, false, 128, Patterns.TENANT_ID);
-            in.finish(this).throwIfInvalid();
-            return new Bid(o, name, limit);
+        public Bid command(Given given) {
+            return new Bid(org, cluster, Money.parse(limit_price));
         }
     }
 
-    record ReserveBody(@Required String pool, @Required String reserve) implements Request<ChangeReservePrice.Command> {
+    record ReserveBody(String pool, String reserve) implements Request<ChangeReservePrice.Command> {
+        static final Body<ReserveBody> BODY = new Body<>(ReserveBody.class, Obj.named("ReserveBody")
+                .required("pool", Wire.POOL)
+                .required("reserve", Wire.PRICE)
+                .build());
+
         @Override
-        public ChangeReservePrice.Command command(Fields in) {
-            String p = MarketRequests.pool(in, pool);
-            Money r = money(in, "reserve", reserve, true);
-            if (r != null && r.compareTo(Money.MAX_PRICE) > 0) {
-                in.reject("reserve", "must be at most " + Money.MAX_PRICE + " USD per GPU-hour");
-            }
-            in.finish(this).throwIfInvalid();
-            return new ChangeReservePrice.Command(p, r.toString());
+        public ChangeReservePrice.Command command(Given given) {
+            return new ChangeReservePrice.Command(pool, Money.parse(reserve).toString());
         }
     }
 
-    record SupplyBody(@Required String pool, BigInteger add, BigInteger remove) implements Request<ChangeSupply.Command> {
+    record SupplyBody(String pool, Integer add, Integer remove) implements Request<ChangeSupply.Command> {
+        static final Body<SupplyBody> BODY = new Body<>(SupplyBody.class, Obj.named("SupplyBody")
+                .required("pool", Wire.POOL)
+                .optional("add", new Whole(1, 10_000, null))
+                .optional("remove", new Whole(1, 10_000, null))
+                .exactlyOneOf("add", "remove")
+                .build());
+
         @Override
-        public ChangeSupply.Command command(Fields in) {
-            String p = MarketRequests.pool(in, pool);
-            Integer a = in.integer("add", add, false, 1, 10_000);
-            Integer r = in.integer("remove", remove, false, 1, 10_000);
-            if (in.given("add", add) == in.given("remove", remove)) {
-                in.reject("add", "give exactly one of add and remove");
-            }
-            in.finish(this).throwIfInvalid();
-            return new ChangeSupply.Command(p, a == null ? 0 : a, r == null ? 0 : r);
+        public ChangeSupply.Command command(Given given) {
+            return new ChangeSupply.Command(pool, add == null ? 0 : add, remove == null ? 0 : remove);
         }
     }
 
-    record NodeBody(@Required String node) implements Request<String> {
+    record NodeBody(String node) implements Request<String> {
+        static final Body<NodeBody> BODY = new Body<>(NodeBody.class, Obj.named("NodeBody").required("node", Wire.NODE).build());
+
         @Override
-        public String command(Fields in) {
-            String n = in.string("node", node, true, 253, NODE);
-            in.finish(this).throwIfInvalid();
-            return n;
+        public String command(Given given) {
+            return node;
         }
     }
 
-    record CreditsBody(@Required String org, @Required String amount, String note, @Required String idempotency_key)
-            implements Request<TopUpCredits.Command> {
+    record CreditsBody(String org, String amount, String note, String idempotency_key) implements Request<TopUpCredits.Command> {
+        static final Body<CreditsBody> BODY = new Body<>(CreditsBody.class, Obj.named("CreditsBody")
+                .required("org", Wire.TENANT_ID)
+                .required("amount", Wire.CREDIT)
+                .optional("note", Wire.NOTE)
+                .required("idempotency_key", Wire.IDEMPOTENCY_KEY)
+                .build());
+
         @Override
-        public TopUpCredits.Command command(Fields in) {
-            String o = in.string("org", org, true, 128, Patterns.TENANT_ID);
-            Money a = money(in, "amount", amount, true);
-            if (a != null && a.micros() == 0) {
-                in.reject("amount", "must be more than 0");
-            }
-            String n = in.string("note", note, false, MAX_NOTE, null);
-            String key = in.string("idempotency_key", idempotency_key, true, 128, Patterns.IDEMPOTENCY_KEY);
-            in.finish(this).throwIfInvalid();
-            return new TopUpCredits.Command(o, a, n, key);
+        public TopUpCredits.Command command(Given given) {
+            return new TopUpCredits.Command(org, Money.parse(amount), note, idempotency_key);
         }
     }
 
-    record BlockBody(@Required String pool, @Required BigInteger nodes) {}
+    record BlockBody(String pool, Integer nodes) {}
 
-    record EnrolBody(@Required String cluster_id, BigInteger max_cluster_gpus, Boolean packing, BlockBody block)
+    static final Obj BLOCK = Obj.named("BlockBody")
+            .required("pool", Wire.POOL)
+            .required("nodes", new Whole(0, 10_000, null))
+            .build();
+
+    record EnrolBody(String cluster_id, Integer max_cluster_gpus, Boolean packing, BlockBody block)
             implements Request<EnrolCluster.Command> {
+        static final Body<EnrolBody> BODY = new Body<>(EnrolBody.class, Obj.named("EnrolBody")
+                .required("cluster_id", Wire.CLUSTER_ID)
+                .optional("max_cluster_gpus", new Whole(0, 1_000_000, null))
+                .optional("packing", new Flag(null))
+                .optional("block", BLOCK)
+                .build());
+
         @Override
-        public EnrolCluster.Command command(Fields in) {
-            String id = in.string("cluster_id", cluster_id, true, 64, CLUSTER_ID);
-            Integer max = in.integer("max_cluster_gpus", max_cluster_gpus, false, 0, 1_000_000);
-            Boolean p = in.bool("packing", packing, null);
-            EnrolCluster.Block b = null;
-            Fields blockFields = in.object("block", block, false);
-            if (blockFields != null) {
-                String pool = blockFields.string("pool", block.pool(), true, 127, POOL);
-                if (pool != null && !validPool(pool)) {
-                    blockFields.reject("pool", "must read site/nodeClass, such as us-central1/h100-8x");
-                }
-                Integer nodes = blockFields.integer("nodes", block.nodes(), true, 0, 10_000);
-                blockFields.finish(block);
-                b = pool == null || nodes == null ? null : new EnrolCluster.Block(pool, nodes);
-            }
-            in.finish(this).throwIfInvalid();
-            return new EnrolCluster.Command(id, max == null ? null : Long.valueOf(max), p, b);
+        public EnrolCluster.Command command(Given given) {
+            return new EnrolCluster.Command(cluster_id, max_cluster_gpus == null ? null : Long.valueOf(max_cluster_gpus), packing,
+                    block == null ? null : new EnrolCluster.Block(block.pool(), block.nodes()));
         }
-    }
-
-    /** A required pool id: {@code site/nodeClass}. */
-    static String pool(Fields in, String value) {
-        String p = in.string("pool", value, true, 127, POOL);
-        if (p != null && !validPool(p)) {
-            in.reject("pool", "must read site/nodeClass, such as us-central1/h100-8x");
-            return null;
-        }
-        return p;
-    }
-
-    private static boolean validPool(String text) {
-        try {
-            PoolId.parse(text);
-            return true;
-        } catch (DomainException e) {
-            return false;
-        }
-    }
-
-    /** A decimal string of USD: not negative, at most six decimals; null (and a problem) when it is not. */
-    static Money money(Fields in, String field, String value, boolean required) {
-        String text = in.string(field, value, required, 40, null);
-        if (text == null) {
-            return null;
-        }
-        if (!DECIMAL.matcher(text).matches()) {
-            in.reject(field, text.startsWith("-") ? "must not be negative" : "must be a decimal string such as \"2.40\"");
-            return null;
-        }
-        try {
-            return Money.parse(text);
-        } catch (DomainException e) {
-            in.reject(field, moneyProblem(String.valueOf(e.details().get("reason"))));
-            return null;
-        }
-    }
-
-    private static String moneyProblem(String reason) {
-        return switch (reason) {
-            case "negative" -> "must not be negative";
-            case "too-many-decimals" -> "must have at most six decimals";
-            case "too-large" -> "is too large";
-            default -> "must be a decimal string such as \"2.40\"";
-        };
     }
 }

@@ -26,9 +26,9 @@ final class MarketViews {
         return m == null ? null : m.toString();
     }
 
-    record MarketPoolPrice(String pool, String reserve, String last_price) {}
+    record MarketPoolPrice(String pool, String reserve, @MayBeNull String last_price) {}
 
-    record MarketBid(String cluster, String limit_price, boolean bid_too_low, String updated_at, List<MarketPoolPrice> pools) {
+    record MarketBid(String cluster, @MayBeNull String limit_price, boolean bid_too_low, @MayBeNull String updated_at, List<MarketPoolPrice> pools) {
         static MarketBid of(Bids.BidView v) {
             return new MarketBid(v.cluster(), usd(v.limit()), v.bidTooLow(), time(v.updatedAt()),
                     v.pools().stream().map(p -> new MarketPoolPrice(p.pool(), usd(p.reserve()), usd(p.lastPrice()))).toList());
@@ -37,12 +37,12 @@ final class MarketViews {
 
     record MarketJob(String kind, String namespace, String name) {}
 
-    record MarketEpisode(String queued_at, String running_at, String ended_at, String end) {}
+    record MarketEpisode(@MayBeNull String queued_at, @MayBeNull String running_at, @MayBeNull String ended_at, @MayBeNull String end) {}
 
-    record MarketRequest(String id, MarketJob job, int attempt, String pool, int nodes, int gpus, String limit_price,
-                         String limit_source, String priority, String phase, String reason, String message,
-                         int granted_nodes, String locked_rate, String hold_until, String protected_until,
-                         String notice_deadline, String filed_at, List<MarketEpisode> episodes) {
+    record MarketRequest(String id, MarketJob job, int attempt, @MayBeNull String pool, int nodes, int gpus, @MayBeNull String limit_price,
+                         String limit_source, @MayBeNull String priority, String phase, @MayBeNull String reason, @MayBeNull String message,
+                         int granted_nodes, @MayBeNull String locked_rate, @MayBeNull String hold_until, @MayBeNull String protected_until,
+                         @MayBeNull String notice_deadline, @MayBeNull String filed_at, List<MarketEpisode> episodes) {
         static MarketRequest of(ListClusterRequests.Item i) {
             return new MarketRequest(i.id(), new MarketJob(i.job().kind(), i.job().namespace(), i.job().name()), i.attempt(),
                     i.pool(), i.nodes(), i.gpus(), usd(i.limitPrice()), i.limitSource(), i.priority(), i.phase(), i.reason(),
@@ -54,7 +54,7 @@ final class MarketViews {
 
     record MarketRequestList(List<MarketRequest> items) {}
 
-    record MarketFeedItem(long sequence, String time, String pool, String price, String reserve, int supply, int free,
+    record MarketFeedItem(long sequence, String time, String pool, @MayBeNull String price, String reserve, int supply, int free,
                           int demand, int waiting, int granted) {
         static MarketFeedItem of(MarketFeed.Entry e) {
             PoolTick t = e.tick();
@@ -69,8 +69,8 @@ final class MarketViews {
      * A ledger entry: {@code kind} {@code charge} (a node grant billed over [from, to)), {@code accruing} (one whose
      * entry is still open, billed up to the last tick) or {@code credit} (a top-up).
      */
-    record MarketLedgerEntry(String kind, String at, String amount, String cluster_id, String pool, String node, String rate,
-                             Integer gpus, String from, String to, String idempotency_key, String note) {
+    record MarketLedgerEntry(String kind, String at, String amount, @MayBeNull String cluster_id, @MayBeNull String pool, @MayBeNull String node, @MayBeNull String rate,
+                             @MayBeNull Integer gpus, @MayBeNull String from, @MayBeNull String to, @MayBeNull String idempotency_key, @MayBeNull String note) {
         static MarketLedgerEntry of(ReadBalance.Entry e) {
             return new MarketLedgerEntry(e.kind(), time(e.at()), usd(e.amount()), e.clusterId(), e.pool(), e.node(),
                     usd(e.rate()), e.gpus(), time(e.from()), time(e.to()), e.key(), e.note());
@@ -94,7 +94,7 @@ final class MarketViews {
 
     record MarketNode(String node, boolean in_service) {}
 
-    record MarketCredit(String org, String amount, String note, String idempotency_key, String at, boolean replayed,
+    record MarketCredit(String org, String amount, @MayBeNull String note, String idempotency_key, String at, boolean replayed,
                         String balance) {
         static MarketCredit of(TopUpCredits.TopUpView v) {
             MarketLedger.CreditTopUp t = v.topUp();
@@ -104,7 +104,7 @@ final class MarketViews {
     }
 
     record MarketEnrolment(String cluster_id, String org, long max_cluster_gpus, boolean packing, List<String> block_nodes,
-                           String limit_price) {
+                           @MayBeNull String limit_price) {
         static MarketEnrolment of(EnrolCluster.Enrolment e) {
             return new MarketEnrolment(e.clusterId(), e.tenantId(), e.maxClusterGpus(), e.packing(), e.blockNodes(),
                     usd(e.limit()));

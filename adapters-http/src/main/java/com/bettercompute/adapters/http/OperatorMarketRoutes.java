@@ -28,40 +28,41 @@ final class OperatorMarketRoutes {
     private OperatorMarketRoutes() {}
 
     static void install(Router router, MarketUseCases m) {
-        router.put(BASE + "reserve", "Set a pool's reserve price", ReserveBody.class, MarketReserve.class, (caller, c) -> {
+        router.put(BASE + "reserve", "Set a pool's reserve price", ReserveBody.BODY, MarketReserve.class, (caller, c) -> {
             MarketCallers.requireOperator(caller);
             m.reserve().change(c);
             return new MarketReserve(c.pool(), c.reserve());
         });
-        router.post(BASE + "supply", "Add nodes to a pool or remove them", SupplyBody.class, MarketSupply.class, (caller, c) -> {
+        router.post(BASE + "supply", "Add nodes to a pool or remove them", SupplyBody.BODY, MarketSupply.class, (caller, c) -> {
             MarketCallers.requireOperator(caller);
             return MarketSupply.of(m.supply().change(c));
         });
-        router.post(BASE + "nodes/out-of-service", "Health checks took a node out of service", NodeBody.class,
+        router.post(BASE + "nodes/out-of-service", "Health checks took a node out of service", NodeBody.BODY,
                 MarketNode.class, (caller, node) -> {
                     MarketCallers.requireOperator(caller);
                     m.outOfService().report(new ReportNodeOutOfService.Command(node));
                     return new MarketNode(node, false);
                 });
-        router.post(BASE + "nodes/back", "Health checks cleared a node", NodeBody.class, MarketNode.class, (caller, node) -> {
+        router.post(BASE + "nodes/back", "Health checks cleared a node", NodeBody.BODY, MarketNode.class, (caller, node) -> {
             MarketCallers.requireOperator(caller);
             m.back().report(new ReportNodeBack.Command(node));
             return new MarketNode(node, true);
         });
-        router.post(BASE + "credits", "Top up an organization's credits, once per idempotency key", CreditsBody.class,
+        router.post(BASE + "credits", "Top up an organization's credits, once per idempotency key", CreditsBody.BODY,
                 MarketCredit.class, (caller, c) -> {
                     MarketCallers.requireOperator(caller);
                     return MarketCredit.of(m.credits().topUp(c));
                 });
-        router.put(BASE + "clusters", "Enrol a cluster in the market or change its settings", EnrolBody.class,
+        router.put(BASE + "clusters", "Enrol a cluster in the market or change its settings", EnrolBody.BODY,
                 MarketEnrolment.class, (caller, c) -> {
                     MarketCallers.requireOperator(caller);
                     return MarketEnrolment.of(m.enrol().enrol(c));
                 });
-        router.delete(BASE + "clusters", "Take a cluster out of the market", List.of("cluster_id"), MarketRemoval.class,
-                (caller, ctx) -> {
+        router.delete(BASE + "clusters", "Take a cluster out of the market",
+                List.of(QueryString.Param.required("cluster_id", Wire.CLUSTER_ID, "the cluster's id")), MarketRemoval.class,
+                (caller, q) -> {
                     MarketCallers.requireOperator(caller);
-                    String id = MarketRoutes.required(ctx, "cluster_id", MarketRequests.CLUSTER_ID);
+                    String id = q.text("cluster_id");
                     m.remove().remove(id);
                     return new MarketRemoval(id, true);
                 });

@@ -1,52 +1,98 @@
 package com.bettercompute.adapters.http;
 
-import com.bettercompute.domain.input.FieldProblem;
-import com.bettercompute.domain.input.Input;
-
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
-import java.util.regex.Pattern;
+import java.util.Map;
 
 /**
- * A query string is read like a body: every parameter known and given once, each percent escape whole and
- * the decoded bytes UTF-8, so a typo or a broken escape never silently does nothing.
+ * A query string read like a body: every parameter one of the route's, given once, each percent escape
+ * whole and the decoded bytes UTF-8, and each value checked against its parameter's schema, so a typo or a
+ * broken escape never silently does nothing and one answer names every bad parameter.
  */
 final class QueryString {
-    private static final Pattern INTEGER = Pattern.compile("-?[0-9]{1,19}");
+    /** A query parameter of a route: its schema ({@link Schema.Text}, {@link Schema.Whole} or {@link Schema.Choice}). */
+    record Param(String name, Schema schema, boolean required, String description) {
+        static Param required(String name, Schema schema, String description) {
+            return new Param(name, schema, true, description);
+        }
+
+        static Param optional(String name, Schema schema, String description) {
+            return new Param(name, schema, false, description);
+        }
+    }
+
+    /** The checked parameters of one request. */
+    static final class Values {
+        private final Map<String, Object> values;
+
+        private Values(Map<String, Object> values) {
+            this.values = values;
+        }
+
+        /** A text parameter, or null when it was not given. */
+        String text(String name) {
+            return (String) values.get(name);
+        }
+
+        /** An integer parameter, or the fallback when it was not given. */
+        long whole(String name, long fallback) {
+            Object v = values.get(name);
+            return v == null ? fallback : (Long) v;
+        }
+    }
 
     private QueryString() {}
 
-    static void check(String query, Set<String> known) {
-        if (query == null || query.isEmpty()) {
-            return;
-        }
-        List<FieldProblem> problems = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        for (String pair : query.split("&", -1)) {
-            if (pair.isEmpty()) {
-                continue; // "a=1&&b=2" or a trailing "&": nothing given
+    /** The parameters of {@code query}; {@code INVALID_INPUT} naming every bad one ({@code in: query}). */
+    static Values read(String query, List<Param> params) {
+        Schema.Problems problems = new Schema.Problems("query");
+        Map<String, String> raw = new HashMap<>();
+        if (query != null && !query.isEmpty()) {
+            for (String pair : query.split("&", -1)) {
+                if (pair.isEmpty()) {
+                    continue; // "a=1&&b=2" or a trailing "&": nothing given
+                }
+                int eq = pair.indexOf('=');
+                String name = decode(eq < 0 ? pair : pair.substring(0, eq));
+                String value = decode(eq < 0 ? "" : pair.substring(eq + 1));
+                if (name == null || value == null) {
+                    problems.add(name == null ? "" : com.bettercompute.domain.input.Input.shown(name), "is not valid percent-encoded UTF-8");
+                } else if (params.stream().noneMatch(p -> p.name().equals(name))) {
+                    problems.add(com.bettercompute.domain.input.Input.shown(name), "is not a parameter of this method");
+                } else if (raw.putIfAbsent(name, value) != null) {
+                    problems.add(name, "must be given once");
+                }
             }
-            int eq = pair.indexOf('=');
-            String name = decode(eq < 0 ? pair : pair.substring(0, eq));
-            String value = decode(eq < 0 ? "" : pair.substring(eq + 1));
-            if (name == null || value == null) {
-                problems.add(new FieldProblem(name == null ? "" : name, "is not valid percent-encoded UTF-8"));
-            } else if (!known.contains(name)) {
-                problems.add(new FieldProblem(name, "is not a parameter of this method"));
-            } else if (!seen.add(name)) {
-                problems.add(new FieldProblem(name, "must be given once"));
+        }
+        Map<String, Object> values = new HashMap<>();
+        for (Param p : params) {
+            String text = raw.get(p.name());
+            if (text == null || text.isEmpty()) {
+                if (p.required()) {
+                    problems.add(p.name(), "is required");
+                }
+                continue;
+            }
+            int before = problems.size();
+            Object value = text;
+            if (p.schema() instanceof Schema.Whole whole) {
+                value = whole.checkText(text, p.name(), problems);
+            } else if (p.schema() instanceof Schema.Text t) {
+                t.check(text, p.name(), problems);
+            } else {
+                p.schema().check(com.fasterxml.jackson.databind.node.TextNode.valueOf(text), p.name(), problems);
+            }
+            if (problems.size() == before) {
+                values.put(p.name(), value);
             }
         }
-        if (!problems.isEmpty()) {
-            throw Input.invalid(problems);
-        }
+        problems.throwIfAny();
+        return new Values(values);
     }
 
     /** The decoded text, or null when an escape is broken or the bytes are not UTF-8. */
@@ -75,25 +121,5 @@ final class QueryString {
         } catch (CharacterCodingException e) {
             return null;
         }
-    }
-
-    /** An integer parameter in ASCII digits (Long.parseLong also takes other scripts' digits), or the fallback when absent. */
-    static long number(String text, String name, long fallback) {
-        if (text == null || text.isEmpty()) {
-            return fallback;
-        }
-        if (!INTEGER.matcher(text).matches()) {
-            throw Input.invalid(name, "must be an integer");
-        }
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException e) {
-            throw Input.invalid(name, "must be an integer");
-        }
-    }
-
-    /** An integer parameter clamped into an int: beyond one it is out of range all the same, and the use case says by how much. */
-    static int clamped(String text, String name, long fallback) {
-        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, number(text, name, fallback)));
     }
 }

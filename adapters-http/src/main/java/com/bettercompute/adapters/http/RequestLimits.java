@@ -75,7 +75,7 @@ public final class RequestLimits {
             ctx.header("Connection", "close");
             if (timedOut(e)) {
                 log.debug("request body timed out: {} {}", ctx.method(), ctx.path());
-                write(ctx, 408, ErrorCode.INVALID_INPUT, "The request body did not arrive within "
+                HttpRefusal.REQUEST_TIMEOUT.write(ctx, "The request body did not arrive within "
                         + settings.bodyTimeout().toSeconds() + " seconds.", Map.of("reason", "body-timeout"));
             } else {
                 log.debug("request body cut short by the client: {} {}: {}", ctx.method(), ctx.path(), e.toString());

@@ -21,12 +21,13 @@ import java.util.Map;
 final class Views {
     private Views() {}
 
-    record ClusterView(String id, String tenantId, String projectId, String poolId, String providerAccountId, String name,
-                       String description, String mode, String location, String region, String locationType,
-                       String releaseChannel, String requestedVersion, String kubernetesVersion, String nodeVersion,
-                       String endpoint, List<String> authorizedNetworks, boolean privateNodes, String networkId, String state,
-                       String message, String providerName, String ownerId, long version, String createdAt, String updatedAt,
-                       String readyAt, String deletedAt, List<NodePoolView> nodePools, VolumeViews.ClusterVolume sharedVolume) {
+    record ClusterView(String id, String tenantId, @MayBeNull String projectId, String poolId, String providerAccountId, String name,
+                       @MayBeNull String description, String mode, String location, String region, String locationType,
+                       String releaseChannel, @MayBeNull String requestedVersion, @MayBeNull String kubernetesVersion, @MayBeNull String nodeVersion,
+                       @MayBeNull String endpoint, List<String> authorizedNetworks, boolean privateNodes, @MayBeNull String networkId, String state,
+                       @MayBeNull String message, String providerName, String ownerId, long version, String createdAt, String updatedAt,
+                       @MayBeNull String readyAt, @MayBeNull String deletedAt, List<NodePoolView> nodePools,
+                       @MayBeNull VolumeViews.ClusterVolume sharedVolume) {
         static ClusterView of(Cluster c) {
             return of(c, null);
         }
@@ -42,9 +43,9 @@ final class Views {
         }
     }
 
-    record NodePoolView(String id, String clusterId, String name, String machineType, int nodeCount, AutoscalingView autoscaling,
-                        int diskGiB, String diskType, boolean spot, AcceleratorsView accelerators, List<String> zones,
-                        Map<String, String> labels, List<TaintView> taints, String state, String message, long version) {
+    record NodePoolView(String id, String clusterId, String name, String machineType, int nodeCount, @MayBeNull AutoscalingView autoscaling,
+                        int diskGiB, String diskType, boolean spot, @MayBeNull AcceleratorsView accelerators, List<String> zones,
+                        Map<String, String> labels, List<TaintView> taints, String state, @MayBeNull String message, long version) {
         static NodePoolView of(NodePool p) {
             NodePoolSpec s = p.spec();
             return new NodePoolView(p.id(), p.clusterId(), s.name(), s.machineType(), s.nodeCount(),
@@ -61,7 +62,7 @@ final class Views {
 
     record AcceleratorsView(String type, int count) {}
 
-    record TaintView(String key, String value, String effect) {}
+    record TaintView(String key, @MayBeNull String value, String effect) {}
 
     record ClusterList(List<ClusterView> items) {
         static ClusterList of(List<Cluster> clusters) {
@@ -82,10 +83,10 @@ final class Views {
         }
     }
 
-    record ChannelVersions(String defaultVersion, List<String> validVersions) {}
+    record ChannelVersions(@MayBeNull String defaultVersion, List<String> validVersions) {}
 
     /** The answer of {@code versions}; {@code channels} is keyed by the lower-case channel name. */
-    record VersionsView(String defaultVersion, List<String> validVersions, Map<String, ChannelVersions> channels) {
+    record VersionsView(@MayBeNull String defaultVersion, List<String> validVersions, Map<String, ChannelVersions> channels) {
         static VersionsView of(ServerConfig config) {
             Map<String, ChannelVersions> channels = new LinkedHashMap<>();
             for (ReleaseChannel channel : ReleaseChannel.values()) {
@@ -98,7 +99,7 @@ final class Views {
         }
     }
 
-    record EventView(long sequence, String type, String tenantId, String subjectId, String occurredAt, Map<String, Object> data) {
+    record EventView(long sequence, String type, @MayBeNull String tenantId, @MayBeNull String subjectId, String occurredAt, Map<String, Object> data) {
         static EventView of(StoredEvent e) {
             return new EventView(e.sequence(), e.event().type(), e.event().tenantId(), e.event().subjectId(),
                     e.event().occurredAt().toString(), e.event().data());
@@ -108,7 +109,7 @@ final class Views {
     /** A page of events; {@code next} is the sequence to ask {@code after} for the next page. */
     record EventPage(List<EventView> items, long next) {}
 
-    record UsageView(String kind, String tenantId, String clusterId, String hourStart, java.math.BigDecimal quantity, String recordedAt) {
+    record UsageView(String kind, String tenantId, @MayBeNull String clusterId, String hourStart, java.math.BigDecimal quantity, String recordedAt) {
         static UsageView of(UsageRecord r) {
             return new UsageView(r.kind(), r.tenantId(), r.clusterId(), r.hourStart().toString(), r.quantity(), r.recordedAt().toString());
         }

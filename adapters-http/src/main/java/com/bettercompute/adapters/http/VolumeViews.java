@@ -14,8 +14,9 @@ final class VolumeViews {
      * null when it is the label; {@code charge_per_month} and {@code charged} (decimal USD strings) null where storage
      * billing is not enabled for the site; {@code bytes} null before the first sample.
      */
-    record VolumeItem(String label, String storage_name, String cluster, String state, String path, int size_gib, Long bytes,
-                      String charge_per_month, String charged, String message, String created_at) {
+    record VolumeItem(String label, @MayBeNull String storage_name, @MayBeNull String cluster, String state, String path, int size_gib,
+                      @MayBeNull Long bytes, @MayBeNull String charge_per_month, @MayBeNull String charged, @MayBeNull String message,
+                      String created_at) {
         static VolumeItem of(VolumeView view) {
             SharedVolume v = view.volume();
             return new VolumeItem(v.label(), v.showsStorageName() ? v.storageName() : null, view.attachedTo(), v.state().wire(), v.path(),

@@ -38,7 +38,9 @@ final class ApiWorld implements AutoCloseable {
     static final String OPS = "token-service:ops";
     static final String POOL = ClusterWorld.POOL;
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    /** Every exchange is also checked against the served OpenAPI document. */
+    private static final HttpClient HTTP = com.bettercompute.adapters.http.contract.CheckedHttpClient.of(
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build());
 
     final ClusterWorld world = new ClusterWorld();
     final ApiServer server;
@@ -116,6 +118,7 @@ final class ApiWorld implements AutoCloseable {
 
     @Override
     public void close() {
+        com.bettercompute.adapters.http.contract.ContractCheck.forget(baseUrl());
         server.stop();
     }
 }

@@ -25,15 +25,15 @@ public final class Bodies {
     }
 
     public static UpdateClusterCommand updateCluster(Object body) {
-        return Json.command(json(body), ClusterRequests.UpdateCluster.class);
+        return Json.command(json(body), ClusterRequests.UpdateCluster.BODY);
     }
 
     public static ListClustersQuery listClusters(Object body) {
-        return Json.command(json(body), ClusterRequests.ListClusters.class);
+        return Json.command(json(body), ClusterRequests.ListClusters.BODY);
     }
 
     public static CredentialsCommand credentials(Object body) {
-        return Json.command(json(body), ClusterRequests.Credentials.class);
+        return Json.command(json(body), ClusterRequests.Credentials.BODY);
     }
 
     public static CreateNodePoolCommand createNodePool(Object body) {
@@ -45,6 +45,6 @@ public final class Bodies {
     }
 
     public static ListNodePoolsQuery listNodePools(Object body) {
-        return Json.command(json(body), NodePoolRequests.ListNodePools.class);
+        return Json.command(json(body), NodePoolRequests.ListNodePools.BODY);
     }
 }

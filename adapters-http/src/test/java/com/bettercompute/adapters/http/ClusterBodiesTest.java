@@ -150,7 +150,8 @@ class ClusterBodiesTest {
             "86400, 86400",
             "86401, INVALID_INPUT",
             "'\"600\"', INVALID_INPUT",
-            "600.0, INVALID_INPUT",
+            "600.0, 600",            // JSON Schema's integer: a number without a fraction
+            "600.5, INVALID_INPUT",
     })
     void ttl_is_600_to_86400_seconds(String ttl, String outcome) {
         Object value = ttl.startsWith("\"") ? ttl.substring(1, ttl.length() - 1) : ttl.contains(".") ? (Object) Double.valueOf(ttl) : (Object) Integer.valueOf(ttl);

@@ -279,10 +279,15 @@ final class MalformedBodies {
     private List<Object> intInvalid(long min, long max) {
         List<Object> out = new ArrayList<>(List.of(min - 1, max + 1, Long.MAX_VALUE, Long.MIN_VALUE,
                 new BigInteger("123456789012345678901234567890"), new BigInteger("-123456789012345678901234567890"),
-                new BigDecimal("1.5"), raw(min + ".0"), raw("1e2"), raw("1E400"), raw("1e309"), raw("-1e309"),
-                raw("1e-400"), raw("-0.0"), raw("0.0000001"), raw("9".repeat(600)), "2", raw("\"1\"")));
+                new BigDecimal("1.5"), raw(min + ".5"), raw((max + 1) + ".0"), raw("1E400"), raw("1e309"), raw("-1e309"),
+                raw("1e-400"), raw("0.0000001"), raw("9".repeat(600)), "2", raw("\"1\"")));
+        // a number without a fraction is an integer (JSON Schema's rule): 1e2 and -0.0 are wrong only out of range
+        if (100 > max || 100 < min) {
+            out.add(raw("1e2"));
+        }
         if (min > 0) {
             out.add(raw("-0"));
+            out.add(raw("-0.0"));
             out.add(0);
         }
         return out;
@@ -371,8 +376,9 @@ final class MalformedBodies {
 
     private void add(String label, String method, byte[] body, String field) {
         // over the limit, the body is refused whole, before any field is read
-        field = body.length > BODY_LIMIT ? null : field;
-        cases.add(new Case(method + ": " + label, "POST", path(method), body, ApiWorld.ALICE, "application/json", BAD_INPUT, field));
+        boolean tooLarge = body.length > BODY_LIMIT;
+        cases.add(new Case(method + ": " + label, "POST", path(method), body, ApiWorld.ALICE, "application/json",
+                tooLarge ? Set.of(413) : BAD_INPUT, tooLarge ? null : field));
     }
 
     /** A valid body with one to three fields broken (and maybe some fields changed to other valid values). */
@@ -625,12 +631,13 @@ final class MalformedBodies {
             if (random.nextBoolean()) {
                 String type = pick(List.of("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
                         "application/json; charset=utf-16", "application/xml", "*/*", "application/json; charset=\u00FF"));
+                // authentication first, then the body's type: a body that is not JSON is never read as JSON
                 cases.add(new Case(c.label() + " [content type " + type + "]", c.httpMethod(), c.path(), c.body(), c.token(),
-                        type, c.statuses(), c.field()));
+                        type, c.statuses().contains(401) ? c.statuses() : Set.of(415), null));
             } else {
                 String m = pick(List.of("GET", "PUT", "DELETE", "PATCH"));
                 cases.add(new Case(c.label() + " [" + m + "]", m, c.path(), m.equals("GET") || m.equals("DELETE") ? new byte[0] : c.body(),
-                        c.token(), c.contentType(), Set.of(404), null));
+                        c.token(), c.contentType(), Set.of(405), null));
             }
         }
     }
@@ -644,6 +651,7 @@ final class MalformedBodies {
             queries.put("after=" + v, bad);
             queries.put("limit=" + v, bad);
         }
+        queries.put("after=9007199254740992", bad); // above 2^53 - 1, the API's largest integer
         for (String v : List.of("0", "1001", "-2147483648", "2147483648", "4294967297", "4294967296", "9223372036854775807", "1000.0")) {
             queries.put("limit=" + v, bad);
         }
@@ -669,7 +677,7 @@ final class MalformedBodies {
         cases.add(new Case("events with a body", "GET", "/api/events?limit=x", "{\"a\":".repeat(100).getBytes(StandardCharsets.UTF_8),
                 ApiWorld.ALICE, null, bad, null));
         cases.add(new Case("events without a token", "GET", "/api/events?limit=x", new byte[0], null, null, Set.of(401), null));
-        cases.add(new Case("events by POST", "POST", "/api/events", "{}".getBytes(StandardCharsets.UTF_8), ApiWorld.OPS, null, Set.of(404), null));
+        cases.add(new Case("events by POST", "POST", "/api/events", "{}".getBytes(StandardCharsets.UTF_8), ApiWorld.OPS, null, Set.of(405), null));
     }
 
     private static String shorten(String s) {

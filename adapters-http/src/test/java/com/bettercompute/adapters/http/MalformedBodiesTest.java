@@ -6,6 +6,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -14,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -23,14 +27,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@link ApiWorld}): none may produce a 500; every response carries
  * {@code X-Request-Id} and the one error body; each status is the one {@code API.md}'s table gives its code,
  * and the one the case expects (400 for bad input with a valid token, 401 without one); a broken field is
- * named in {@code details.fields}; and no refused call leaves a cluster or an event behind.
+ * named in {@code details.fields}; and no refused call leaves a cluster or an event behind. What the HTTP server itself
+ * refuses (a malformed path, a URI or headers too large) answers in the same error body.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MalformedBodiesTest {
     /** Fixed, so a failure repeats; {@code -Dmalformed.seed=N} explores other cases. */
     static final long SEED = Long.getLong("malformed.seed", 20261130L);
-    static final Map<String, Integer> TABLE = Map.of("INVALID_INPUT", 400, "UNAUTHENTICATED", 401, "ACCESS_DENIED", 403,
-            "NOT_FOUND", 404, "CONFLICT", 409, "INVALID_STATE", 409, "UNSUPPORTED", 422, "QUOTA_EXCEEDED", 429);
+    static final Map<String, Integer> TABLE = Map.ofEntries(Map.entry("INVALID_INPUT", 400), Map.entry("UNAUTHENTICATED", 401),
+            Map.entry("ACCESS_DENIED", 403), Map.entry("NOT_FOUND", 404), Map.entry("CONFLICT", 409), Map.entry("INVALID_STATE", 409),
+            Map.entry("UNSUPPORTED", 422), Map.entry("QUOTA_EXCEEDED", 429), Map.entry("METHOD_NOT_ALLOWED", 405),
+            Map.entry("REQUEST_TIMEOUT", 408), Map.entry("PAYLOAD_TOO_LARGE", 413), Map.entry("URI_TOO_LONG", 414),
+            Map.entry("UNSUPPORTED_MEDIA_TYPE", 415), Map.entry("HEADERS_TOO_LARGE", 431),
+            Map.entry("SERVICE_UNAVAILABLE", 503));
     /** Field mutations per method (twice as many for create): over 10,000 cases in all. */
     static final int MUTATIONS = 1300;
     static final ObjectMapper JSON = new ObjectMapper();
@@ -142,7 +151,7 @@ class MalformedBodiesTest {
         body.put("description", "d".repeat(3 * 1024 * 1024));
         MalformedClient.Response big = client.sendChunked("/api/compute/kubernetesClusters/create", ApiWorld.ALICE,
                 MalformedBodies.escaped(body));
-        assertThat(check(new MalformedBodies.Case("chunked 3 MiB", "POST", "", new byte[0], null, null, Set.of(400), null), big)).isNull();
+        assertThat(check(new MalformedBodies.Case("chunked 3 MiB", "POST", "", new byte[0], null, null, Set.of(413), null), big)).isNull();
         assertThat(big.text()).contains("at most 1048576 bytes");
 
         Map<String, Object> small = MalformedBodies.validBody("get");
@@ -163,6 +172,61 @@ class MalformedBodiesTest {
         }
         assertThat(client.send("GET", "/api/events?after=0&limit=1000&tenantId=acme", ApiWorld.OPS, null, new byte[0]).status()).isEqualTo(200);
         assertThat(client.send("GET", "/api/events?after=0&&limit=10&", ApiWorld.OPS, null, new byte[0]).status()).isEqualTo(200);
+    }
+
+    /**
+     * What the HTTP server refuses before any route reads the request (a malformed path, a URI or headers larger than
+     * it reads), sent for real: the one JSON error body the served document declares, never Jetty's HTML page.
+     */
+    static Stream<Arguments> refusals() {
+        String filler = "x".repeat(20_000);
+        byte[] list = "{\"tenantId\":\"acme\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return Stream.of(
+                Arguments.of("an encoded NUL in a path", "GET", "/api/k8s/balance%00", Map.of(), new byte[0], 400, "INVALID_INPUT"),
+                Arguments.of("an encoded NUL before a route's name", "POST", "/api/compute/kubernetesClusters/%00list", Map.of(), list,
+                        400, "INVALID_INPUT"),
+                // not resolved to /api/k8s/balance: a path that names no route
+                Arguments.of("an encoded dot-dot segment", "GET", "/api/compute/%2e%2e/k8s/balance", Map.of(), new byte[0], 404,
+                        "NOT_FOUND"),
+                Arguments.of("a query of 20,000 characters", "GET", "/api/events?tenantId=acme&filler=" + filler, Map.of(), new byte[0],
+                        414, "URI_TOO_LONG"),
+                Arguments.of("a URI of 20,000 characters with a body", "POST", "/api/compute/kubernetesClusters/list?" + filler, Map.of(),
+                        list, 414, "URI_TOO_LONG"),
+                Arguments.of("a header of 20,000 characters", "GET", "/api/events?tenantId=acme", Map.of("X-Filler", filler),
+                        new byte[0], 431, "HEADERS_TOO_LARGE"),
+                Arguments.of("forty headers of 500 characters", "POST", "/api/compute/kubernetesClusters/list", manyHeaders(40, 500),
+                        list, 431, "HEADERS_TOO_LARGE"));
+    }
+
+    private static Map<String, String> manyHeaders(int count, int length) {
+        Map<String, String> headers = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < count; i++) {
+            headers.put("X-Filler-" + i, "y".repeat(length));
+        }
+        return headers;
+    }
+
+    @ParameterizedTest(name = "{0} is {5} {6}")
+    @MethodSource("refusals")
+    void the_http_server_refuses_in_the_one_error_body_with_a_request_id(String label, String method, String pathAndQuery,
+                                                                        Map<String, String> headers, byte[] body, int status,
+                                                                        String code) throws IOException {
+        MalformedClient.Response r = client.send(method, pathAndQuery, ApiWorld.ALICE, body.length > 0 ? "application/json" : null,
+                headers, body);
+
+        assertThat(r.failure()).as(label).isNull();
+        assertThat(r.status()).as(label + ": " + r.text()).isEqualTo(status);
+        assertThat(r.headers().get("content-type")).as(label).startsWith("application/json");
+        assertThat(r.headers().get("x-request-id")).as(label).isNotBlank();
+        assertThat(com.bettercompute.adapters.http.contract.ContractCheck.served("http://127.0.0.1:" + server.port).errorBodyViolations(r.body())).as(label + ": " + r.text())
+                .isEmpty();
+        JsonNode error = JSON.readTree(r.body()).get("error");
+        assertThat(error.get("code").asText()).as(label).isEqualTo(code);
+        assertThat(error.get("message").asText()).as(label).isNotBlank();
+        if (status == 400) {
+            assertThat(error.at("/details/fields/0/in").asText()).as(label).isEqualTo("path");
+            assertThat(error.at("/details/fields/0/problem").asText()).as(label).contains("well-formed path");
+        }
     }
 
     /** What is wrong with the response to the case, or null. */

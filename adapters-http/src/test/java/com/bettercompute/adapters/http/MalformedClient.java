@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,16 +31,39 @@ final class MalformedClient {
         }
     }
 
+    /** The answer, once checked against the served OpenAPI document (a violation fails the test). */
     Response send(String method, String pathAndQuery, String token, String contentType, byte[] body) {
-        return send(method, pathAndQuery, token, contentType, body, false);
+        return send(method, pathAndQuery, token, contentType, Map.of(), body);
+    }
+
+    /** As {@link #send(String, String, String, String, byte[])}, with more headers (names and values as given). */
+    Response send(String method, String pathAndQuery, String token, String contentType, Map<String, String> extra, byte[] body) {
+        Response r = send(method, pathAndQuery, token, contentType, extra, body, false);
+        if (r.failure() == null && r.status() > 0) {
+            Map<String, List<String>> sent = new LinkedHashMap<>();
+            if (token != null) {
+                sent.put("Authorization", List.of("Bearer " + token));
+            }
+            if (contentType != null) {
+                sent.put("Content-Type", List.of(contentType));
+            }
+            extra.forEach((name, value) -> sent.put(name, List.of(value)));
+            Map<String, List<String>> received = new LinkedHashMap<>();
+            r.headers().forEach((k, v) -> received.put(k, List.of(v)));
+            com.bettercompute.adapters.http.contract.ContractCheck.served("http://127.0.0.1:" + port).assertHolds(
+                    new com.bettercompute.adapters.http.contract.ContractCheck.Exchange(method, pathAndQuery, sent, body, r.status(),
+                            received, r.body()));
+        }
+        return r;
     }
 
     /** The body sent with {@code Transfer-Encoding: chunked} in chunks of 64 KiB, so no length is known up front. */
     Response sendChunked(String pathAndQuery, String token, byte[] body) {
-        return send("POST", pathAndQuery, token, "application/json", body, true);
+        return send("POST", pathAndQuery, token, "application/json", Map.of(), body, true);
     }
 
-    private Response send(String method, String pathAndQuery, String token, String contentType, byte[] body, boolean chunked) {
+    private Response send(String method, String pathAndQuery, String token, String contentType, Map<String, String> extra, byte[] body,
+                          boolean chunked) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
             socket.setSoTimeout(30_000);
@@ -53,6 +77,7 @@ final class MalformedClient {
             if (contentType != null) {
                 head.append("Content-Type: ").append(contentType).append("\r\n");
             }
+            extra.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
             if (chunked) {
                 head.append("Transfer-Encoding: chunked\r\n");
             } else if (body.length > 0 || method.equals("POST") || method.equals("PUT") || method.equals("PATCH")) {

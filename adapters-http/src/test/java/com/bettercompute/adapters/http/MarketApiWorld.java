@@ -31,14 +31,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
- * The HTTP adapter with the market routes, over the market's use cases on in-memory fakes
- * ({@link MarketWorld}: tenants acme and globex, each with a ready cluster {@code train} enrolled in the
- * pool {@code us-central1/h100-8x}) and the operator's list of load balancers over {@link #loadBalancers}, started on a
- * free port of the loopback address.
+ * The HTTP adapter with every route (the clusters', the node pools', the market's, the shared volumes', the operator's
+ * list of load balancers over {@link #loadBalancers}), over the use cases on in-memory fakes ({@link MarketWorld}:
+ * tenants acme and globex, each with a ready cluster {@code train} enrolled in the pool {@code us-central1/h100-8x}),
+ * started on a free port of the loopback address.
  */
 public final class MarketApiWorld implements AutoCloseable {
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    /** Every exchange is also checked against the served OpenAPI document. */
+    private static final HttpClient HTTP = com.bettercompute.adapters.http.contract.CheckedHttpClient.of(
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build());
 
     final MarketWorld w = new MarketWorld();
     final InMemoryLoadBalancerRepository loadBalancers = new InMemoryLoadBalancerRepository(w.ports.store());
@@ -53,10 +55,24 @@ public final class MarketApiWorld implements AutoCloseable {
     MarketApiWorld(int concurrentPerPrincipal) {
         ApiUseCases useCases = apiUseCases(w);
         MarketUseCases market = marketUseCases(w);
-        server = new ApiServer(useCases, null, new RequestLimits(
+        server = new ApiServer(useCases, nodePoolUseCases(w), new RequestLimits(
                 new RequestLimits.Settings(concurrentPerPrincipal, 1_000_000, Duration.ofSeconds(10)), java.time.Clock.systemUTC()),
-                Operations.NONE, market, null, null, null, new ListLoadBalancers(loadBalancers, w.ports.clusters(), w.authorizer));
+                Operations.NONE, market, null, null, volumeUseCases(w),
+                new ListLoadBalancers(loadBalancers, w.ports.clusters(), w.authorizer));
         port = server.start("127.0.0.1", 0);
+    }
+
+    /** The shared volumes' use cases over the market world's fakes (no pool provisions volumes: the list starts empty). */
+    static VolumeUseCases volumeUseCases(MarketWorld w) {
+        InMemoryPorts p = w.ports;
+        var volumes = new com.bettercompute.application.fakes.InMemoryVolumeRepository(p.store());
+        var ledger = new com.bettercompute.application.fakes.InMemoryStorageLedger(p.store());
+        var files = new com.bettercompute.application.port.InMemorySharedVolumeProvider(p.clock(), Duration.ZERO);
+        var settings = com.bettercompute.application.volume.StorageSettings.NONE;
+        var reconcile = new com.bettercompute.application.volume.ReconcileVolume(p.transactions(), volumes, p.clusters(), p.catalog(),
+                p.outbox(), ledger, w.markets, account -> files, settings, com.bettercompute.application.reconcile.Cadence.DEFAULT, p.clock());
+        return new VolumeUseCases(new com.bettercompute.application.volume.ListVolumes(volumes, ledger, settings, w.authorizer),
+                new com.bettercompute.application.volume.DeleteVolume(volumes, reconcile, w.authorizer, p.clock()), w.callers);
     }
 
     /** The clusters API's use cases over the market world's fakes. */
@@ -74,6 +90,17 @@ public final class MarketApiWorld implements AutoCloseable {
                 new ReadUsage(p.usage(), new ReadableClusters(p.clusters(), a)),
                 new IssueCredentials(p.transactions(), p.clusters(), p.catalog(), p.outbox(), a,
                         account -> provider, new InMemoryTenantClusterClient(p.clock()), 3600, p.clock()));
+    }
+
+    /** The node pools' use cases over the market world's fakes. */
+    static NodePoolUseCases nodePoolUseCases(MarketWorld w) {
+        InMemoryPorts p = w.ports;
+        return new NodePoolUseCases(
+                new com.bettercompute.application.nodepool.CreateNodePool(p.transactions(), p.clusters(), p.catalog(), p.outbox(), w.authorizer, p.clock()),
+                new com.bettercompute.application.nodepool.ListNodePools(p.clusters(), w.authorizer),
+                new com.bettercompute.application.nodepool.GetNodePool(p.clusters(), w.authorizer),
+                new com.bettercompute.application.nodepool.UpdateNodePool(p.transactions(), p.clusters(), w.authorizer, p.clock()),
+                new com.bettercompute.application.nodepool.DeleteNodePool(p.transactions(), p.clusters(), p.outbox(), w.authorizer, p.clock()));
     }
 
     /** The market's use cases of the world. */
@@ -116,6 +143,19 @@ public final class MarketApiWorld implements AutoCloseable {
         }
     }
 
+    /** The body of an unauthenticated request as the bytes the server wrote. */
+    byte[] sendBytes(String method, String pathAndQuery) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + pathAndQuery))
+                    .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofByteArray()).body();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** {@code text} with single quotes as double quotes, so bodies read cleanly in tests. */
     static String q(String text) {
         return text.replace('\'', '"');
@@ -123,6 +163,7 @@ public final class MarketApiWorld implements AutoCloseable {
 
     @Override
     public void close() {
+        com.bettercompute.adapters.http.contract.ContractCheck.forget("http://127.0.0.1:" + port);
         server.stop();
     }
 }

@@ -80,10 +80,9 @@ class MarketMalformedRequestsTest {
             assertThat(r.status()).as(route.path()).isEqualTo(400);
             List<String> named = new ArrayList<>();
             json(r).at("/error/details/fields").forEach(f -> named.add(f.get("field").asText()));
-            Class<?> body = api.server.routes().stream().filter(x -> x.path().equals(route.path())
+            Request.Body<?> body = api.server.routes().stream().filter(x -> x.path().equals(route.path())
                     && x.httpMethod().equalsIgnoreCase(route.method())).findFirst().orElseThrow().body();
-            List<String> required = java.util.Arrays.stream(body.getRecordComponents())
-                    .filter(c -> c.isAnnotationPresent(Required.class)).map(java.lang.reflect.RecordComponent::getName).toList();
+            List<String> required = body.schema().props().stream().filter(Schema.Prop::required).map(Schema.Prop::name).toList();
             assertThat(named).as(route.path()).containsAll(required);
             assertThat(named).as(route.path()).allMatch(n -> required.contains(n) || n.equals("add"));
         }

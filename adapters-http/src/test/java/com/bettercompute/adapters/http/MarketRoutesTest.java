@@ -180,7 +180,7 @@ class MarketRoutesTest {
     @Test
     void the_operator_enrols_tops_up_changes_supply_and_takes_nodes_out_of_service() {
         MarketApiWorld.Reply enrol = api.send("PUT", "/api/operator/market/clusters", OPS,
-                q("{'cluster_id': 'kcl_acmeeu000000000000000000', 'max_cluster_gpus': 24, 'packing': true, "
+                q("{'cluster_id': 'kcl_acmeev00000000000000000000', 'max_cluster_gpus': 24, 'packing': true, "
                         + "'block': {'pool': 'us-central1/h100-8x', 'nodes': 1}}"));
         assertThat(enrol.status()).as(enrol.body()).isEqualTo(200);
         assertThat(enrol.json().get("max_cluster_gpus").asLong()).isEqualTo(24);
@@ -203,7 +203,7 @@ class MarketRoutesTest {
         assertThat(api.send("POST", "/api/operator/market/nodes/back", OPS, q("{'node': '" + node + "'}")).json()
                 .get("in_service").asBoolean()).isTrue();
 
-        MarketApiWorld.Reply removed = api.send("DELETE", "/api/operator/market/clusters?cluster_id=kcl_acmeeu000000000000000000",
+        MarketApiWorld.Reply removed = api.send("DELETE", "/api/operator/market/clusters?cluster_id=kcl_acmeev00000000000000000000",
                 OPS, null);
         assertThat(removed.status()).as(removed.body()).isEqualTo(200);
         assertThat(api.w.markets.load().hasCluster(MarketWorld.ACME_EU)).isFalse();

@@ -99,7 +99,8 @@ class ClusterComponentsOnSimulatorTest {
         assertThat(k.configMaps().inNamespace("kueue-system").withName("kueue-manager-config").get().getData()
                 .get("controller_manager_config.yaml"))
                 .contains("manageJobsWithoutQueueName: false", "- batch/job", "- jobset.x-k8s.io/jobset", "- kubeflow.org/mpijob",
-                        "- pod", "- deployment", "- statefulset");
+                        "- pod", "- deployment")
+                .as("a StatefulSet's replicas are pods of their own, not one pod group").doesNotContain("- statefulset");
 
         int before = version(deployment("kueue-system", "kueue-controller-manager"));
         market.ensureComponents(connection);
@@ -107,7 +108,7 @@ class ClusterComponentsOnSimulatorTest {
     }
 
     @Test
-    void kueue_as_installed_gates_a_gpu_pod_and_a_gpu_replica_and_queues_a_job_that_names_no_queue() {
+    void kueue_as_installed_gates_a_gpu_pod_and_each_gpu_replica_of_a_deployment_or_statefulset_and_queues_a_job_that_names_no_queue() {
         market.ensureComponents(connection);
         market.ensurePlatformObjects(connection, new PlatformObjects(64, List.of(new NodeClass("h100-8x",
                 Map.of("nationalcompute.com/node-class", "h100-8x", "nationalcompute.com/market-node", "true")))));
@@ -130,6 +131,20 @@ class ClusterComponentsOnSimulatorTest {
                     metadata: {labels: {app: serve}}
                     spec: {containers: [{name: serve, image: "server:1", resources: {limits: {nvidia.com/gpu: 8}}}]}
                 """).create();
+        // queued on its template, as the platform's admission writes it; Parallel, so both replicas are made at once
+        k.resource("""
+                apiVersion: apps/v1
+                kind: StatefulSet
+                metadata: {name: infer, namespace: default}
+                spec:
+                  replicas: 2
+                  podManagementPolicy: Parallel
+                  serviceName: infer
+                  selector: {matchLabels: {app: infer}}
+                  template:
+                    metadata: {labels: {app: infer, kueue.x-k8s.io/queue-name: default}}
+                    spec: {containers: [{name: infer, image: "server:1", resources: {limits: {nvidia.com/gpu: 8}}}]}
+                """).create();
         k.resource("""
                 apiVersion: batch/v1
                 kind: Job
@@ -141,11 +156,13 @@ class ClusterComponentsOnSimulatorTest {
                       containers: [{name: train, image: "trainer:1", resources: {limits: {nvidia.com/gpu: 8}}}]
                 """).create();
 
-        assertThat(k.pods().inNamespace("default").list().getItems()).hasSize(2).allSatisfy(p ->
+        assertThat(k.pods().inNamespace("default").list().getItems()).hasSize(4).allSatisfy(p ->
                 assertThat(p.getSpec().getSchedulingGates()).extracting(g -> g.getName()).containsExactly("kueue.x-k8s.io/admission"));
         assertThat(k.batch().v1().jobs().inNamespace("default").withName("train").get().getSpec().getSuspend()).isTrue();
         assertThat(k.genericKubernetesResources("autoscaling.x-k8s.io/v1", "ProvisioningRequest").inNamespace("default").list().getItems())
-                .hasSize(3);
+                .as("one request for the pod, each replica and the job").hasSize(5);
+        assertThat(k.genericKubernetesResources("kueue.x-k8s.io/v1beta1", "Workload").inNamespace("default").list().getItems())
+                .extracting(w -> w.getMetadata().getName()).filteredOn(n -> n.startsWith("pod-infer-")).hasSize(2);
     }
 
     @Test

@@ -145,16 +145,17 @@ public final class SignIn {
         }
         CredentialRole role = role(decider, resource).orElseThrow();
         if (approve) {
-            ClusterConnection connection = connections.of(cluster.id()).orElseThrow(() -> new DomainException(ErrorCode.INVALID_STATE,
-                    "The cluster is not reachable yet; approve once it is ready.", Map.of("state", cluster.state().wire())));
-            String audience = clusters.audience(cluster).orElseThrow(() -> new DomainException(ErrorCode.INVALID_STATE,
-                    "The cluster has no provider name yet; approve once it is ready.", Map.of("state", cluster.state().wire())));
             try {
+                ClusterConnection connection = connections.of(cluster.id()).orElseThrow(() -> new DomainException(ErrorCode.INVALID_STATE,
+                        "The cluster is not reachable yet; approve once it is ready.", Map.of("state", cluster.state().wire())));
+                String audience = clusters.audience(cluster).orElseThrow(() -> new DomainException(ErrorCode.INVALID_STATE,
+                        "The cluster has no provider name yet; approve once it is ready.", Map.of("state", cluster.state().wire())));
                 // before the token exists: the cluster's Identity Service must name the platform when kubectl first sends it
                 tenantClusters.trustIdTokens(connection, new TenantClusterClient.IdTokenTrust(issuer.get(), audience));
                 tenantClusters.ensureSignInGroups(connection);
             } catch (ProviderException e) {
-                throw e.toDomainException();
+                // the cluster reached, but it cannot trust the platform (no Identity Service): its own state, said as is
+                throw e.kind() == ProviderException.Kind.FAILED_PRECONDITION ? e.toDomainException() : unreachable(e);
             }
         }
         if (!grants.decide(grant.deviceCodeHash(), approve ? Decision.APPROVED : Decision.DENIED, caller.id())) {
@@ -162,6 +163,17 @@ public final class SignIn {
         }
         LOG.info("sign-in {}: cluster={} identity={} role={}", approve ? "approved" : "denied", cluster.id(), caller.id(), role.wire());
         return new Decided(cluster.name(), cluster.tenantId(), approve, approve ? role.clusterRole() : null);
+    }
+
+    /**
+     * The platform could not reach the cluster's Kubernetes API to name its issuer there or bind the sign-in groups
+     * (no credential for the provider account on this replica, the provider or the cluster down): the person
+     * approving is told why, and may approve the same code again; nothing was decided.
+     */
+    private static DomainException unreachable(ProviderException e) {
+        return new DomainException(ErrorCode.INVALID_STATE, "The platform cannot reach the cluster's Kubernetes API to approve "
+                + "this sign-in (" + e.getMessage() + "); try again shortly, and tell the operator if it persists.",
+                Map.of("reason", "cluster-unreachable", "providerError", e.kind().name()));
     }
 
     /** RFC 8628 section 3.4: the token request of the polling client. */

@@ -68,9 +68,11 @@ class AdmitWorkloadTest {
             "true,  12, JobSizeNotNodeAligned",
             "true,  9,  JobSizeNotNodeAligned",
     })
-    void every_gpu_pod_asks_whole_nodes_unless_packing_seats_it_below_one_node(boolean packing, long gpus, String expected) {
+    void every_gpu_pod_of_a_job_a_deployment_or_alone_asks_whole_nodes_unless_packing_seats_it_below_one_node(boolean packing, long gpus, String expected) {
         packing(packing);
-        for (Workload workload : List.of(job(null, template("worker", 2, gpus)), pod(gpus, false), pod(gpus, true))) {
+        Workload deployment = new Workload(Kind.DEPLOYMENT, Operation.CREATE, "default", "serve", Map.of(), false, false,
+                List.of(template("serve", 3, gpus)));
+        for (Workload workload : List.of(job(null, template("worker", 2, gpus)), pod(gpus, false), pod(gpus, true), deployment)) {
             Verdict v = admit.admit(MarketWorld.ACME_TRAIN, workload);
             assertEquals(expected, v.allowed() ? "allowed" : v.reason(), workload.kind() + " " + v.message());
         }
@@ -181,14 +183,14 @@ class AdmitWorkloadTest {
                 new EnrolCluster.Block(MarketWorld.POOL, 1)));
         new com.bettercompute.application.market.ReportBlockNode(w.ports.transactions(), w.markets, w.ports.outbox(),
                 w.ports.clock()).ready(w.markets.load().cluster(MarketWorld.ACME_TRAIN).blockNodeIds().get(0));
-        w.file("kcl_acmetrain0000000000000000/default/small", MarketWorld.ACME_TRAIN, 4, null);
+        w.file("kcl_acmetrajn00000000000000000/default/small", MarketWorld.ACME_TRAIN, 4, null);
         w.tickAndReady();
-        String before = phase("kcl_acmetrain0000000000000000/default/small");
+        String before = phase("kcl_acmetrajn00000000000000000/default/small");
         assertEquals("SEATED", before);
         packing(false);
         w.tickAndReady();
-        assertEquals(before, phase("kcl_acmetrain0000000000000000/default/small"));
-        assertTrue(w.markets.load().hasOpenRequest("kcl_acmetrain0000000000000000/default/small"));
+        assertEquals(before, phase("kcl_acmetrajn00000000000000000/default/small"));
+        assertTrue(w.markets.load().hasOpenRequest("kcl_acmetrajn00000000000000000/default/small"));
     }
 
     private String phase(String jobId) {

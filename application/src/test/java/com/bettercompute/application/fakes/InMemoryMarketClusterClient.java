@@ -75,6 +75,21 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
         return j;
     }
 
+    /** A GPU pod Kueue's pod integration holds gated (a bare pod or a replica): a job of its own, kind Pod. */
+    public Job gatedPod(String namespace, String name, int gpus, String nodeClass) {
+        Job j = new Job(new ObjectRef("v1", "Pod", namespace, name, "uid-" + name));
+        j.gpus = gpus;
+        j.nodeClass = nodeClass;
+        jobs.put(namespace + "/Pod:" + name, j);
+        return j;
+    }
+
+    /** The job and its requests gone, as when its pod or Job is deleted (Kueue's Workload and requests go with it). */
+    public void delete(Job job) {
+        jobs.values().remove(job);
+        job.requests.forEach(name -> requests.remove(job.ref.namespace() + "/" + name));
+    }
+
     public Request request(Job job, String name, Instant created) {
         Request r = new Request(name, created);
         requests.put(job.ref.namespace() + "/" + name, r);

@@ -43,9 +43,9 @@ import java.util.Map;
  */
 public final class MarketWorld {
     public static final String POOL = "us-central1/h100-8x";
-    public static final String ACME_TRAIN = "kcl_acmetrain0000000000000000";
-    public static final String GLOBEX_TRAIN = "kcl_globextrain00000000000000";
-    public static final String ACME_EU = "kcl_acmeeu000000000000000000";
+    public static final String ACME_TRAIN = "kcl_acmetrajn00000000000000000";
+    public static final String GLOBEX_TRAIN = "kcl_gxbextrajn0000000000000000";
+    public static final String ACME_EU = "kcl_acmeev00000000000000000000";
     public static final String ALICE = "token-user:alice@acme.example";
     public static final String DAVE = "token-user:dave@acme.example";
     public static final String CAROL = "token-user:carol@globex.example";

@@ -107,9 +107,37 @@ class SignInTest {
         assertThatThrownBy(() -> signIn.decide(caller("user:alice@acme.example"), d.userCode(), true))
                 .isInstanceOfSatisfying(DomainException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.INVALID_STATE);
-                    assertThat(e.getMessage()).contains("Identity Service");
+                    assertThat(e.getMessage()).contains("Identity Service").doesNotContain("cannot reach");
                 });
         assertThat(error(() -> signIn.redeemDeviceCode(d.deviceCode()))).isEqualTo("authorization_pending");
+    }
+
+    /** A replica without a credential for the cluster's provider account, or a provider that is down. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"PERMISSION_DENIED", "UNAVAILABLE", "INTERNAL"})
+    void an_approval_the_platform_cannot_carry_to_the_cluster_names_the_cause_and_decides_nothing(
+            com.bettercompute.application.port.ProviderException.Kind kind) {
+        SignIn blind = new SignIn(w.ports.transactions(), grants, clusters, authorizer,
+                new ClusterConnections(w.ports.clusters(), w.ports.catalog(), account -> refusing(kind)),
+                tenantClusters, token -> "never", () -> ISSUER, w.ports.clock());
+        SignIn.DeviceAuthorization d = blind.start(audience());
+
+        assertThatThrownBy(() -> blind.decide(caller("user:alice@acme.example"), d.userCode(), true))
+                .isInstanceOfSatisfying(DomainException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_STATE);
+                    assertThat(e.getMessage()).contains("cannot reach the cluster's Kubernetes API", "no credential for account acct_platform");
+                    assertThat(e.details()).containsEntry("reason", "cluster-unreachable").containsEntry("providerError", kind.name());
+                });
+        assertThat(error(() -> blind.redeemDeviceCode(d.deviceCode()))).as("still pending: nothing was decided").isEqualTo("authorization_pending");
+    }
+
+    /** A provider whose every call, the platform's credential first, fails with {@code kind}. */
+    static com.bettercompute.application.port.ClusterProvider refusing(com.bettercompute.application.port.ProviderException.Kind kind) {
+        return (com.bettercompute.application.port.ClusterProvider) java.lang.reflect.Proxy.newProxyInstance(
+                SignInTest.class.getClassLoader(), new Class<?>[]{com.bettercompute.application.port.ClusterProvider.class},
+                (proxy, method, args) -> {
+                    throw new com.bettercompute.application.port.ProviderException(kind, "no credential for account acct_platform");
+                });
     }
 
     @Test

@@ -26,22 +26,54 @@ import com.bettercompute.domain.market.MarketTimings;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolId;
 
+import com.bettercompute.bootstrap.catalog.CatalogDocument.AccountEntry;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.AddressPool;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.BindingEntry;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.BudgetEntry;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.LoadBalancersSection;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.MarketDurations;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.MarketPoolEntry;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.MarketSection;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.NetworkEntry;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.OfferEntry;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.PoolEntry;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.PrincipalEntry;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.ProviderEntry;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.StorageBilling;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.StorageSection;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.SubnetEntry;
+import com.bettercompute.bootstrap.catalog.CatalogDocument.TenantEntry;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the catalog file format of {@code API.md} (YAML) into a {@link Catalog}. Every problem — a
- * malformed document, an unknown key, a missing field, a wrong type, a reference to nothing — is a
- * {@link CatalogException} naming the line. A plain {@code token} is hashed here and never kept.
+ * Reads the catalog file format of {@code API.md} (YAML) into a {@link Catalog}: Jackson binds the file into the
+ * records of {@link CatalogDocument}, then each value is checked. Every problem — a malformed document, an unknown
+ * key, a missing field, a wrong type, a reference to nothing — is a {@link CatalogException} naming the line
+ * ({@link YamlLines}). A plain {@code token} is hashed here and never kept.
  */
 public final class CatalogFile {
     static final Pattern TENANT_ID = Pattern.compile("^[A-Za-z0-9._:-]{1,128}$");
@@ -52,6 +84,34 @@ public final class CatalogFile {
     static final Pattern ZONE = Pattern.compile("^[a-z][a-z0-9-]{1,38}[a-z0-9]$");
     static final Pattern SHA256 = Pattern.compile("^[0-9a-f]{64}$");
     static final Set<String> ATTRIBUTES = Set.of("providerAccountId", "poolId", "projectId", "mode", "location");
+    static final Pattern MARKET_POOL = Pattern.compile("^[a-z][a-z0-9-]{0,62}/[a-z0-9][a-z0-9.-]{0,62}$");
+    static final Pattern DURATION = Pattern.compile("^([0-9]{1,9}(h|m|s|ms))+$");
+    static final Pattern DURATION_PART = Pattern.compile("([0-9]{1,9})(h|ms|m|s)");
+
+    /** The whole numbers of the file by key, each with its range: the one place a wrong type and a wrong value are both told. */
+    private static final Map<String, Range> WHOLE = Map.of(
+            "maxClusters", new Range(0, 100_000), "maxClusterGpus", new Range(0, 1_000_000),
+            "clusterCap", new Range(0, 10_000), "limit", new Range(0, 1_000_000),
+            "count", new Range(1, 64), "nodes", new Range(0, 100_000));
+    /** Amounts that are plain numbers of 0 or more rather than prices in USD. */
+    private static final Set<String> PLAIN_AMOUNTS = Set.of("limitUsd", "spentUsd");
+    private static final String USD = "must be an amount of USD such as \"1.20\"";
+
+    /**
+     * Strict where the file's meaning would change silently: no number or boolean read as text, no text or fraction
+     * read as a whole number, no text read as a boolean. Amounts may be numbers or strings ({@code "1.20"}).
+     */
+    private static final ObjectMapper YAML = YAMLMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .withCoercionConfig(LogicalType.Textual, c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(LogicalType.Integer, c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
+            .withCoercionConfig(LogicalType.Boolean, c -> c.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail))
+            .build();
 
     private CatalogFile() {}
 
@@ -71,21 +131,84 @@ public final class CatalogFile {
     }
 
     public static Parsed parseAll(String text) {
-        YamlNode root;
+        YamlLines lines;
         try {
-            root = YamlNode.parse(text);
-        } catch (CatalogException e) {
-            throw e;
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            lines = YamlLines.of(YAML.getFactory(), text);
+        } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 1 : Math.max(1, e.getLocation().getLineNr());
             throw new CatalogException(line, "not valid YAML: " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new CatalogException(1, "the file could not be read");
         }
-        return new Reader().read(Obj.of(root, "the catalog"));
+        if (lines.empty()) {
+            return new Reader(lines).read(CatalogDocument.EMPTY);
+        }
+        if (!lines.mapping()) {
+            throw new CatalogException(1, "the catalog must be a mapping of keys to values");
+        }
+        CatalogDocument document;
+        try {
+            document = YAML.readValue(text, CatalogDocument.class);
+        } catch (UnrecognizedPropertyException e) {
+            throw new CatalogException(lines.line(pointer(e)), "unknown key '" + e.getPropertyName() + "'");
+        } catch (MismatchedInputException e) {
+            throw wrongType(lines, e);
+        } catch (JsonProcessingException e) {
+            int line = e.getLocation() == null ? 1 : Math.max(1, e.getLocation().getLineNr());
+            throw new CatalogException(line, "not valid YAML: " + e.getOriginalMessage());
+        }
+        return new Reader(lines).read(document);
+    }
+
+    private static String pointer(JsonMappingException e) {
+        String pointer = "";
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            pointer = ref.getFieldName() != null ? YamlLines.child(pointer, ref.getFieldName()) : YamlLines.child(pointer, ref.getIndex());
+        }
+        return pointer;
+    }
+
+    /** A value Jackson could not bind, told as what the key takes. */
+    private static CatalogException wrongType(YamlLines lines, MismatchedInputException e) {
+        List<JsonMappingException.Reference> path = e.getPath();
+        int line = lines.line(pointer(e));
+        Class<?> target = e.getTargetType() == null ? Object.class : e.getTargetType();
+        if (path.isEmpty()) {
+            return new CatalogException(line, "the catalog must be a mapping of keys to values");
+        }
+        JsonMappingException.Reference last = path.get(path.size() - 1);
+        if (last.getFieldName() == null) {
+            String key = path.size() > 1 ? path.get(path.size() - 2).getFieldName() : "the list";
+            return new CatalogException(line, target == String.class ? key + ": each item must be a string"
+                    : "each item of " + key + " must be a mapping of keys to values");
+        }
+        String key = last.getFieldName();
+        if (target.isRecord() || Map.class.isAssignableFrom(target)) {
+            return new CatalogException(line, key + " must be a mapping of keys to values");
+        }
+        String problem;
+        if (Collection.class.isAssignableFrom(target)) {
+            problem = "must be a list";
+        } else if (target == Boolean.class) {
+            problem = "must be true or false";
+        } else if (target == BigInteger.class) {
+            problem = WHOLE.get(key).problem();
+        } else if (target == BigDecimal.class) {
+            problem = PLAIN_AMOUNTS.contains(key) ? "must be an amount of 0 or more" : USD;
+        } else {
+            problem = "must be a non-empty string";
+        }
+        return new CatalogException(line, key + ": " + problem);
+    }
+
+    private record Range(int min, int max) {
+        String problem() {
+            return "must be a whole number from " + min + " to " + max;
+        }
     }
 
     private static final class Reader {
+        final YamlLines lines;
         final List<Provider> providers = new ArrayList<>();
         final List<ProviderAccount> accounts = new ArrayList<>();
         final List<Pool> pools = new ArrayList<>();
@@ -96,170 +219,179 @@ public final class CatalogFile {
         final List<Budget> budgets = new ArrayList<>();
         final List<CatalogPrincipal> principals = new ArrayList<>();
         final Set<String> providerIds = new HashSet<>();
-        final Map<String, YamlNode> accountOwners = new LinkedHashMap<>();
+        /** Each account's owner and where it is written, checked once the tenants are known. */
+        final Map<At, String> accountOwners = new LinkedHashMap<>();
         final Set<String> accountIds = new HashSet<>();
         final Set<String> tenantIds = new HashSet<>();
-        final List<Runnable> tenantChecks = new ArrayList<>();
         final Map<String, List<String>> accountZones = new LinkedHashMap<>();
         final List<MarketCatalog.TenantSpec> marketTenants = new ArrayList<>();
         final List<MarketCatalog.PoolSpec> marketPools = new ArrayList<>();
         MarketTimings timings = MarketTimings.standard();
         final Map<String, Integer> tenantLoadBalancerCaps = new LinkedHashMap<>();
 
-        Parsed read(Obj root) {
-            for (Obj o : root.objects("providers")) {
-                String id = o.id("id", null, providerIds);
-                providers.add(new Provider(id, o.bool("managedKubernetes", true)));
-                o.done();
+        Reader(YamlLines lines) {
+            this.lines = lines;
+        }
+
+        Parsed read(CatalogDocument doc) {
+            At root = new At(lines, "");
+            for (Item<ProviderEntry> i : root.items("providers", doc.providers())) {
+                ProviderEntry o = i.value();
+                String id = i.at().id("id", o.id(), null, providerIds);
+                providers.add(new Provider(id, o.managedKubernetes() == null || o.managedKubernetes()));
             }
-            for (Obj o : root.objects("accounts")) {
-                String id = o.id("id", null, accountIds);
-                String provider = o.str("provider", true);
+            for (Item<AccountEntry> i : root.items("accounts", doc.accounts())) {
+                AccountEntry o = i.value();
+                At at = i.at();
+                String id = at.id("id", o.id(), null, accountIds);
+                String provider = at.str("provider", o.provider());
                 if (!providerIds.contains(provider)) {
-                    throw o.at("provider", "no provider '" + provider + "' is listed under providers");
+                    throw at.at("provider", "no provider '" + provider + "' is listed under providers");
                 }
-                String owner = o.str("owner", true);
-                String cloudProject = o.str("cloudProject", true);
-                List<String> zones = o.strings("zones", ZONE);
+                String owner = at.str("owner", o.owner());
+                String cloudProject = at.str("cloudProject", o.cloudProject());
+                List<String> zones = at.strings("zones", o.zones(), ZONE);
                 for (String z : zones) {
                     if (!Locations.isZone(z)) {
-                        throw o.at("zones", "'" + z + "' is not a zone name such as us-central1-a");
+                        throw at.at("zones", "'" + z + "' is not a zone name such as us-central1-a");
                     }
                 }
-                accounts.add(new ProviderAccount(id, provider, owner, cloudProject, zones, o.optionalStr("credentialsFile")));
-                accountOwners.put(id, o.node("owner"));
+                accounts.add(new ProviderAccount(id, provider, owner, cloudProject, zones, at.optionalStr("credentialsFile", o.credentialsFile())));
+                accountOwners.put(at.key("owner"), owner);
                 accountZones.put(id, zones);
-                o.done();
             }
-            for (Obj t : root.objects("tenants")) {
-                String id = t.id("id", TENANT_ID, tenantIds);
-                Integer max = t.integer("maxClusters", 0, 100_000);
-                tenants.add(new Tenant(id, max == null ? Tenant.DEFAULT_MAX_CLUSTERS : max));
-                Money credits = t.node("credits") == null || t.node("credits").value() == null ? null : usd(t, "credits", false);
-                Obj market = t.object("market");
-                MarketCatalog.Settings settings = null;
-                if (market != null) {
-                    Integer maxGpus = market.integer("maxClusterGpus", 0, 1_000_000);
-                    if (maxGpus == null) {
-                        throw market.here("'maxClusterGpus' is required");
-                    }
-                    settings = new MarketCatalog.Settings(maxGpus, market.bool("packing", false));
-                    market.done();
-                }
-                if (credits != null || settings != null) {
-                    marketTenants.add(new MarketCatalog.TenantSpec(id, credits, settings));
-                }
-                for (String p : t.strings("projects", PROJECT_ID)) {
-                    projects.add(new Project(p, id));
-                }
-                for (Obj n : t.objects("networks")) {
-                    String nid = n.str("id", true);
-                    n.check("id", NETWORK_ID.matcher(nid).matches(), "must match " + NETWORK_ID.pattern());
-                    String account = n.str("account", true);
-                    n.check("account", accountIds.contains(account), "no account '" + account + "' is listed under accounts");
-                    String state = n.oneOf("state", List.of("provisioned", "pending"));
-                    List<Subnet> subnets = new ArrayList<>();
-                    for (Obj s : n.objects("subnets")) {
-                        subnets.add(new Subnet(s.str("name", true), s.str("region", true), s.oneOf("state", List.of("ready", "pending"))));
-                        s.done();
-                    }
-                    networks.add(new Network(nid, id, account, state, subnets));
-                    n.done();
-                }
-                Obj lb = t.object("loadBalancers");
-                if (lb != null) {
-                    Integer cap = lb.integer("clusterCap", 0, 10_000);
-                    if (cap == null) {
-                        throw lb.here("'clusterCap' is required");
-                    }
-                    tenantLoadBalancerCaps.put(id, cap);
-                    lb.done();
-                }
-                for (Obj b : t.objects("budgets")) {
-                    budgets.add(new Budget(b.str("id", true), id, b.money("limitUsd"), b.money("spentUsd")));
-                    b.done();
-                }
-                t.done();
+            for (Item<TenantEntry> i : root.items("tenants", doc.tenants())) {
+                tenant(i.value(), i.at());
             }
-            accountOwners.forEach((account, node) -> {
-                String owner = (String) node.value();
+            accountOwners.forEach((at, owner) -> {
                 if (!owner.equals(ProviderAccount.PLATFORM) && !tenantIds.contains(owner)) {
-                    throw new CatalogException(node.line(), "owner '" + owner + "' is neither 'platform' nor a tenant listed under tenants");
+                    throw at.here("owner '" + owner + "' is neither 'platform' nor a tenant listed under tenants");
                 }
             });
             Set<String> poolIds = new HashSet<>();
-            for (Obj o : root.objects("pools")) {
-                String id = o.id("id", POOL_ID, poolIds);
-                String account = o.str("account", true);
-                o.check("account", accountIds.contains(account), "no account '" + account + "' is listed under accounts");
-                String kind = o.str("kind", true);
-                BillingMode billing = BillingMode.fromWire(o.oneOf("billingMode", List.of("metered", "platform-fee", "none")));
+            for (Item<PoolEntry> i : root.items("pools", doc.pools())) {
+                PoolEntry o = i.value();
+                At at = i.at();
+                String id = at.id("id", o.id(), POOL_ID, poolIds);
+                String account = at.str("account", o.account());
+                at.check("account", accountIds.contains(account), "no account '" + account + "' is listed under accounts");
+                String kind = at.str("kind", o.kind());
+                BillingMode billing = BillingMode.fromWire(at.oneOf("billingMode", o.billingMode(), List.of("metered", "platform-fee", "none")));
                 pools.add(new Pool(id, account, PoolKind.fromWire(kind), kind, billing));
                 Set<String> offered = new HashSet<>();
-                for (Obj f : o.objects("offers")) {
-                    String tenant = f.str("tenant", true);
-                    f.check("tenant", tenantIds.contains(tenant), "no tenant '" + tenant + "' is listed under tenants");
-                    f.check("tenant", offered.add(tenant), "the pool is offered to '" + tenant + "' twice");
-                    String state = f.oneOf("state", List.of("active", "suspended"));
-                    offers.add(new Offer(id, tenant, state.equals("active"), f.strings("excludedRegions", ZONE)));
-                    f.done();
+                for (Item<OfferEntry> j : at.items("offers", o.offers())) {
+                    OfferEntry f = j.value();
+                    At fat = j.at();
+                    String tenant = fat.str("tenant", f.tenant());
+                    fat.check("tenant", tenantIds.contains(tenant), "no tenant '" + tenant + "' is listed under tenants");
+                    fat.check("tenant", offered.add(tenant), "the pool is offered to '" + tenant + "' twice");
+                    String state = fat.oneOf("state", f.state(), List.of("active", "suspended"));
+                    offers.add(new Offer(id, tenant, state.equals("active"), fat.strings("excludedRegions", f.excludedRegions(), ZONE)));
                 }
-                o.done();
             }
             Set<String> principalIds = new HashSet<>();
-            for (Obj o : root.objects("principals")) {
-                String id = o.id("id", null, principalIds);
-                String hash = o.optionalStr("tokenSha256");
-                String plain = o.optionalStr("token");
+            for (Item<PrincipalEntry> i : root.items("principals", doc.principals())) {
+                PrincipalEntry o = i.value();
+                At at = i.at();
+                String id = at.id("id", o.id(), null, principalIds);
+                String hash = at.optionalStr("tokenSha256", o.tokenSha256());
+                String plain = at.optionalStr("token", o.token());
                 if ((hash == null) == (plain == null)) {
-                    throw o.here("a principal needs exactly one of tokenSha256 and token");
+                    throw at.here("a principal needs exactly one of tokenSha256 and token");
                 }
                 if (hash != null) {
-                    o.check("tokenSha256", SHA256.matcher(hash).matches(), "must be 64 lower-case hex digits (a SHA-256)");
+                    at.check("tokenSha256", SHA256.matcher(hash).matches(), "must be 64 lower-case hex digits (a SHA-256)");
                 }
-                boolean operator = o.bool("operator", false);
                 List<RoleBinding> bindings = new ArrayList<>();
-                for (Obj b : o.objects("bindings")) {
-                    bindings.add(binding(id, b));
+                for (Item<BindingEntry> b : at.items("bindings", o.bindings())) {
+                    bindings.add(binding(id, b.value(), b.at()));
                 }
-                principals.add(new CatalogPrincipal(id, hash != null ? hash : Ids.sha256Hex(plain), operator, bindings));
-                o.done();
+                principals.add(new CatalogPrincipal(id, hash != null ? hash : Ids.sha256Hex(plain), Boolean.TRUE.equals(o.operator()), bindings));
             }
-            Obj market = root.object("market");
-            if (market != null) {
-                market(market);
+            if (doc.market() != null) {
+                market(doc.market(), root.key("market"));
             }
-            LoadBalancerSettings loadBalancers = loadBalancers(root.object("loadBalancers"));
-            Obj storage = root.object("storage");
-            StorageSettings storageSettings = storage == null ? StorageSettings.NONE : storage(storage);
-            root.done();
+            LoadBalancerSettings loadBalancers = loadBalancers(doc.loadBalancers(), root.key("loadBalancers"));
+            StorageSettings storage = doc.storage() == null ? StorageSettings.NONE : storage(doc.storage(), root.key("storage"));
             return new Parsed(new Catalog(providers, accounts, pools, offers, tenants, projects, networks, budgets, principals),
-                    new MarketCatalog(timings, marketPools, marketTenants), loadBalancers, storageSettings);
+                    new MarketCatalog(timings, marketPools, marketTenants), loadBalancers, storage);
+        }
+
+        void tenant(TenantEntry t, At at) {
+            String id = at.id("id", t.id(), TENANT_ID, tenantIds);
+            Integer max = at.whole("maxClusters", t.maxClusters());
+            tenants.add(new Tenant(id, max == null ? Tenant.DEFAULT_MAX_CLUSTERS : max));
+            Money credits = at.usd("credits", t.credits(), false);
+            MarketCatalog.Settings settings = null;
+            if (t.market() != null) {
+                At market = at.key("market");
+                Integer maxGpus = market.whole("maxClusterGpus", t.market().maxClusterGpus());
+                if (maxGpus == null) {
+                    throw market.here("'maxClusterGpus' is required");
+                }
+                settings = new MarketCatalog.Settings(maxGpus, Boolean.TRUE.equals(t.market().packing()));
+            }
+            if (credits != null || settings != null) {
+                marketTenants.add(new MarketCatalog.TenantSpec(id, credits, settings));
+            }
+            for (String p : at.strings("projects", t.projects(), PROJECT_ID)) {
+                projects.add(new Project(p, id));
+            }
+            for (Item<NetworkEntry> i : at.items("networks", t.networks())) {
+                NetworkEntry n = i.value();
+                At nat = i.at();
+                String nid = nat.str("id", n.id());
+                nat.check("id", NETWORK_ID.matcher(nid).matches(), "must match " + NETWORK_ID.pattern());
+                String account = nat.str("account", n.account());
+                nat.check("account", accountIds.contains(account), "no account '" + account + "' is listed under accounts");
+                String state = nat.oneOf("state", n.state(), List.of("provisioned", "pending"));
+                List<Subnet> subnets = new ArrayList<>();
+                for (Item<SubnetEntry> j : nat.items("subnets", n.subnets())) {
+                    SubnetEntry s = j.value();
+                    At sat = j.at();
+                    subnets.add(new Subnet(sat.str("name", s.name()), sat.str("region", s.region()),
+                            sat.oneOf("state", s.state(), List.of("ready", "pending"))));
+                }
+                networks.add(new Network(nid, id, account, state, subnets));
+            }
+            if (t.loadBalancers() != null) {
+                At lb = at.key("loadBalancers");
+                Integer cap = lb.whole("clusterCap", t.loadBalancers().clusterCap());
+                if (cap == null) {
+                    throw lb.here("'clusterCap' is required");
+                }
+                tenantLoadBalancerCaps.put(id, cap);
+            }
+            for (Item<BudgetEntry> i : at.items("budgets", t.budgets())) {
+                BudgetEntry b = i.value();
+                At bat = i.at();
+                budgets.add(new Budget(bat.str("id", b.id()), id, bat.amount("limitUsd", b.limitUsd()), bat.amount("spentUsd", b.spentUsd())));
+            }
         }
 
         /**
          * The {@code loadBalancers} section: the default per-cluster cap and the shared address pool of each region where
          * provisioning is enabled (a region without a pool is not enabled). Absent: enabled nowhere.
          */
-        LoadBalancerSettings loadBalancers(Obj lb) {
+        LoadBalancerSettings loadBalancers(LoadBalancersSection lb, At at) {
             if (lb == null) {
                 return new LoadBalancerSettings(LoadBalancerSettings.DEFAULT_CLUSTER_CAP, tenantLoadBalancerCaps, Map.of());
             }
-            Integer cap = lb.integer("clusterCap", 0, 10_000);
+            Integer cap = at.whole("clusterCap", lb.clusterCap());
             Map<String, Integer> pools = new LinkedHashMap<>();
-            for (Obj p : lb.objects("addressPools")) {
-                String region = p.str("region", true);
-                p.check("region", ZONE.matcher(region).matches() && !Locations.isZone(region), "'" + region
+            for (Item<AddressPool> i : at.items("addressPools", lb.addressPools())) {
+                AddressPool p = i.value();
+                At pat = i.at();
+                String region = pat.str("region", p.region());
+                pat.check("region", ZONE.matcher(region).matches() && !Locations.isZone(region), "'" + region
                         + "' is not a region name such as us-central1");
-                p.check("region", !pools.containsKey(region), "region '" + region + "' has two address pools");
-                Integer limit = p.integer("limit", 0, 1_000_000);
+                pat.check("region", !pools.containsKey(region), "region '" + region + "' has two address pools");
+                Integer limit = pat.whole("limit", p.limit());
                 if (limit == null) {
-                    throw p.here("'limit' is required: how many addresses the platform may hold in the region");
+                    throw pat.here("'limit' is required: how many addresses the platform may hold in the region");
                 }
                 pools.put(region, limit);
-                p.done();
             }
-            lb.done();
             return new LoadBalancerSettings(cap == null ? LoadBalancerSettings.DEFAULT_CLUSTER_CAP : cap, tenantLoadBalancerCaps, pools);
         }
 
@@ -268,190 +400,122 @@ public final class CatalogFile {
          * {@code sampleEvery} (how often the bytes each volume holds are read; 1m by default) and {@code billing}, the
          * sites (regions) where storage is billed, each with its {@code pricePerGiBMonth}.
          */
-        StorageSettings storage(Obj storage) {
+        StorageSettings storage(StorageSection storage, At at) {
             Set<String> known = new HashSet<>();
             pools.forEach(p -> known.add(p.id()));
-            List<String> volumePools = storage.strings("sharedVolumePools", POOL_ID);
+            List<String> volumePools = at.strings("sharedVolumePools", storage.sharedVolumePools(), POOL_ID);
             for (String pool : volumePools) {
-                storage.check("sharedVolumePools", known.contains(pool), "no pool '" + pool + "' is listed under pools");
+                at.check("sharedVolumePools", known.contains(pool), "no pool '" + pool + "' is listed under pools");
             }
-            Duration every = duration(storage, "sampleEvery", StorageSettings.DEFAULT_SAMPLE_EVERY);
-            storage.check("sampleEvery", !every.isZero() && every.compareTo(Duration.ofHours(1)) <= 0, "must be between 1s and 1h");
+            Duration every = at.duration("sampleEvery", storage.sampleEvery(), StorageSettings.DEFAULT_SAMPLE_EVERY);
+            at.check("sampleEvery", !every.isZero() && every.compareTo(Duration.ofHours(1)) <= 0, "must be between 1s and 1h");
             Map<String, StoragePrice> prices = new LinkedHashMap<>();
-            for (Obj b : storage.objects("billing")) {
-                String site = b.str("site", true);
-                b.check("site", !prices.containsKey(site), "site '" + site + "' is listed twice");
-                b.check("site", accountZones.values().stream().flatMap(List::stream).anyMatch(z -> z.startsWith(site + "-")),
+            for (Item<StorageBilling> i : at.items("billing", storage.billing())) {
+                StorageBilling b = i.value();
+                At bat = i.at();
+                String site = bat.str("site", b.site());
+                bat.check("site", !prices.containsKey(site), "site '" + site + "' is listed twice");
+                bat.check("site", accountZones.values().stream().flatMap(List::stream).anyMatch(z -> z.startsWith(site + "-")),
                         "'" + site + "' is not the region of any account's zone");
-                prices.put(site, new StoragePrice(usd(b, "pricePerGiBMonth", true)));
-                b.done();
+                prices.put(site, new StoragePrice(bat.usd("pricePerGiBMonth", b.pricePerGiBMonth(), true)));
             }
-            storage.done();
             return new StorageSettings(Set.copyOf(volumePools), prices, every);
         }
 
         /** The {@code market} section: its durations (MARKET.md's by default) and its pools. */
-        void market(Obj market) {
-            Obj d = market.object("durations");
+        void market(MarketSection market, At at) {
+            MarketDurations d = market.durations();
             if (d != null) {
+                At dat = at.key("durations");
                 MarketTimings std = MarketTimings.standard();
-                Duration notice = duration(d, "notice", std.notice());
-                Duration hold = duration(d, "minimumHold", std.minimumHold());
-                Duration window = duration(d, "protectionWindow", std.protection());
-                Duration idle = duration(d, "idleGrace", std.idleGrace());
-                Duration cover = duration(d, "balanceCover", std.balanceHorizon());
-                Duration period = duration(d, "billingPeriod", std.billingPeriod());
-                d.check("protectionWindow", window.compareTo(hold) >= 0, "must be at least the minimumHold ("
+                Duration notice = dat.duration("notice", d.notice(), std.notice());
+                Duration hold = dat.duration("minimumHold", d.minimumHold(), std.minimumHold());
+                Duration window = dat.duration("protectionWindow", d.protectionWindow(), std.protection());
+                Duration idle = dat.duration("idleGrace", d.idleGrace(), std.idleGrace());
+                Duration cover = dat.duration("balanceCover", d.balanceCover(), std.balanceHorizon());
+                Duration period = dat.duration("billingPeriod", d.billingPeriod(), std.billingPeriod());
+                dat.check("protectionWindow", window.compareTo(hold) >= 0, "must be at least the minimumHold ("
                         + hold + ")");
                 // periods end on multiples of themselves: one that divides an hour never straddles one (usage is per hour)
-                d.check("billingPeriod", period.getSeconds() > 0 && period.getNano() == 0
+                dat.check("billingPeriod", period.getSeconds() > 0 && period.getNano() == 0
                         && Duration.ofHours(1).getSeconds() % period.getSeconds() == 0, "must be whole seconds that divide an hour, such as 1h, 10m or 30s");
                 timings = new MarketTimings(hold, window, notice, idle, cover, period, std.evictionGrace());
-                d.done();
             }
             Set<String> ids = new HashSet<>();
-            for (Obj p : market.objects("pools")) {
-                String text = p.id("id", MARKET_POOL, ids);
-                String account = p.str("account", true);
-                p.check("account", accountIds.contains(account), "no account '" + account + "' is listed under accounts");
-                String zone = p.str("zone", true);
-                p.check("zone", accountZones.get(account).contains(zone), "'" + zone + "' is not one of the zones of account '"
+            for (Item<MarketPoolEntry> i : at.items("pools", market.pools())) {
+                MarketPoolEntry p = i.value();
+                At pat = i.at();
+                String text = pat.id("id", p.id(), MARKET_POOL, ids);
+                String account = pat.str("account", p.account());
+                pat.check("account", accountIds.contains(account), "no account '" + account + "' is listed under accounts");
+                String zone = pat.str("zone", p.zone());
+                pat.check("zone", accountZones.get(account).contains(zone), "'" + zone + "' is not one of the zones of account '"
                         + account + "'");
                 PoolId id = PoolId.parse(text);
-                p.check("id", zone.startsWith(id.site() + "-"), "the site '" + id.site() + "' must be the region of zone '"
+                pat.check("id", zone.startsWith(id.site() + "-"), "the site '" + id.site() + "' must be the region of zone '"
                         + zone + "'");
-                String machineType = p.str("machineType", true);
-                Obj accelerator = p.object("accelerator");
-                if (accelerator == null) {
-                    throw p.here("'accelerator' is required: {type, count}");
+                String machineType = pat.str("machineType", p.machineType());
+                if (p.accelerator() == null) {
+                    throw pat.here("'accelerator' is required: {type, count}");
                 }
-                String type = accelerator.str("type", true);
-                Integer count = accelerator.integer("count", 1, 64);
+                At accelerator = pat.key("accelerator");
+                String type = accelerator.str("type", p.accelerator().type());
+                Integer count = accelerator.whole("count", p.accelerator().count());
                 if (count == null) {
                     throw accelerator.here("'count' is required (the GPUs of one node)");
                 }
-                accelerator.done();
-                Integer nodes = p.integer("nodes", 0, 100_000);
+                Integer nodes = pat.whole("nodes", p.nodes());
                 if (nodes == null) {
-                    throw p.here("'nodes' is required (the pool's supply)");
+                    throw pat.here("'nodes' is required (the pool's supply)");
                 }
-                Money reserve = usd(p, "reserve", true);
-                p.check("reserve", reserve.compareTo(Money.MAX_PRICE) <= 0, "must be at most " + Money.MAX_PRICE + " USD per GPU-hour");
+                Money reserve = pat.usd("reserve", p.reserve(), true);
+                pat.check("reserve", reserve.compareTo(Money.MAX_PRICE) <= 0, "must be at most " + Money.MAX_PRICE + " USD per GPU-hour");
                 marketPools.add(new MarketCatalog.PoolSpec(id, account, zone, machineType, type, count, nodes, reserve));
-                p.done();
             }
-            market.done();
         }
 
-        RoleBinding binding(String principal, Obj b) {
-            String tenant = b.optionalStr("tenant");
-            String cluster = b.optionalStr("cluster");
+        RoleBinding binding(String principal, BindingEntry b, At at) {
+            String tenant = at.optionalStr("tenant", b.tenant());
+            String cluster = at.optionalStr("cluster", b.cluster());
             if ((tenant == null) == (cluster == null)) {
-                throw b.here("a binding names exactly one of tenant and cluster");
+                throw at.here("a binding names exactly one of tenant and cluster");
             }
             if (tenant != null) {
-                b.check("tenant", tenantIds.contains(tenant), "no tenant '" + tenant + "' is listed under tenants");
+                at.check("tenant", tenantIds.contains(tenant), "no tenant '" + tenant + "' is listed under tenants");
             } else {
-                b.check("cluster", CLUSTER_ID.matcher(cluster).matches(), "must be a cluster id (" + CLUSTER_ID.pattern() + ")");
+                at.check("cluster", CLUSTER_ID.matcher(cluster).matches(), "must be a cluster id (" + CLUSTER_ID.pattern() + ")");
             }
-            String roleName = b.str("role", true);
-            Role role = Role.fromWire(roleName).orElseThrow(() -> b.at("role",
+            String roleName = at.str("role", b.role());
+            Role role = Role.fromWire(roleName).orElseThrow(() -> at.at("role",
                     "must be one of kubernetes-viewer, kubernetes-editor, kubernetes-admin"));
             Map<String, List<String>> where = new LinkedHashMap<>();
-            Obj w = b.object("where");
-            if (w != null) {
-                for (String attribute : w.keys()) {
-                    w.check(attribute, ATTRIBUTES.contains(attribute), "conditions may name " + String.join(", ", new java.util.TreeSet<>(ATTRIBUTES)));
-                    where.put(attribute, w.strings(attribute, null));
-                }
-                w.done();
+            if (b.where() != null) {
+                At w = at.key("where");
+                b.where().forEach((attribute, values) -> {
+                    w.check(attribute, ATTRIBUTES.contains(attribute), "conditions may name " + String.join(", ", new TreeSet<>(ATTRIBUTES)));
+                    where.put(attribute, w.strings(attribute, values, null));
+                });
             }
-            b.done();
             return new RoleBinding(principal, tenant, cluster, role, where);
         }
     }
 
-    static final Pattern MARKET_POOL = Pattern.compile("^[a-z][a-z0-9-]{0,62}/[a-z0-9][a-z0-9.-]{0,62}$");
-    static final Pattern DURATION = Pattern.compile("^([0-9]{1,9}(h|m|s|ms))+$");
-    static final Pattern DURATION_PART = Pattern.compile("([0-9]{1,9})(h|ms|m|s)");
-
-    /** An amount of USD: a decimal string such as "1.20" (or a plain YAML number), at most six decimals. */
-    static Money usd(Obj o, String key, boolean required) {
-        YamlNode n = o.node(key);
-        if (n == null || n.value() == null) {
-            if (required) {
-                throw o.here("'" + key + "' is required");
-            }
-            return null;
-        }
-        String text = n.value() instanceof BigDecimal d ? d.toPlainString() : n.value() instanceof String s ? s : null;
-        if (text == null) {
-            throw o.at(key, "must be an amount of USD such as \"1.20\"");
-        }
-        try {
-            return Money.parse(text);
-        } catch (DomainException e) {
-            throw o.at(key, "must be an amount of USD such as \"1.20\" (not negative, at most six decimals)");
-        }
+    /** One entry of a list in the file, with where it is written. */
+    private record Item<T>(T value, At at) {
     }
 
-    /** A duration such as {@code 60s}, {@code 5m}, {@code 1h30m}; more than zero. */
-    static Duration duration(Obj o, String key, Duration fallback) {
-        String text = o.optionalStr(key);
-        if (text == null) {
-            return fallback;
-        }
-        o.check(key, DURATION.matcher(text).matches(), "must be a duration such as 60s, 5m, 2h or 1h30m");
-        Duration total = Duration.ZERO;
-        java.util.regex.Matcher m = DURATION_PART.matcher(text);
-        while (m.find()) {
-            long n = Long.parseLong(m.group(1));
-            total = total.plus(switch (m.group(2)) {
-                case "h" -> Duration.ofHours(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "s" -> Duration.ofSeconds(n);
-                default -> Duration.ofMillis(n);
-            });
-        }
-        o.check(key, !total.isZero(), "must be more than zero");
-        return total;
-    }
-
-    /** One YAML mapping being read: each read names a key as known; {@link #done()} refuses the rest. */
-    private static final class Obj {
-        final YamlNode node;
-        final Map<String, YamlNode> map;
-        final Set<String> known = new LinkedHashSet<>();
-
-        @SuppressWarnings("unchecked")
-        private Obj(YamlNode node) {
-            this.node = node;
-            this.map = (Map<String, YamlNode>) node.value();
-        }
-
-        static Obj of(YamlNode node, String what) {
-            if (!(node.value() instanceof Map)) {
-                throw new CatalogException(node.line(), what + " must be a mapping of keys to values");
-            }
-            return new Obj(node);
-        }
-
-        Set<String> keys() {
-            return map.keySet();
-        }
-
-        YamlNode node(String key) {
-            known.add(key);
-            return map.get(key);
+    /** A mapping of the file by its JSON pointer: the checks of its values, each problem told at the line of its key. */
+    private record At(YamlLines lines, String pointer) {
+        At key(String key) {
+            return new At(lines, YamlLines.child(pointer, key));
         }
 
         CatalogException here(String problem) {
-            return new CatalogException(node.line(), problem);
+            return new CatalogException(lines.line(pointer), problem);
         }
 
         CatalogException at(String key, String problem) {
-            YamlNode n = map.get(key);
-            return new CatalogException(n == null ? node.line() : n.line(), key + ": " + problem);
+            return new CatalogException(lines.line(YamlLines.child(pointer, key)), key + ": " + problem);
         }
 
         void check(String key, boolean ok, String problem) {
@@ -460,27 +524,39 @@ public final class CatalogFile {
             }
         }
 
-        String optionalStr(String key) {
-            YamlNode n = node(key);
-            if (n == null || n.value() == null) {
-                return null;
+        /** The entries of a list; an entry left empty ({@code - }) is not a mapping. */
+        <T> List<Item<T>> items(String key, List<T> values) {
+            if (values == null) {
+                return List.of();
             }
-            if (!(n.value() instanceof String s) || s.isEmpty()) {
+            At list = key(key);
+            List<Item<T>> out = new ArrayList<>();
+            for (int i = 0; i < values.size(); i++) {
+                At item = new At(lines, YamlLines.child(list.pointer, i));
+                if (values.get(i) == null) {
+                    throw item.here("each item of " + key + " must be a mapping of keys to values");
+                }
+                out.add(new Item<>(values.get(i), item));
+            }
+            return out;
+        }
+
+        String optionalStr(String key, String value) {
+            if (value != null && value.isEmpty()) {
                 throw at(key, "must be a non-empty string");
             }
-            return s;
+            return value;
         }
 
-        String str(String key, boolean required) {
-            String s = optionalStr(key);
-            if (s == null && required) {
+        String str(String key, String value) {
+            if (optionalStr(key, value) == null) {
                 throw here("'" + key + "' is required");
             }
-            return s;
+            return value;
         }
 
-        String id(String key, Pattern pattern, Set<String> seen) {
-            String id = str(key, true);
+        String id(String key, String value, Pattern pattern, Set<String> seen) {
+            String id = str(key, value);
             if (pattern != null) {
                 check(key, pattern.matcher(id).matches(), "must match " + pattern.pattern());
             }
@@ -488,90 +564,80 @@ public final class CatalogFile {
             return id;
         }
 
-        String oneOf(String key, List<String> values) {
-            String s = str(key, true);
+        String oneOf(String key, String value, List<String> values) {
+            String s = str(key, value);
             check(key, values.contains(s), "must be one of " + String.join(", ", values));
             return s;
         }
 
-        boolean bool(String key, boolean fallback) {
-            YamlNode n = node(key);
-            if (n == null || n.value() == null) {
-                return fallback;
-            }
-            if (!(n.value() instanceof Boolean b)) {
-                throw at(key, "must be true or false");
-            }
-            return b;
-        }
-
-        Integer integer(String key, int min, int max) {
-            YamlNode n = node(key);
-            if (n == null || n.value() == null) {
+        Integer whole(String key, BigInteger value) {
+            if (value == null) {
                 return null;
             }
-            if (!(n.value() instanceof BigDecimal d) || d.stripTrailingZeros().scale() > 0
-                    || d.compareTo(BigDecimal.valueOf(min)) < 0 || d.compareTo(BigDecimal.valueOf(max)) > 0) {
-                throw at(key, "must be a whole number from " + min + " to " + max);
-            }
-            return d.intValueExact();
+            Range range = WHOLE.get(key);
+            check(key, value.compareTo(BigInteger.valueOf(range.min())) >= 0 && value.compareTo(BigInteger.valueOf(range.max())) <= 0,
+                    range.problem());
+            return value.intValueExact();
         }
 
-        BigDecimal money(String key) {
-            YamlNode n = node(key);
-            if (n == null || !(n.value() instanceof BigDecimal d) || d.signum() < 0) {
-                throw n == null ? here("'" + key + "' is required") : at(key, "must be an amount of 0 or more");
+        BigDecimal amount(String key, BigDecimal value) {
+            if (value == null) {
+                throw here("'" + key + "' is required");
             }
-            return d;
+            check(key, value.signum() >= 0, "must be an amount of 0 or more");
+            return value;
         }
 
-        List<String> strings(String key, Pattern pattern) {
-            YamlNode n = node(key);
-            if (n == null || n.value() == null) {
+        /** An amount of USD: a decimal string such as "1.20" (or a plain YAML number), at most six decimals. */
+        Money usd(String key, BigDecimal value, boolean required) {
+            if (value == null) {
+                if (required) {
+                    throw here("'" + key + "' is required");
+                }
+                return null;
+            }
+            try {
+                return Money.parse(value.toPlainString());
+            } catch (DomainException e) {
+                throw at(key, USD + " (not negative, at most six decimals)");
+            }
+        }
+
+        List<String> strings(String key, List<String> values, Pattern pattern) {
+            if (values == null) {
                 return List.of();
             }
-            if (!(n.value() instanceof List<?> list)) {
-                throw at(key, "must be a list");
-            }
-            List<String> out = new ArrayList<>();
-            for (Object o : list) {
-                YamlNode item = (YamlNode) o;
-                if (!(item.value() instanceof String s) || (pattern != null && !pattern.matcher(s).matches())) {
-                    throw new CatalogException(item.line(), key + ": each item must be a string"
+            String list = YamlLines.child(pointer, key);
+            for (int i = 0; i < values.size(); i++) {
+                String s = values.get(i);
+                if (s == null || (pattern != null && !pattern.matcher(s).matches())) {
+                    throw new CatalogException(lines.line(YamlLines.child(list, i)), key + ": each item must be a string"
                             + (pattern == null ? "" : " matching " + pattern.pattern()));
                 }
-                out.add(s);
             }
-            return out;
+            return List.copyOf(values);
         }
 
-        Obj object(String key) {
-            YamlNode n = node(key);
-            return n == null || n.value() == null ? null : Obj.of(n, key);
-        }
-
-        List<Obj> objects(String key) {
-            YamlNode n = node(key);
-            if (n == null || n.value() == null) {
-                return List.of();
+        /** A duration such as {@code 60s}, {@code 5m}, {@code 1h30m}; more than zero. */
+        Duration duration(String key, String value, Duration fallback) {
+            String text = optionalStr(key, value);
+            if (text == null) {
+                return fallback;
             }
-            if (!(n.value() instanceof List<?> list)) {
-                throw at(key, "must be a list");
+            check(key, DURATION.matcher(text).matches(), "must be a duration such as 60s, 5m, 2h or 1h30m");
+            Duration total = Duration.ZERO;
+            Matcher m = DURATION_PART.matcher(text);
+            while (m.find()) {
+                long n = Long.parseLong(m.group(1));
+                total = total.plus(switch (m.group(2)) {
+                    case "h" -> Duration.ofHours(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    default -> Duration.ofMillis(n);
+                });
             }
-            List<Obj> out = new ArrayList<>();
-            for (Object o : list) {
-                out.add(Obj.of((YamlNode) o, "each item of " + key));
-            }
-            return out;
-        }
-
-        void done() {
-            for (Map.Entry<String, YamlNode> e : map.entrySet()) {
-                if (!known.contains(e.getKey())) {
-                    throw new CatalogException(e.getValue() == null ? node.line() : e.getValue().line(),
-                            "unknown key '" + e.getKey() + "'");
-                }
-            }
+            check(key, !total.isZero(), "must be more than zero");
+            return total;
         }
     }
 }

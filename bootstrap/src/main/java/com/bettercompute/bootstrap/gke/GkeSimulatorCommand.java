@@ -3,29 +3,22 @@ package com.bettercompute.bootstrap.gke;
 import com.bettercompute.adapters.gke.simulator.FilestoreSimulator;
 import com.bettercompute.adapters.gke.simulator.GkeSimulator;
 import com.bettercompute.adapters.gke.simulator.Pause;
+import com.bettercompute.bootstrap.CommandLines;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--filestore-port P3] [--sim-operation-seconds S]
  * [--state-dir DIR]}: the GKE simulator and its Filestore API alone, on the wall clock, until the process is killed.
  */
 public final class GkeSimulatorCommand {
-    static final String USAGE = String.join("\n",
-            "usage: better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--filestore-port P3] [--sim-operation-seconds S] "
-                    + "[--state-dir DIR]",
-            "  --grpc-port P1              plaintext gRPC port on 127.0.0.1 (default 0: any free port)",
-            "  --rest-port P2              REST port on 127.0.0.1 (default 0: any free port)",
-            "  --filestore-port P3         the Filestore API's REST port on 127.0.0.1 (default 0: any free port)",
-            "  --sim-operation-seconds S   how long each GKE and Filestore operation takes (default 20; 0 completes at once)",
-            "  --state-dir DIR             keep clusters, node pools, operations and file shares in DIR across restarts",
-            "                              (default: in memory, the shares in a temporary directory)",
-            "Faults: POST http://127.0.0.1:<P2>/simulator/faults/<fault> (see docs/operators/gke-simulator.md).");
-
     /** Waits with the thread: the one place the simulator's latency fault really sleeps. */
     public static final Pause SLEEP = duration -> {
         try {
@@ -40,67 +33,66 @@ public final class GkeSimulatorCommand {
 
     /** The parsed options. */
     record Options(int grpcPort, int restPort, int filestorePort, Duration operationDuration, Path stateDir) {
+        /** The options of these arguments; a refusal names the option and what it takes, {@code --help} has no message. */
         static Options parse(String[] args) {
-            int grpc = 0;
-            int rest = 0;
-            int filestore = 0;
-            Duration operation = Duration.ofSeconds(20);
-            Path state = null;
-            for (int i = 0; i < args.length; i++) {
-                String arg = args[i];
-                String value = null;
-                int eq = arg.indexOf('=');
-                if (arg.startsWith("--") && eq > 0) {
-                    value = arg.substring(eq + 1);
-                    arg = arg.substring(0, eq);
-                }
-                if (arg.equals("--help") || arg.equals("-h")) {
-                    throw new IllegalArgumentException((String) null);
-                }
-                if (value == null) {
-                    if (i + 1 >= args.length) {
-                        throw new IllegalArgumentException("option " + arg + " needs a value");
-                    }
-                    value = args[++i];
-                }
-                switch (arg) {
-                    case "--grpc-port" -> grpc = port(arg, value);
-                    case "--rest-port" -> rest = port(arg, value);
-                    case "--filestore-port" -> filestore = port(arg, value);
-                    case "--sim-operation-seconds" -> {
-                        try {
-                            double seconds = Double.parseDouble(value);
-                            if (seconds < 0 || seconds > 86400) {
-                                throw new NumberFormatException();
-                            }
-                            operation = Duration.ofMillis(Math.round(seconds * 1000));
-                        } catch (NumberFormatException e) {
-                            throw new IllegalArgumentException("--sim-operation-seconds takes 0 to 86400 seconds, not \"" + value + "\"");
-                        }
-                    }
-                    case "--state-dir" -> {
-                        if (value.isBlank()) {
-                            throw new IllegalArgumentException("--state-dir takes a directory, not an empty value");
-                        }
-                        state = Path.of(value);
-                    }
-                    default -> throw new IllegalArgumentException("unknown option " + arg);
-                }
+            CommandLine cli = new CommandLine(new Flags());
+            try {
+                cli.parseArgs(args);
+            } catch (CommandLine.ParameterException e) {
+                throw new IllegalArgumentException(CommandLines.refusal(e), e);
             }
-            return new Options(grpc, rest, filestore, operation, state);
+            if (cli.isUsageHelpRequested()) {
+                throw new IllegalArgumentException((String) null);
+            }
+            Flags flags = cli.getCommand();
+            if (flags.operationSeconds < 0 || flags.operationSeconds > 86400 || Double.isNaN(flags.operationSeconds)) {
+                throw new IllegalArgumentException("--sim-operation-seconds takes 0 to 86400 seconds, not \"" + flags.operationSeconds + "\"");
+            }
+            if (flags.stateDir != null && flags.stateDir.isBlank()) {
+                throw new IllegalArgumentException("--state-dir takes a directory, not an empty value");
+            }
+            return new Options(port("--grpc-port", flags.grpcPort), port("--rest-port", flags.restPort),
+                    port("--filestore-port", flags.filestorePort), Duration.ofMillis(Math.round(flags.operationSeconds * 1000)),
+                    flags.stateDir == null ? null : Path.of(flags.stateDir));
         }
 
-        private static int port(String option, String value) {
-            try {
-                int port = Integer.parseInt(value);
-                if (port < 0 || port > 65535) {
-                    throw new NumberFormatException();
-                }
-                return port;
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(option + " takes a port from 0 to 65535, not \"" + value + "\"");
+        private static int port(String option, int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException(option + " takes a port from 0 to 65535, not \"" + port + "\"");
             }
+            return port;
         }
+    }
+
+    @Command(name = "gke-simulator", usageHelpWidth = 120, sortOptions = false, synopsisHeading = "",
+            customSynopsis = "usage: better-compute.jar gke-simulator [--grpc-port P1] [--rest-port P2] [--filestore-port P3]"
+                    + " [--sim-operation-seconds S] [--state-dir DIR]%n",
+            footerHeading = "%n", footer = "Faults: POST http://127.0.0.1:<P2>/simulator/faults/<fault> (see docs/operators/gke-simulator.md).")
+    static final class Flags {
+        @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
+        boolean help;
+
+        @Option(names = "--grpc-port", paramLabel = "P1", description = "plaintext gRPC port on 127.0.0.1 (default 0: any free port)")
+        int grpcPort;
+
+        @Option(names = "--rest-port", paramLabel = "P2", description = "REST port on 127.0.0.1 (default 0: any free port)")
+        int restPort;
+
+        @Option(names = "--filestore-port", paramLabel = "P3",
+                description = "the Filestore API's REST port on 127.0.0.1 (default 0: any free port)")
+        int filestorePort;
+
+        @Option(names = "--sim-operation-seconds", paramLabel = "S", defaultValue = "20",
+                description = "how long each GKE and Filestore operation takes (default 20; 0 completes at once)")
+        double operationSeconds;
+
+        @Option(names = "--state-dir", paramLabel = "DIR", description = "keep clusters, node pools, operations and file shares in DIR"
+                + " across restarts (default: in memory, the shares in a temporary directory)")
+        String stateDir;
+    }
+
+    static String usage() {
+        return new CommandLine(new Flags()).getUsageMessage(CommandLine.Help.Ansi.OFF);
     }
 
     /** The GKE simulator and its Filestore API, running on one clock and one state directory; closed together. */
@@ -142,7 +134,7 @@ public final class GkeSimulatorCommand {
             if (e.getMessage() != null) {
                 System.err.println("gke-simulator: " + e.getMessage());
             }
-            System.err.println(USAGE);
+            System.err.print(usage());
             System.exit(e.getMessage() == null ? 0 : 2);
             return;
         } catch (RuntimeException e) {

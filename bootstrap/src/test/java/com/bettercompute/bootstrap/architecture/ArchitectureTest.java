@@ -24,6 +24,8 @@ class ArchitectureTest {
 
     static final JavaClasses PRODUCT = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            // the other modules' test jars (their worlds and fakes) are on this module's test classpath
+            .withImportOption(location -> !location.contains("-tests.jar"))
             .importPackages(BASE);
 
     /** Test-only classes that break each rule, in the packages the rules watch. */

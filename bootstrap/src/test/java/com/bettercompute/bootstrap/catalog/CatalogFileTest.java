@@ -58,6 +58,11 @@ class CatalogFileTest {
         assertThat(ops.toString()).doesNotContain("dev-only-plain-token");
     }
 
+    @Test
+    void an_empty_file_is_an_empty_catalog() {
+        assertThat(CatalogFile.parse("# nothing yet\n").tenants()).isEmpty();
+    }
+
     @ParameterizedTest(name = "line {1}: {2}")
     @CsvSource(delimiter = '|', value = {
             "providers: [{id: gcp, managedKubernets: true}]                       | 1 | unknown key 'managedKubernets'",
@@ -70,7 +75,22 @@ class CatalogFileTest {
             "tenants:\\n  - id: acme\\nprincipals:\\n  - id: 'user:a'\\n    token: t\\n    bindings:\\n      - {tenant: acme, role: owner} | 7 | role: must be one of",
             "tenants: [{id: acme}]\\nprincipals:\\n  - {id: 'user:a', token: t, bindings: [{tenant: acme, role: kubernetes-admin, where: {colour: [red]}}]} | 3 | conditions may name",
             "providers: [{id: gcp}\\n                                                       | 1 | not valid YAML",
-            "- just\\n- a list                                                         | 1 | must be a mapping"})
+            "- just\\n- a list                                                         | 1 | must be a mapping",
+            "providers: [{id: 5}]                                                    | 1 | id: must be a non-empty string",
+            "providers:\\n  - id: gcp\\n    managedKubernetes: 'yes'                       | 3 | managedKubernetes: must be true or false",
+            "providers: gcp                                                          | 1 | providers: must be a list",
+            "providers:\\n  -\\n  - id: gcp                                             | 2 | each item of providers must be a mapping",
+            "providers:\\n  - gcp                                                     | 2 | each item of providers must be a mapping",
+            "tenants:\\n  - id: acme\\n    maxClusters: 2.5                                 | 3 | maxClusters: must be a whole number from 0 to 100000",
+            "tenants:\\n  - id: acme\\n    maxClusters: '7'                                 | 3 | maxClusters: must be a whole number from 0 to 100000",
+            "tenants:\\n  - id: acme\\n    maxClusters: 99999999999999999999                | 3 | maxClusters: must be a whole number from 0 to 100000",
+            "tenants:\\n  - id: acme\\n    projects: [prj_01hzx8k3v4w5y6z7a8b9c0d1e3, {a: b}] | 3 | projects: each item must be a string",
+            "tenants:\\n  - id: acme\\n    budgets: [{id: b, limitUsd: lots, spentUsd: 0}]  | 3 | limitUsd: must be an amount of 0 or more",
+            "tenants:\\n  - id: acme\\n    market: 8                                        | 3 | market must be a mapping",
+            "tenants: [{id: acme}]\\nprincipals:\\n  - {id: 'user:a', token: t, bindings: [{tenant: acme, role: kubernetes-admin, where: {mode: autopilot}}]} | 3 | mode: must be a list",
+            "providers: [{id: gcp}]\\nproviders: [{id: aws}]                               | 2 | the key 'providers' appears twice",
+            "providers: [{id: gcp}]\\n---\\ntenants: [{id: acme}]                             | 3 | only one YAML document",
+            "colour: blue                                                            | 1 | unknown key 'colour'"})
     void a_malformed_file_names_the_line_and_the_problem(String yaml, int line, String problem) {
         assertThatThrownBy(() -> CatalogFile.parse(yaml.replace("\\n", "\n")))
                 .isInstanceOfSatisfying(CatalogException.class, e -> {

@@ -37,17 +37,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with the market ticking every second: a person signs in with the API token, sends a broken create form and
  * reads the API's message beside the field, creates a cluster and watches it turn ready, applies a Job
  * whose row on the Workloads page reads the limit price too low, sets a limit price on the cluster page and
- * sees the row turn "gang scheduled", then watches the market chart follow the feed (each page saved as a
- * screenshot in {@code docs/console/}); and a person reads a cluster's shared volume on the Storage page (its bytes
- * and charge following a file written into the share), keeps it through the cluster delete's unchecked box, loses
- * another with the box ticked, and deletes the kept one by typing its storage name back; and a person reads a
- * LoadBalancer Service's address on its cluster's Workloads page, the one its status carries. One server and one browser
- * serve every test; each test signs in afresh and names its own clusters.
+ * sees the row turn "gang scheduled", then watches the market chart follow the feed; and a person reads a cluster's
+ * shared volume on the Storage page (its bytes and charge following a file written into the share), keeps it through
+ * the cluster delete's unchecked box, loses another with the box ticked, and deletes the kept one by typing its
+ * storage name back; and a person reads a LoadBalancer Service's address on its cluster's Workloads page, the one its
+ * status carries. One server and one browser serve every test; each test signs in afresh and names its own
+ * clusters. Each page is saved as a screenshot under {@code target/console/}: a test run never changes a tracked
+ * file. The documented screenshots in {@code docs/console/} are refreshed by
+ * {@code docs/tools/refresh-console-screenshots.sh}, which runs this test with {@code -Dconsole.screenshots=} naming
+ * that folder.
  */
 class ConsoleInBrowserEndToEndTest {
     static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    static final Path SHOTS = Path.of("..", "docs", "console");
+    static final Path SHOTS = Path.of(System.getProperty("console.screenshots", Path.of("target", "console").toString()));
 
     /** The server and the browser every test here shares; each test signs in afresh and names its own clusters. */
     static RunningServer server;
@@ -124,7 +127,7 @@ class ConsoleInBrowserEndToEndTest {
         type("np-machine", "e2-standard-4");
         type("np-count", "1");
         submit(By.cssSelector("form.grid-form button[type=submit]"));
-        assertThat(browser.findElement(By.id("name-error")).getText()).startsWith("must match");
+        assertThat(browser.findElement(By.id("name-error")).getText()).startsWith("must be lower-case letters, digits and hyphens");
         assertThat(browser.findElement(By.id("np-machine")).getAttribute("value")).isEqualTo("e2-standard-4");
         shot("clusters-form-error");
         type("name", "web");
@@ -387,7 +390,7 @@ class ConsoleInBrowserEndToEndTest {
         e.sendKeys(text);
     }
 
-    /** The whole page as a PNG in docs/console: the window grown to the page's height for the shot. */
+    /** The whole page as a PNG in {@link #SHOTS}: the window grown to the page's height for the shot. */
     private void shot(String name) throws IOException {
         Dimension before = browser.manage().window().getSize();
         Number height = (Number) ((JavascriptExecutor) browser).executeScript(

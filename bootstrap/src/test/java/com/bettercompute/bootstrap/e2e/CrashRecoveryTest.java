@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CrashRecoveryTest {
     static final ObjectMapper JSON = new ObjectMapper();
-    static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Every exchange is also checked against the served OpenAPI document. */
+    static final HttpClient HTTP = com.bettercompute.adapters.http.contract.CheckedHttpClient.of(HttpClient.newHttpClient());
     /** The killed servers' logs, kept for a person to read after a failure. */
     static final Path LOG = Path.of("target", "crash-recovery-server.log");
 
@@ -70,7 +71,7 @@ class CrashRecoveryTest {
 
     JsonNode call(String method, Object body) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(base + "/api/compute/kubernetesClusters/" + method))
-                .header("Authorization", "Bearer " + RunningServer.ALICE)
+                .header("Authorization", "Bearer " + RunningServer.ALICE).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))).build();
         HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(method + " " + r.body()).isEqualTo(200);

@@ -3,7 +3,13 @@ package com.bettercompute.bootstrap.e2e;
 import com.bettercompute.client.ApiClient;
 import com.bettercompute.client.ApiException;
 import com.bettercompute.client.api.KubernetesClustersApi;
-import com.bettercompute.client.model.AcceleratorsRequest;
+import com.bettercompute.client.api.K8sApi;
+import com.bettercompute.client.api.OperatorApi;
+import com.bettercompute.client.model.Accelerators;
+import com.bettercompute.client.model.CreditsBody;
+import com.bettercompute.client.model.MarketBalance;
+import com.bettercompute.client.model.MarketCredit;
+import com.bettercompute.client.model.MarketFeedPage;
 import com.bettercompute.client.model.ClusterView;
 import com.bettercompute.client.model.CreateCluster;
 import com.bettercompute.client.model.ErrorBody;
@@ -24,12 +30,15 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 /**
  * A client generated at build time by openapi-generator (Java, {@code native}: java.net.http and Jackson) from
  * {@code docs/openapi.json} — the served document, as {@code OpenApiTest} proves — calls the real server on
- * the embedded PostgreSQL: create, get, and an error it can read.
+ * the embedded PostgreSQL: create, get, an error it can read, the market's tenant and operator routes, and the
+ * shared volumes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GeneratedClientCreatesClusterTest {
     RunningServer server;
     KubernetesClustersApi clusters;
+    K8sApi market;
+    OperatorApi operator;
 
     @BeforeAll
     void start() {
@@ -39,6 +48,60 @@ class GeneratedClientCreatesClusterTest {
         client.setScheme(base.getScheme()).setHost(base.getHost()).setPort(base.getPort()).setBasePath("");
         client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + RunningServer.ALICE));
         clusters = new KubernetesClustersApi(client);
+        market = new K8sApi(client);
+        ApiClient ops = new ApiClient();
+        ops.setScheme(base.getScheme()).setHost(base.getHost()).setPort(base.getPort()).setBasePath("");
+        ops.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + RunningServer.OPS));
+        operator = new OperatorApi(ops);
+    }
+
+    @Test
+    void the_market_routes_through_the_generated_client() throws ApiException {
+        MarketBalance before = market.marketReadBalance(null);
+        MarketCredit credit = operator.operatorMarketPostCredits(new CreditsBody().org("acme").amount("12.50")
+                .note("generated client").idempotencyKey("generated-top-up"));
+        assertThat(credit.getOrg()).isEqualTo("acme");
+        assertThat(credit.getReplayed()).isFalse();
+
+        MarketBalance after = market.marketReadBalance(null);
+        assertThat(new java.math.BigDecimal(after.getCredits()).subtract(new java.math.BigDecimal(before.getCredits())))
+                .isEqualByComparingTo("12.5");
+        MarketFeedPage feed = market.marketReadFeed(null, 0L, 10, null);
+        assertThat(feed.getItems()).hasSizeLessThanOrEqualTo(10);
+        ApiException refused = catchThrowableOfType(ApiException.class, () -> market.marketReadBid("no-such-cluster", null));
+        assertThat(refused.getCode()).isEqualTo(404);
+    }
+
+    @Test
+    void the_shared_volumes_through_the_generated_client() throws ApiException {
+        // the test's catalog provisions no shared volume
+        assertThat(market.storageReadVolumes(null).getItems()).isEmpty();
+        String storageName = "bc-v-0123456789abcdefghjkmnpq";
+        ApiException sessionOnly = catchThrowableOfType(ApiException.class,
+                () -> market.storageDeleteVolumes(storageName, storageName, null));
+        assertThat(sessionOnly.getCode()).as("every API token is refused the delete").isEqualTo(403);
+        assertThat(sessionOnly.getResponseBody()).contains("session-required");
+    }
+
+    @Test
+    void every_operation_of_the_document_is_a_method_of_the_generated_client() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode paths = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(java.nio.file.Path.of("..", "docs", "openapi.json").toFile()).get("paths");
+        List<String> missing = new java.util.ArrayList<>();
+        int operations = 0;
+        for (var path : (Iterable<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>>) paths::fields) {
+            for (var op : (Iterable<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>>) path.getValue()::fields) {
+                operations++;
+                String tag = op.getValue().get("tags").get(0).asText();
+                String id = op.getValue().get("operationId").asText();
+                Class<?> api = Class.forName("com.bettercompute.client.api." + Character.toUpperCase(tag.charAt(0)) + tag.substring(1) + "Api");
+                if (java.util.Arrays.stream(api.getMethods()).noneMatch(m -> m.getName().equals(id))) {
+                    missing.add(api.getSimpleName() + "." + id);
+                }
+            }
+        }
+        assertThat(operations).isEqualTo(30);
+        assertThat(missing).isEmpty();
     }
 
     @AfterAll
@@ -47,10 +110,10 @@ class GeneratedClientCreatesClusterTest {
     }
 
     private static CreateCluster standard(String name) {
-        return new CreateCluster().tenantId("acme").poolId(RunningServer.POOL).name(name).mode("standard")
+        return new CreateCluster().tenantId("acme").poolId(RunningServer.POOL).name(name).mode(CreateCluster.ModeEnum.STANDARD)
                 .location("us-central1-a").idempotencyKey("key-" + name)
                 .nodePools(List.of(new NodePool().name("gpu").machineType("a3-highgpu-8g").nodeCount(2)
-                        .accelerators(new AcceleratorsRequest().type("nvidia-h100-80gb").count(8))
+                        .accelerators(new Accelerators().type("nvidia-h100-80gb").count(8))
                         .labels(Map.of("team", "ml"))));
     }
 
@@ -86,8 +149,11 @@ class GeneratedClientCreatesClusterTest {
 
         assertThat(e.getCode()).isEqualTo(400);
         ErrorBody body = new ApiClient().getObjectMapper().readValue(e.getResponseBody(), ErrorBody.class);
-        assertThat(body.getError().getCode()).isEqualTo("INVALID_INPUT");
-        assertThat(body.getError().getDetails()).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
-                .extractingByKey("fields").asString().contains("field=name");
+        assertThat(String.valueOf(body.getError().getCode())).isEqualTo("INVALID_INPUT");
+        assertThat(body.getError().getDetails().getFields()).anySatisfy(f -> {
+            assertThat(f.getField()).isEqualTo("name");
+            assertThat(String.valueOf(f.getIn())).isEqualTo("body");
+            assertThat(f.getProblem()).startsWith("must be lower-case letters");
+        });
     }
 }

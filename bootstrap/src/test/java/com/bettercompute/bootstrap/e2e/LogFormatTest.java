@@ -84,7 +84,7 @@ class LogFormatTest {
 
     private static int post(OperatedServer server, String method, String token, String body) throws IOException, InterruptedException {
         return HTTP.send(HttpRequest.newBuilder(URI.create(server.baseUrl + "/api/compute/kubernetesClusters/" + method))
-                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode();
     }
 

@@ -37,7 +37,8 @@ class MarketApiEndToEndTest {
                   nodes: 4
                   reserve: "1.20"
             """;
-    static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Every exchange is also checked against the served OpenAPI document. */
+    static final HttpClient HTTP = com.bettercompute.adapters.http.contract.CheckedHttpClient.of(HttpClient.newHttpClient());
 
     static Path catalog() throws IOException {
         Path file = RunningServer.catalogFile();

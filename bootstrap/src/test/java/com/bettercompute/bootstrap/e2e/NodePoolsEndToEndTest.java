@@ -41,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class NodePoolsEndToEndTest {
     static final Duration PATIENCE = Duration.ofSeconds(60);
     static final ObjectMapper JSON = new ObjectMapper();
-    static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Every exchange is also checked against the served OpenAPI document. */
+    static final HttpClient HTTP = com.bettercompute.adapters.http.contract.CheckedHttpClient.of(HttpClient.newHttpClient());
     RunningServer server;
     String gcloud;
     @TempDir

@@ -181,7 +181,7 @@ class RequestLimitsEndToEndTest {
             List<Integer> answers = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 answers.add(client.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + GET))
-                        .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + RunningServer.CAROL)
+                        .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + RunningServer.CAROL).header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(carolGet)).build(), HttpResponse.BodyHandlers.discarding()).statusCode());
             }
             assertThat(answers).as("every get of the other tenant answered").containsOnly(200);

@@ -33,7 +33,8 @@ public final class RunningServer implements AutoCloseable {
     public static final String POOL = "pool_01hzx8k3v4w5y6z7a8b9c0d1e2";
 
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Every exchange is also checked against the served OpenAPI document. */
+    private static final HttpClient HTTP = com.bettercompute.adapters.http.contract.CheckedHttpClient.of(HttpClient.newHttpClient());
 
     private final Server server;
     private final String base;
@@ -131,6 +132,10 @@ public final class RunningServer implements AutoCloseable {
         return send(HttpRequest.newBuilder(URI.create(base + pathAndQuery)).GET(), token);
     }
 
+    public Reply delete(String pathAndQuery, String token) {
+        return send(HttpRequest.newBuilder(URI.create(base + pathAndQuery)).DELETE(), token);
+    }
+
     private Reply send(HttpRequest.Builder request, String token) {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
@@ -156,6 +161,7 @@ public final class RunningServer implements AutoCloseable {
 
     @Override
     public void close() {
+        com.bettercompute.adapters.http.contract.ContractCheck.forget(base);
         server.close();
     }
 }

@@ -8,11 +8,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,12 +72,12 @@ class SharedVolumeEndToEndTest {
         JsonNode holding = await(() -> volume(storageName), v -> v.get("bytes").asLong() == 1 << 20, "the bytes written");
         assertThat(holding.get("charge_per_month").asText()).isEqualTo("0.000195");
 
-        HttpResponse<String> refused = delete("/api/k8s/volumes?volume=" + storageName + "&confirm=" + storageName, ALICE);
-        assertThat(refused.statusCode()).isEqualTo(403);
-        JsonNode error = RunningServer.JSON.readTree(refused.body()).get("error");
+        RunningServer.Reply refused = server.delete("/api/k8s/volumes?volume=" + storageName + "&confirm=" + storageName, ALICE);
+        assertThat(refused.status()).isEqualTo(403);
+        JsonNode error = refused.json().get("error");
         assertThat(error.get("code").asText()).isEqualTo("ACCESS_DENIED");
         assertThat(error.get("details").get("reason").asText()).isEqualTo("session-required");
-        assertThat(delete("/api/k8s/volumes", ALICE).statusCode()).as("refused before the query is read").isEqualTo(403);
+        assertThat(server.delete("/api/k8s/volumes", ALICE).status()).as("refused before the query is read").isEqualTo(403);
 
         server.call("delete", ALICE, Map.of("tenantId", "acme", "clusterId", id));
         await(() -> get(id), c -> c.get("state").asText().equals("deleted"), "cluster deleted");
@@ -140,11 +135,6 @@ class SharedVolumeEndToEndTest {
             }
         }
         return types;
-    }
-
-    HttpResponse<String> delete(String pathAndQuery, String token) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl() + pathAndQuery)).DELETE()
-                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     /** {@code gcloud filestore instances list} against the simulator (a private gcloud configuration); null without gcloud. */

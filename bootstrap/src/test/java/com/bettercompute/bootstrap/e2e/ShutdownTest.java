@@ -120,7 +120,7 @@ class ShutdownTest {
 
     private static int call(OperatedServer server, String token, String method, Map<String, Object> body) throws Exception {
         HttpRequest request = HttpRequest.newBuilder(URI.create(server.baseUrl + "/api/compute/kubernetesClusters/" + method))
-                .header("Authorization", "Bearer " + token)
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(RunningServer.JSON.writeValueAsString(body))).build();
         return HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode();
     }

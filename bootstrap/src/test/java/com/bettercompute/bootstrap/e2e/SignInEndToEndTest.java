@@ -469,7 +469,7 @@ class SignInEndToEndTest {
 
     @Test
     @Order(10)
-    void setup_sh_in_a_fresh_home_installs_the_plugin_merges_the_context_and_signs_in_in_the_background(@TempDir Path home) throws Exception {
+    void setup_sh_signs_in_in_the_background_and_kubectl_from_a_pipe_waits_on_a_fresh_link(@TempDir Path home) throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Programs.find("kubectl").isPresent() && Programs.find("curl").isPresent(),
                 "kubectl and curl are on the PATH");
         Path kube = Files.createDirectories(home.resolve(".kube"));
@@ -536,18 +536,63 @@ class SignInEndToEndTest {
         assertThat(afterRefresh.get(0)).as("a fresh expiry cached").isNotEqualTo("0");
         assertThat(afterRefresh.get(2)).as("the refresh token rotated").isNotEqualTo(refreshBefore);
 
-        // a day without use: the refresh has lapsed, so a fresh link is printed (and denied here, which ends its background poll)
+        // a day without use: the refresh has lapsed, so kubectl run from a pipe, as an agent runs it, prints a
+        // fresh link and waits on it; once a person approves, the same call answers
         clock.advance(Duration.ofDays(1).plusMinutes(1));
         expire(cached);
-        Run lapsed = run(home, token, Map.of());
-        assertThat(lapsed.exit()).isNotZero();
-        assertThat(lapsed.err()).contains(base + "/signin?user_code=");
-        long poller = Long.parseLong(Files.readString(cached.resolveSibling(cached.getFileName().toString().replace(".token", ".poll"))).trim());
-        Answer denied = form("/signin", ALICE, Map.of("user_code", userCode(lapsed.err()), "action", "deny"));
-        assertThat(denied.status()).as(denied.body()).isEqualTo(200);
-        Instant end = Instant.now().plus(PATIENCE);
-        while (ProcessHandle.of(poller).map(ProcessHandle::isAlive).orElse(false)) {
-            assertThat(Instant.now()).as("the background poll ends on the denial").isBefore(end);
+        Path piped = home.resolve("piped.txt");
+        Process waiting = start(home, List.of("sh", "-c", "\"$KUBECTL\" --context only-acme get nodes 2>&1 | cat > \"$OUT\""),
+                Map.of("PATH", withPlugin.get("PATH"), "KUBECTL", Programs.find("kubectl").orElseThrow().toString(), "OUT", piped.toString()));
+        try {
+            String link = awaitLink(piped, waiting);
+            assertThat(waiting.isAlive()).as("kubectl waits on the link: %s", link).isTrue();
+            Answer again = form("/signin", ALICE, Map.of("user_code", userCode(link)));
+            assertThat(again.status()).as(again.body()).isEqualTo(200);
+            assertThat(waiting.waitFor(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).as("kubectl answers once approved").isTrue();
+            assertThat(waiting.exitValue()).as(Files.readString(piped)).isZero();
+            assertThat(Files.readString(piped)).contains(base + "/signin?user_code=", "Ready");
+        } finally {
+            waiting.destroyForcibly();
+        }
+
+        // a denied link ends the wait with an error
+        expire(cached);
+        clock.advance(Duration.ofDays(1).plusMinutes(1));
+        Path deniedOut = home.resolve("denied.txt");
+        Process denying = start(home, List.of("sh", "-c", "\"$PLUGIN\" token --server \"$SERVER\" --client \"$CLIENT\" 2>&1 | cat > \"$OUT\""),
+                Map.of("PLUGIN", plugin.toString(), "SERVER", base, "CLIENT", audience(), "OUT", deniedOut.toString()));
+        try {
+            Answer denied = form("/signin", ALICE, Map.of("user_code", userCode(awaitLink(deniedOut, denying)), "action", "deny"));
+            assertThat(denied.status()).as(denied.body()).isEqualTo(200);
+            assertThat(denying.waitFor(PATIENCE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).as("the plugin ends on the denial").isTrue();
+            assertThat(Files.readString(deniedOut)).contains("the sign-in was denied").doesNotContain("ExecCredential");
+        } finally {
+            denying.destroyForcibly();
+        }
+    }
+
+    /** Starts a command in the throwaway home, as {@link #run} does, without waiting for it. */
+    static Process start(Path home, List<String> command, Map<String, String> env) throws java.io.IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile());
+        pb.environment().clear();
+        pb.environment().put("HOME", home.toString());
+        pb.environment().put("PATH", "/usr/local/bin:/usr/bin:/bin");
+        pb.environment().putAll(env);
+        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        pb.redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD);
+        return pb.start();
+    }
+
+    /** What the command has written once it shows a sign-in link, within {@link #PATIENCE}. */
+    static String awaitLink(Path out, Process p) throws java.io.IOException {
+        Instant deadline = Instant.now().plus(PATIENCE);
+        while (true) {
+            String text = Files.exists(out) ? Files.readString(out) : "";
+            if (text.contains("user_code=")) {
+                return text;
+            }
+            assertThat(p.isAlive()).as("the command still runs: %s", text).isTrue();
+            assertThat(Instant.now()).as("a sign-in link within %s: %s", PATIENCE, text).isBefore(deadline);
             pause(250);
         }
     }

@@ -56,7 +56,13 @@ public final class Input {
         for (FieldProblem p : problems) {
             Map<String, Object> f = new LinkedHashMap<>();
             f.put("field", p.field());
+            if (p.in() != null) {
+                f.put("in", p.in());
+            }
             f.put("problem", p.problem());
+            if (p.allowed() != null) {
+                f.put("allowed", p.allowed());
+            }
             fields.add(f);
         }
         String first = problems.get(0).field().isEmpty() ? problems.get(0).problem() : problems.get(0).field() + " " + problems.get(0).problem();

@@ -60,7 +60,7 @@ class ConsolePagesTest {
         form.put("nodePools[0].nodeCount", "many");
         ConsoleWorld.Page p = b.post("/console/clusters", form);
         assertThat(p.status()).isEqualTo(400);
-        assertThat(p.body()).contains("id=\"name-error\"").contains("must match")
+        assertThat(p.body()).contains("id=\"name-error\"").contains("must be lower-case letters, digits and hyphens")
                 .contains("id=\"np-count-error\"")
                 .contains("value=\"Bad_Name\"").contains("value=\"many\"").contains("value=\"a3-highgpu-8g\"");
         assertThat(world.w.ports.clusters().list(new com.bettercompute.application.port.ClusterFilter("acme", null, null, false), 100))

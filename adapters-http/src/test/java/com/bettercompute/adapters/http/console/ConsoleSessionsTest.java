@@ -22,7 +22,7 @@ class ConsoleSessionsTest {
     }
 
     @ParameterizedTest(name = "{0} without a session goes to sign in")
-    @CsvSource({"/console/clusters", "/console/market", "/console/balance", "/console/clusters/kcl_acmetrain0000000000000000/workloads"})
+    @CsvSource({"/console/clusters", "/console/market", "/console/balance", "/console/clusters/kcl_acmetrajn00000000000000000/workloads"})
     void a_page_without_a_session_sends_the_browser_to_sign_in_and_back(String path) {
         ConsoleWorld.Page p = world.browser().get(path);
         assertThat(p.status()).isEqualTo(303);
@@ -106,7 +106,7 @@ class ConsoleSessionsTest {
     @Test
     void a_form_without_the_sessions_csrf_token_is_refused_and_changes_nothing() {
         ConsoleWorld.Browser b = world.signedIn(ALICE);
-        String path = "/console/clusters/kcl_acmetrain0000000000000000/limit-price";
+        String path = "/console/clusters/kcl_acmetrajn00000000000000000/limit-price";
         assertThat(b.post(path, Map.of("limit_price", "2.40")).status()).isEqualTo(403);
         assertThat(b.post(path, Map.of("limit_price", "2.40", "_csrf", "forged")).status()).isEqualTo(403);
         ConsoleWorld.Browser other = world.signedIn(ALICE);
@@ -125,7 +125,7 @@ class ConsoleSessionsTest {
         ConsoleWorld.Browser b = world.signedIn(ALICE);
         String csrf = b.get("/console/clusters").csrf();
         b.extraHeaders.put("Origin", "https://evil.example");
-        assertThat(b.post("/console/clusters/kcl_acmetrain0000000000000000/limit-price",
+        assertThat(b.post("/console/clusters/kcl_acmetrajn00000000000000000/limit-price",
                 Map.of("limit_price", "2.40", "_csrf", csrf)).status()).isEqualTo(403);
         assertThat(b.post("/console/sign-in", Map.of("token", ALICE)).status()).isEqualTo(403);
     }

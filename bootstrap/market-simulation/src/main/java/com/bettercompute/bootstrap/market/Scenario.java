@@ -3,7 +3,7 @@ package com.bettercompute.bootstrap.market;
 import java.util.List;
 
 /**
- * A market scenario as written in YAML (the README (The GPU market simulator)). Durations are strings such as
+ * A market scenario as written in YAML (docs/operators/market-simulation.md). Durations are strings such as
  * {@code 90s}, {@code 30m}, {@code 6h}, {@code 2d} or {@code 1d6h}; prices are USD strings such as
  * {@code "2.40"} (per GPU-hour) and amounts USD strings such as {@code "50000"}. {@code nodeReadyAfter}
  * is how long a granted node takes to be ready in its cluster (default {@code 0}: at once); the

@@ -18,7 +18,7 @@ public final class SimulateMarketCommand {
               report.html                charts of price, supply, demand, granted and queue over time
               events.csv                 every grant, notice, reclaim, rescind and revocation, with prices
               jobs.csv, feed.csv         per job, and the market feed per pool and tick
-            The scenario format is documented in the README (The GPU market simulator). An example ships in the jar:
+            The scenario format is documented in docs/operators/market-simulation.md. An example ships in the jar:
               simulate-market classpath:market/example-scenario.yaml
 
             exit codes: 0 done, 2 bad arguments or scenario, 1 unexpected failure

@@ -344,6 +344,6 @@ final class ComputeRest {
         error.put("message", message);
         error.put("errors", List.of(inner));
         error.put("status", status.getCode().name());
-        return new Answer(http, RestFrontEnd.json(Map.of("error", error)));
+        return new Answer(http, Json.write(Map.of("error", error)));
     }
 }

@@ -27,6 +27,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
@@ -338,7 +339,7 @@ public final class FilestoreSimulator implements AutoCloseable {
         String[] parts = i.getName().split("/");
         long bytes = size(shareDirectory(parts[1], parts[3], parts[5]));
         String now = com.google.protobuf.util.Timestamps.toString(timestamp(clock.instant()));
-        return RestFrontEnd.json(Map.of("timeSeries", List.of(Map.of(
+        return Json.write(Map.of("timeSeries", List.of(Map.of(
                 "metric", Map.of("type", USED_BYTES_METRIC),
                 "resource", Map.of("type", "filestore_instance", "labels", Map.of("instance_name", instanceName, "location", parts[3])),
                 "points", List.of(Map.of("interval", Map.of("startTime", now, "endTime", now), "value", Map.of("int64Value", Long.toString(bytes))))))));
@@ -382,14 +383,11 @@ public final class FilestoreSimulator implements AutoCloseable {
             return;
         }
         try {
-            StringBuilder out = new StringBuilder("{\"sequence\": ").append(sequence).append(", \"instances\": [");
-            String sep = "";
+            List<Object> saved = new ArrayList<>();
             for (Instance i : instances.values()) {
-                out.append(sep).append(PRINTER.omittingInsignificantWhitespace().print(i));
-                sep = ",";
+                saved.add(Json.tree(PRINTER.print(i)));
             }
-            out.append("], \"operations\": [");
-            sep = "";
+            List<Object> ops = new ArrayList<>();
             for (Op op : operations.values()) {
                 Map<String, Object> o = new LinkedHashMap<>();
                 o.put("name", op.name());
@@ -400,12 +398,14 @@ public final class FilestoreSimulator implements AutoCloseable {
                 if (op.error() != null) {
                     o.put("error", op.error());
                 }
-                out.append(sep).append(RestFrontEnd.json(o));
-                sep = ",";
+                ops.add(o);
             }
-            out.append("]}");
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("sequence", sequence);
+            out.put("instances", saved);
+            out.put("operations", ops);
             Path tmp = stateFile.resolveSibling("state.json.tmp");
-            Files.writeString(tmp, out);
+            Files.writeString(tmp, Json.write(out));
             Files.move(tmp, stateFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw new UncheckedIOException("the Filestore simulator could not save its state: " + e.getMessage(), e);

@@ -20,7 +20,6 @@ import java.lang.reflect.Method;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -103,8 +102,10 @@ final class RestFrontEnd {
                 }
                 Matcher service = SERVICE.matcher(path);
                 if (method.equals("GET") && service.matches()) {
-                    send(exchange, 200, "{\"name\": \"projects/" + service.group(1) + "/services/" + service.group(2)
-                            + "\", \"state\": \"ENABLED\"}");
+                    Map<String, Object> enabled = new LinkedHashMap<>();
+                    enabled.put("name", "projects/" + service.group(1) + "/services/" + service.group(2));
+                    enabled.put("state", "ENABLED");
+                    send(exchange, 200, Json.write(enabled));
                     return;
                 }
                 RestRoutes.Route route = routes.find(method, path);
@@ -262,7 +263,7 @@ final class RestFrontEnd {
         }
         Map<String, Value> args = in.getFieldsMap();
         if (method.equals("GET") && path.equals("/simulator/faults")) {
-            return json(controls.describeFaults());
+            return Json.write(controls.describeFaults());
         }
         if (!method.equals("POST")) {
             throw Status.NOT_FOUND.withDescription("Use GET /simulator/faults or POST /simulator/faults/<fault>.").asRuntimeException();
@@ -285,14 +286,14 @@ final class RestFrontEnd {
             case "/simulator/faults/release-channel-upgrade" -> {
                 Ref ref = Ref.of(required(args, "name"), null, null, null, null, null).requireCluster();
                 String version = controls.releaseChannelUpgrade(ref.project(), ref.location(), ref.cluster(), string(args, "version", null));
-                return json(Map.of("version", version));
+                return Json.write(Map.of("version", version));
             }
             case "/simulator/faults/clear" -> controls.clearFaults();
             case "/simulator/operation-duration" -> controls.operationDuration(Duration.ofMillis(Math.round(
                     args.containsKey("seconds") ? args.get("seconds").getNumberValue() * 1000 : 0)));
             default -> throw Status.NOT_FOUND.withDescription("No simulator control at " + path + ".").asRuntimeException();
         }
-        return json(controls.describeFaults());
+        return Json.write(controls.describeFaults());
     }
 
     private static String required(Map<String, Value> args, String name) {
@@ -313,66 +314,6 @@ final class RestFrontEnd {
         return value == null || value.hasNullValue() ? fallback : (int) value.getNumberValue();
     }
 
-    /** JSON of maps, lists, strings, numbers, booleans and nulls; integers stay integers. */
-    static String json(Object object) {
-        StringBuilder out = new StringBuilder();
-        write(out, object);
-        return out.toString();
-    }
-
-    private static void write(StringBuilder out, Object object) {
-        if (object == null) {
-            out.append("null");
-        } else if (object instanceof Map<?, ?> map) {
-            out.append('{');
-            boolean first = true;
-            for (Map.Entry<?, ?> entry : map.entrySet()) {
-                if (!first) {
-                    out.append(", ");
-                }
-                first = false;
-                write(out, String.valueOf(entry.getKey()));
-                out.append(": ");
-                write(out, entry.getValue());
-            }
-            out.append('}');
-        } else if (object instanceof Collection<?> list) {
-            out.append('[');
-            boolean first = true;
-            for (Object item : list) {
-                if (!first) {
-                    out.append(", ");
-                }
-                first = false;
-                write(out, item);
-            }
-            out.append(']');
-        } else if (object instanceof Number || object instanceof Boolean) {
-            out.append(object);
-        } else {
-            String text = String.valueOf(object);
-            out.append('"');
-            for (int i = 0; i < text.length(); i++) {
-                char c = text.charAt(i);
-                switch (c) {
-                    case '"' -> out.append("\\\"");
-                    case '\\' -> out.append("\\\\");
-                    case '\n' -> out.append("\\n");
-                    case '\r' -> out.append("\\r");
-                    case '\t' -> out.append("\\t");
-                    default -> {
-                        if (c < 0x20) {
-                            out.append(String.format("\\u%04x", (int) c));
-                        } else {
-                            out.append(c);
-                        }
-                    }
-                }
-            }
-            out.append('"');
-        }
-    }
-
     // ---------------------------------------------------------------- replies
 
     static void sendError(HttpExchange exchange, Status status) throws IOException {
@@ -381,7 +322,7 @@ final class RestFrontEnd {
         error.put("code", httpStatus(status.getCode()));
         error.put("message", message);
         error.put("status", status.getCode().name());
-        String body = json(Map.of("error", error));
+        String body = Json.write(Map.of("error", error));
         send(exchange, httpStatus(status.getCode()), body);
     }
 

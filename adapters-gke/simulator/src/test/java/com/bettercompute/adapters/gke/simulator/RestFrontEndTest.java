@@ -3,6 +3,9 @@ package com.bettercompute.adapters.gke.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.bettercompute.application.fakes.MutableClock;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -42,6 +46,18 @@ class RestFrontEndTest {
         request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         return new Reply(response.statusCode(), response.body());
+    }
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private static JsonNode tree(String body) throws IOException {
+        return MAPPER.readTree(body);
+    }
+
+    private static JsonNode error(int code, String message, String status) {
+        ObjectNode body = MAPPER.createObjectNode();
+        body.putObject("error").put("code", code).put("message", message).put("status", status);
+        return body;
     }
 
     private static final String CREATE = "{\"cluster\": {\"name\": \"c1\", \"initialNodeCount\": 2, \"releaseChannel\": {\"channel\": \"RAPID\"}}}";
@@ -99,28 +115,42 @@ class RestFrontEndTest {
     void unknownFieldsAreRefusedAsGkeDoes() throws Exception {
         Reply reply = call("POST", "/v1/projects/p1/locations/us-central1-a/clusters", "{\"cluster\": {\"name\": \"c1\", \"nodeCount\": 1}}");
         assertThat(reply.status()).isEqualTo(400);
-        assertThat(reply.body()).startsWith("{\"error\": {\"code\": 400, \"message\": \"Invalid JSON payload received.")
-                .contains("\"status\": \"INVALID_ARGUMENT\"");
+        JsonNode error = tree(reply.body()).get("error");
+        assertThat(error.get("code").asInt()).isEqualTo(400);
+        assertThat(error.get("message").asText()).startsWith("Invalid JSON payload received.");
+        assertThat(error.get("status").asText()).isEqualTo("INVALID_ARGUMENT");
         Reply query = call("GET", "/v1/projects/p1/locations/us-central1-a/clusters?bogus=1", null);
         assertThat(query.status()).isEqualTo(400);
     }
 
     @Test
     void errorsCarryCodeMessageAndStatus() throws Exception {
-        assertThat(call("GET", "/v1/projects/p1/locations/us-central1-a/clusters/nope", null)).isEqualTo(new Reply(404,
-                "{\"error\": {\"code\": 404, \"message\": \"Not found: projects/p1/locations/us-central1-a/clusters/nope.\", \"status\": \"NOT_FOUND\"}}"));
+        Reply missing = call("GET", "/v1/projects/p1/locations/us-central1-a/clusters/nope", null);
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(tree(missing.body())).isEqualTo(error(404, "Not found: projects/p1/locations/us-central1-a/clusters/nope.", "NOT_FOUND"));
         call("POST", "/v1/projects/p1/locations/us-central1-a/clusters", CREATE);
         Reply duplicate = call("POST", "/v1/projects/p1/locations/us-central1-a/clusters", CREATE);
         assertThat(duplicate.status()).isEqualTo(409);
-        assertThat(duplicate.body()).contains("\"status\": \"ALREADY_EXISTS\"");
+        assertThat(tree(duplicate.body()).get("error").get("status").asText()).isEqualTo("ALREADY_EXISTS");
         assertThat(call("GET", "/v1/nothing/here", null).status()).isEqualTo(404);
+    }
+
+    @Test
+    void anErrorMessageWithANewlineAndQuotesStaysOneJsonDocument() throws Exception {
+        String message = "line one\nsaid \"no\" \\ then\ttab";
+        Map<String, Object> fault = Map.of("method", "GetServerConfig", "code", "UNAVAILABLE", "message", message);
+        assertThat(call("POST", "/simulator/faults/fail-calls", MAPPER.writeValueAsString(fault)).status()).isEqualTo(200);
+        Reply failed = call("GET", "/v1/projects/p1/locations/us-central1/serverConfig", null);
+        assertThat(failed.status()).isEqualTo(503);
+        assertThat(tree(failed.body())).isEqualTo(error(503, message, "UNAVAILABLE"));
     }
 
     @Test
     void answersGcloudsServiceUsageQuestion() throws Exception {
         Reply reply = call("GET", "/v1/projects/p1/services/container.googleapis.com", null);
         assertThat(reply.status()).isEqualTo(200);
-        assertThat(reply.body()).contains("\"state\": \"ENABLED\"");
+        assertThat(tree(reply.body())).isEqualTo(MAPPER.createObjectNode()
+                .put("name", "projects/p1/services/container.googleapis.com").put("state", "ENABLED"));
     }
 
     @Test
@@ -139,9 +169,10 @@ class RestFrontEndTest {
     void operatorsDriveFaultsOverRest() throws Exception {
         Reply armed = call("POST", "/simulator/faults/fail-calls", "{\"method\": \"GetServerConfig\", \"count\": 1, \"code\": \"UNAVAILABLE\", \"message\": \"try later\"}");
         assertThat(armed.status()).isEqualTo(200);
-        assertThat(armed.body()).contains("\"GetServerConfig\": [\"UNAVAILABLE\"]");
-        assertThat(call("GET", "/v1/projects/p1/locations/us-central1/serverConfig", null))
-                .isEqualTo(new Reply(503, "{\"error\": {\"code\": 503, \"message\": \"try later\", \"status\": \"UNAVAILABLE\"}}"));
+        assertThat(tree(armed.body()).get("failingCalls").get("GetServerConfig")).isEqualTo(MAPPER.createArrayNode().add("UNAVAILABLE"));
+        Reply failed = call("GET", "/v1/projects/p1/locations/us-central1/serverConfig", null);
+        assertThat(failed.status()).isEqualTo(503);
+        assertThat(tree(failed.body())).isEqualTo(error(503, "try later", "UNAVAILABLE"));
         assertThat(call("GET", "/v1/projects/p1/locations/us-central1/serverConfig", null).status()).isEqualTo(200);
 
         call("POST", "/simulator/faults/refuse-version", "{\"version\": \"1.34.1-gke.1829001\"}");
@@ -150,7 +181,7 @@ class RestFrontEndTest {
         call("POST", "/v1/projects/p1/locations/us-central1-a/clusters", CREATE.replace("RAPID", "REGULAR"));
         clock.advance(OPERATION);
         Reply upgraded = call("POST", "/simulator/faults/release-channel-upgrade", "{\"name\": \"projects/p1/locations/us-central1-a/clusters/c1\"}");
-        assertThat(upgraded.body()).isEqualTo("{\"version\": \"1.33.5-gke.1162000\"}");
+        assertThat(tree(upgraded.body())).isEqualTo(MAPPER.createObjectNode().put("version", "1.33.5-gke.1162000"));
         assertThat(call("GET", "/v1/projects/p1/locations/us-central1-a/clusters/c1", null).body())
                 .contains("\"currentMasterVersion\": \"1.33.5-gke.1162000\"").contains("\"currentNodeVersion\": \"1.33.5-gke.1162000\"");
 

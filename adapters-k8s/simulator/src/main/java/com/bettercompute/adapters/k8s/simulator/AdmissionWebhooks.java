@@ -408,7 +408,7 @@ final class AdmissionWebhooks {
         if (status.get("status") == null || "".equals(status.get("status")) || "Success".equals(status.get("status"))) {
             status.put("status", "Failure");
         }
-        return new Refused(code, statusObject(status), List.copyOf(warnings));
+        return new Refused(code, KubeStatus.of(status), List.copyOf(warnings));
     }
 
     private static Refused internalError(String message, List<String> warnings) {
@@ -418,29 +418,11 @@ final class AdmissionWebhooks {
         status.put("reason", "InternalError");
         status.put("details", Map.of("causes", List.of(Map.of("message", message))));
         status.put("code", 500);
-        return new Refused(500, statusObject(status), List.copyOf(warnings));
+        return new Refused(500, KubeStatus.of(status), List.copyOf(warnings));
     }
 
     private static Refused refused(int code, String reason, String message, List<String> warnings) {
-        Map<String, Object> status = new LinkedHashMap<>();
-        status.put("status", "Failure");
-        status.put("message", message);
-        status.put("reason", reason);
-        status.put("code", code);
-        return new Refused(code, statusObject(status), List.copyOf(warnings));
-    }
-
-    private static Map<String, Object> statusObject(Map<String, Object> fields) {
-        Map<String, Object> status = new LinkedHashMap<>();
-        status.put("kind", "Status");
-        status.put("apiVersion", "v1");
-        status.put("metadata", Map.of());
-        fields.forEach((k, v) -> {
-            if (!"kind".equals(k) && !"apiVersion".equals(k) && !"metadata".equals(k)) {
-                status.put(k, v);
-            }
-        });
-        return status;
+        return new Refused(code, KubeStatus.failure(code, reason, message), List.copyOf(warnings));
     }
 
     // ---------------------------------------------------------------- helpers

@@ -18,6 +18,7 @@ final class MergePatch {
     private MergePatch() {}
 
     /** RFC 7386: maps merge, {@code null} removes, anything else (lists too) replaces. */
+    // By hand: no library here applies RFC 7386 (fabric8's zjsonpatch is RFC 6902 JSON Patch; Jackson has no merge patch).
     static Object json(Object target, Object patch) {
         if (!(patch instanceof Map<?, ?> p)) {
             return Obj.copy(patch);

@@ -27,7 +27,8 @@ import java.util.Map;
  * The simulated Kubernetes APIs on disk, in a state directory: {@code identity.json} (the server's port,
  * TLS key and certificate, ServiceAccount token signing key as a private JWK; owner-only, it holds secrets) and one
  * {@code clusters/<project>%2F<location>%2F<cluster>.json} per cluster someone talked to, holding each
- * stored object as the Kubernetes JSON the CRUD mock keeps, with the attributes it is filed under.
+ * stored object as the Kubernetes JSON the CRUD mock keeps, with the attributes it is filed under, and the mark every
+ * uid given out until then is below ({@code uidsBelow}).
  * Every file is replaced whole and atomically (temp file, fsync, rename, fsync of the directory), before
  * the change it holds is answered.
  */
@@ -83,15 +84,28 @@ final class SavedApis {
         write(directory.resolve("identity.json"), json.asJson(saved), true);
     }
 
+    /**
+     * A cluster's saved objects, and a mark above every uid the simulator had given out when they were saved (deleted
+     * objects' too); 0 in a file saved before the mark was kept.
+     */
+    record SavedCluster(List<StoredObject> objects, long uidsBelow) {}
+
     /** The saved objects of a cluster, or null when nothing was saved for it. */
-    List<StoredObject> objects(String clusterKey) throws IOException {
+    SavedCluster cluster(String clusterKey) throws IOException {
         Path file = file(clusterKey);
         if (!Files.exists(file)) {
             return null;
         }
+        Object root = json.unmarshal(Files.readString(file, StandardCharsets.UTF_8), Object.class);
+        long uidsBelow = 0;
+        Object entries = root;
+        if (root instanceof Map<?, ?> saved) {
+            uidsBelow = ((Number) saved.get("uidsBelow")).longValue();
+            entries = saved.get("objects");
+        }
         List<StoredObject> out = new ArrayList<>();
-        List<Map<String, Object>> saved = json.unmarshal(Files.readString(file, StandardCharsets.UTF_8), List.class);
-        for (Map<String, Object> entry : saved) {
+        for (Object item : (List<?>) entries) {
+            Map<String, Object> entry = Obj.map(item);
             @SuppressWarnings("unchecked")
             Map<String, Map<String, Object>> key = (Map<String, Map<String, Object>>) entry.get("key");
             List<Attribute> attributes = new ArrayList<>();
@@ -102,11 +116,11 @@ final class SavedApis {
             });
             out.add(new StoredObject(new AttributeSet(attributes), json.asJson(entry.get("object"))));
         }
-        return out;
+        return new SavedCluster(out, uidsBelow);
     }
 
-    void objects(String clusterKey, Map<AttributeSet, String> stored) throws IOException {
-        List<Map<String, Object>> saved = new ArrayList<>();
+    void cluster(String clusterKey, Map<AttributeSet, String> stored, long uidsBelow) throws IOException {
+        List<Map<String, Object>> objects = new ArrayList<>();
         stored.forEach((key, object) -> {
             Map<String, Map<String, Object>> attributes = new LinkedHashMap<>();
             for (String name : KEY_ATTRIBUTES) {
@@ -119,8 +133,11 @@ final class SavedApis {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("key", attributes);
             entry.put("object", json.unmarshal(object, Map.class));
-            saved.add(entry);
+            objects.add(entry);
         });
+        Map<String, Object> saved = new LinkedHashMap<>();
+        saved.put("uidsBelow", uidsBelow);
+        saved.put("objects", objects);
         write(file(clusterKey), json.asJson(saved), false);
     }
 

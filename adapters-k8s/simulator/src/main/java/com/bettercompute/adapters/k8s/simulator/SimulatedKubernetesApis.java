@@ -588,11 +588,12 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             this.project = project;
             this.location = location;
             this.name = name;
-            List<SavedApis.StoredObject> objects = load();
+            SavedApis.SavedCluster objects = load();
             if (objects != null) {
                 restore(objects);
                 synced = true;
-                LOG.info("simulated Kubernetes API restored for cluster {}/{}/{}: {} objects", project, location, name, objects.size());
+                LOG.info("simulated Kubernetes API restored for cluster {}/{}/{}: {} objects", project, location, name,
+                        objects.objects().size());
                 return;
             }
             for (String ns : List.of("default", "kube-system", "kube-public")) {
@@ -608,27 +609,32 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             return clusterKey(project, location, name);
         }
 
-        private List<SavedApis.StoredObject> load() {
+        private SavedApis.SavedCluster load() {
             if (saved == null) {
                 return null;
             }
             try {
-                return saved.objects(key());
+                return saved.cluster(key());
             } catch (IOException e) {
                 throw new UncheckedIOException("the saved objects of cluster " + key() + " cannot be read: " + e.getMessage(), e);
             }
         }
 
-        /** Puts saved objects back as they were (uids, resource versions and all), and moves the version counter past them. */
-        private void restore(List<SavedApis.StoredObject> objects) {
+        /**
+         * Puts saved objects back as they were (uids, resource versions and all), and moves the version counter past
+         * them and the uid counter past every uid the cluster ever had.
+         */
+        private void restore(SavedApis.SavedCluster objects) {
             long newest = 0;
-            for (SavedApis.StoredObject object : objects) {
+            long uidsBelow = objects.uidsBelow();
+            for (SavedApis.StoredObject object : objects.objects()) {
                 crud.getMap().put(object.key(), object.json());
                 GenericKubernetesResource resource = json.unmarshal(object.json(), GenericKubernetesResource.class);
                 String version = resource.getMetadata() == null ? null : resource.getMetadata().getResourceVersion();
                 if (version != null && version.matches("\\d{1,18}")) {
                     newest = Math.max(newest, Long.parseLong(version));
                 }
+                uidsBelow = Math.max(uidsBelow, Uids.counted(resource.getMetadata() == null ? null : resource.getMetadata().getUid()) + 1);
                 if ("Node".equals(resource.getKind())) {
                     nodes.add(resource.getMetadata().getName());
                 }
@@ -641,6 +647,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             while (crud.requestResourceVersion() < newest) {
                 // each call takes one version; a cluster holds a few hundred objects at most
             }
+            Uids.skipBelow(uidsBelow);
         }
 
         /** Makes the cluster's objects durable as they are now; called before a change is answered. */
@@ -649,7 +656,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 return;
             }
             try {
-                saved.objects(key(), crud.getMap());
+                saved.cluster(key(), crud.getMap(), Uids.above());
             } catch (IOException e) {
                 throw new UncheckedIOException("the objects of cluster " + key() + " could not be saved: " + e.getMessage(), e);
             }
@@ -1079,7 +1086,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             pods.terminate(found, grace, clock.instant());
             store.takeChanged();
             return new MockResponse().setResponseCode(201).setHeader("Content-Type", "application/json")
-                    .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}");
+                    .setBody(KubeStatus.json(KubeStatus.success(201)));
         }
 
         /** A JSON merge or strategic merge patch, applied here (see {@link MergePatch}) and stored as an update. */
@@ -1379,24 +1386,22 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         if (!request.resource().isEmpty()) {
             details.put("kind", request.resource());
         }
-        Map<String, Object> body = new java.util.LinkedHashMap<>();
-        body.put("kind", "Status");
-        body.put("apiVersion", "v1");
-        body.put("metadata", Map.of());
-        body.put("status", "Failure");
-        body.put("message", request.forbiddenMessage(user));
-        body.put("reason", "Forbidden");
-        body.put("details", details);
-        body.put("code", 403);
-        return new MockResponse().setResponseCode(403).setHeader("Content-Type", "application/json").setBody(json.asJson(body));
+        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        fields.put("status", "Failure");
+        fields.put("message", request.forbiddenMessage(user));
+        fields.put("reason", "Forbidden");
+        fields.put("details", details);
+        fields.put("code", 403);
+        return new MockResponse().setResponseCode(403).setHeader("Content-Type", "application/json")
+                .setBody(KubeStatus.json(KubeStatus.of(fields)));
     }
 
     private static MockResponse status(int code, String reason, String message) {
-        String body = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":"
-                + quote(message) + ",\"reason\":\"" + reason + "\",\"code\":" + code + "}";
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body);
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+                .setBody(KubeStatus.json(KubeStatus.failure(code, reason, message)));
     }
 
+    /** An HTTP quoted-string (RFC 9110), the form a Warning header's text takes; not JSON. */
     private static String quote(String s) {
         return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }

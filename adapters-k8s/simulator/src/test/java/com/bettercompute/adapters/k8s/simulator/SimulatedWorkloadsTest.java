@@ -184,6 +184,39 @@ class SimulatedWorkloadsTest {
     }
 
     @Test
+    void a_sub_node_replica_takes_the_path_of_a_sub_node_job_gated_until_seated_then_on_the_block_node_beside_another() {
+        cluster.installKueue("batch/job", "pod", "deployment");
+        cluster.installKueueWebhook();
+        cluster.installMarketObjects(64);
+        cluster.blockNode("mk-block1");
+        cluster.grant("mk-other", 1, "r-other");
+        cluster.advance(Duration.ofSeconds(10));
+        cluster.apply(deployment("serve", 3, 4));
+        List<Pod> gated = pods("app", "serve");
+        assertThat(gated).hasSize(3).allSatisfy(p -> assertThat(p.getSpec().getSchedulingGates()).isNotEmpty());
+
+        for (Pod p : gated) {
+            cluster.provisioningStatus(cluster.workloadOf(p.getMetadata().getName()).getMetadata().getName() + "-market-1",
+                    Map.of("nationalcompute.com/block-node", "mk-block1"), ACCEPTED,
+                    new String[] {"Provisioned", "True", "Provisioned", "Provisioned: seated on base load block node b1"});
+        }
+        cluster.advance(Duration.ofSeconds(1));
+        cluster.advance(Duration.ofSeconds(1));
+
+        List<Pod> seated = pods("app", "serve");
+        assertThat(seated).hasSize(3).allSatisfy(p -> {
+            assertThat(p.getSpec().getSchedulingGates()).isEmpty();
+            assertThat(p.getSpec().getNodeSelector()).containsEntry("cloud.google.com/gke-nodepool", "mk-block1")
+                    .doesNotContainKey(SimulatedCluster.REQUEST_LABEL);
+        });
+        assertThat(seated).filteredOn(p -> "Running".equals(p.getStatus().getPhase()))
+                .as("two 4-GPU replicas share the 8-GPU block node").hasSize(2)
+                .allSatisfy(p -> assertThat(node(p)).containsEntry("nationalcompute.com/base-load-block", "true"));
+        assertThat(seated).filteredOn(p -> p.getSpec().getNodeName() == null)
+                .as("the third waits: the block node is full, and it never lands on a market node").hasSize(1);
+    }
+
+    @Test
     void a_job_set_is_one_request_for_its_gang_with_no_pods_until_provisioned_and_a_revoked_request_suspends_it_whole() {
         cluster.installJobSet();
         cluster.installKueue("batch/job", "jobset.x-k8s.io/jobset");
