@@ -7,7 +7,6 @@ import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.bootstrap.gke.GkeProviderSetup;
 import com.bettercompute.domain.catalog.Catalog;
 
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
@@ -33,13 +32,12 @@ record ProviderModule(GkeProviderSetup setup, ClusterProviders providers, Fabric
     static final int TENANT_CLUSTER_TIMEOUT_MILLIS = 10_000;
 
     /**
-     * Starts the provider; {@code issuer} is the platform's OpenID Connect issuer, which the embedded simulator's
-     * clusters trust (null until the API listens, without {@code --public-url}).
+     * Starts the provider. The embedded simulator's clusters learn whom to trust as GKE's do: from their Identity
+     * Service configuration, which a sign-in's approval writes; nothing here names the platform's issuer to them.
      */
-    static ProviderModule start(ServerConfig config, Supplier<String> issuer, Metrics metrics, Clock clock, Closer closer) {
+    static ProviderModule start(ServerConfig config, Metrics metrics, Clock clock, Closer closer) {
         GkeProviderSetup setup = closer.add("provider", GkeProviderSetup.from(config.provider(), config.gkeEndpoint(),
-                Duration.ofSeconds(config.simOperationSeconds()), clock, config.simulatorStateDir(),
-                () -> issuer.get() == null ? null : URI.create(issuer.get())));
+                Duration.ofSeconds(config.simOperationSeconds()), clock, config.simulatorStateDir()));
         Map<String, ClusterProvider> cached = new ConcurrentHashMap<>();
         ClusterProviders providers = account -> cached.computeIfAbsent(account.id() + "\n" + account.credentialsFile(),
                 k -> new CachingClusterProvider(new MeteringClusterProvider(setup.provider(account), metrics), VERSIONS_TTL));

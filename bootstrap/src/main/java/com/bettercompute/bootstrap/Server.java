@@ -64,7 +64,7 @@ public final class Server implements AutoCloseable {
             // first, so every part can count, and closed last
             Metrics metrics = closer.add("metrics", new Metrics());
             DatabaseModule data = DatabaseModule.start(config, catalog, closer);
-            ProviderModule provider = ProviderModule.start(config, issuer::get, metrics, clock, closer);
+            ProviderModule provider = ProviderModule.start(config, metrics, clock, closer);
             OperationsModule operations = OperationsModule.start(data, provider, catalog.parsed().catalog(), metrics, clock, closer);
             MarketModule market = MarketModule.start(data, catalog.parsed().market(), config, metrics, clock, closer);
             AdmissionModule admission = AdmissionModule.start(config, admissionConfig, data, market, clock, closer);

@@ -27,6 +27,7 @@ import com.google.container.v1.AcceleratorConfig;
 import com.google.container.v1.Autopilot;
 import com.google.container.v1.Cluster;
 import com.google.container.v1.ClusterUpdate;
+import com.google.container.v1.IdentityServiceConfig;
 import com.google.container.v1.ControlPlaneEndpointsConfig;
 import com.google.container.v1.CreateClusterRequest;
 import com.google.container.v1.CreateNodePoolRequest;
@@ -317,6 +318,9 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
         if (spec.mode() == ClusterMode.AUTOPILOT) {
             cluster.setAutopilot(Autopilot.newBuilder().setEnabled(true));
         } else {
+            // Identity Service for GKE (Standard clusters only): how the cluster trusts the platform's ID tokens, per the
+            // ClientConfig the platform writes in it (docs/decisions/gke-parity.md).
+            cluster.setIdentityServiceConfig(IdentityServiceConfig.newBuilder().setEnabled(true));
             // GKE insists on a node pool at creation: a small temporary one, deleted once ours exist.
             cluster.addNodePools(NodePool.newBuilder()
                     .setName(INITIAL_NODE_POOL)

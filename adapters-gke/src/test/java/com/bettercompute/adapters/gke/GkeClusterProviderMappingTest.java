@@ -76,6 +76,7 @@ class GkeClusterProviderMappingTest {
         assertThat(cluster.getLocation()).isEqualTo("europe-west4");
         assertThat(cluster.getLocationsList()).containsExactly("europe-west4-a", "europe-west4-b", "europe-west4-c");
         assertThat(cluster.getAutopilot().getEnabled()).isFalse();
+        assertThat(cluster.getIdentityServiceConfig().getEnabled()).as("Identity Service for GKE, to trust the platform's ID tokens").isTrue();
         assertThat(cluster.getReleaseChannel().getChannel()).isEqualTo(com.google.container.v1.ReleaseChannel.Channel.STABLE);
         assertThat(cluster.getCurrentMasterVersion()).isEqualTo("1.32.9-gke.1108000");
         assertThat(cluster.getNetwork()).isEqualTo("vpc-1");
@@ -115,6 +116,7 @@ class GkeClusterProviderMappingTest {
         provider.createCluster(new ClusterSpec(at, ID, ClusterMode.AUTOPILOT, null, null, List.of(), false, null, null));
         Cluster cluster = gke.getCluster("projects/tenant-prj/locations/us-east1/clusters/" + at.name());
         assertThat(cluster.getAutopilot().getEnabled()).isTrue();
+        assertThat(cluster.getIdentityServiceConfig().getEnabled()).as("Identity Service for GKE is Standard only").isFalse();
         assertThat(cluster.getNodePoolsList()).isEmpty();
         assertThat(cluster.getReleaseChannel().getChannel()).isEqualTo(com.google.container.v1.ReleaseChannel.Channel.REGULAR);
         assertThat(cluster.getCurrentNodeVersion()).isEqualTo(cluster.getCurrentMasterVersion());

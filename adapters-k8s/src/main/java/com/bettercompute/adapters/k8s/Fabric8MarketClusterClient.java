@@ -169,6 +169,33 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
     }
 
     @Override
+    public int labelPoolNodes(ClusterConnection cluster, String nodePool, Map<String, String> labels) {
+        return apis.call(cluster, "label the nodes of pool " + nodePool, client -> {
+            int written = 0;
+            for (Node node : client.nodes().withLabel(NODE_POOL_LABEL, nodePool).list().getItems()) {
+                Map<String, String> had = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+                if (had.entrySet().containsAll(labels.entrySet())) {
+                    continue;
+                }
+                Map<String, String> next = new LinkedHashMap<>(had);
+                next.putAll(labels);
+                node.getMetadata().setLabels(next);
+                // A replace with the resourceVersion read: a concurrent write (the kubelet's) fails it with 409 and the
+                // next keep labels again; a node deleted meanwhile is a 404, which is done.
+                try {
+                    client.nodes().resource(node).update();
+                    written++;
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() != 404) {
+                        throw e;
+                    }
+                }
+            }
+            return written;
+        });
+    }
+
+    @Override
     public List<PodOnNode> podsOn(ClusterConnection cluster, String node) {
         return apis.call(cluster, "list the pods of node " + node, client -> client.pods().inAnyNamespace().list().getItems()
                 .stream().filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName()))

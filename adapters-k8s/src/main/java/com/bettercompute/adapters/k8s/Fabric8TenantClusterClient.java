@@ -4,12 +4,16 @@ import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.ServiceAccountToken;
 import com.bettercompute.application.port.TenantClusterClient;
 import com.bettercompute.application.port.ProviderException;
+import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -86,6 +90,51 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
                 && a.getSubjects() != null && a.getSubjects().size() == 1
                 && "Group".equals(a.getSubjects().get(0).getKind())
                 && b.getSubjects().get(0).getName().equals(a.getSubjects().get(0).getName());
+    }
+
+    /** Identity Service for GKE's configuration kind, where a cluster's trusted OpenID Connect issuers are named. */
+    static final ResourceDefinitionContext CLIENT_CONFIGS = new ResourceDefinitionContext.Builder()
+            .withGroup("authentication.gke.io").withVersion("v2alpha1").withKind("ClientConfig").withPlural("clientconfigs")
+            .withNamespaced(true).build();
+    /** The name of the platform's entry among the ClientConfig's authentication methods. */
+    static final String TRUST_ENTRY = "better-compute";
+
+    @Override
+    public void trustIdTokens(ClusterConnection cluster, IdTokenTrust trust) {
+        apis.call(cluster, "trust the platform's ID tokens", client -> {
+            APIResourceList served;
+            try {
+                served = client.getApiResources(CLIENT_CONFIGS.getGroup() + "/" + CLIENT_CONFIGS.getVersion());
+            } catch (KubernetesClientException e) {
+                served = null;
+            }
+            if (served == null || served.getResources() == null
+                    || served.getResources().stream().noneMatch(r -> CLIENT_CONFIGS.getPlural().equals(r.getName()))) {
+                throw new ProviderException(ProviderException.Kind.FAILED_PRECONDITION, "The cluster does not serve ClientConfig "
+                        + "(authentication.gke.io/v2alpha1): Identity Service for GKE is not enabled on it, so it cannot trust the "
+                        + "platform's sign-in (GKE offers it on Standard clusters only).");
+            }
+            var configs = client.genericKubernetesResources(CLIENT_CONFIGS).inNamespace("kube-public");
+            GenericKubernetesResource config = configs.withName("default").get();
+            if (config == null) {
+                config = new GenericKubernetesResource();
+                config.setApiVersion(CLIENT_CONFIGS.getGroup() + "/" + CLIENT_CONFIGS.getVersion());
+                config.setKind(CLIENT_CONFIGS.getKind());
+                config.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("default")
+                        .withNamespace("kube-public").build());
+            }
+            GenericKubernetesResource wanted = config;
+            if (ClientConfigs.trust(wanted, TRUST_ENTRY, trust)) {
+                if (wanted.getMetadata().getResourceVersion() == null) {
+                    ClusterApis.ensureCreated(() -> configs.resource(wanted).create());
+                } else {
+                    // a replace with the resourceVersion read: Identity Service writing beside it fails this with 409, and
+                    // the next approval writes again
+                    configs.resource(wanted).update();
+                }
+            }
+            return null;
+        });
     }
 
     @Override

@@ -49,7 +49,7 @@ final class PlatformObjectManifests {
     /** Every object, in the order they must be created (a queue after its flavors and check). */
     static List<GenericKubernetesResource> all(PlatformObjects objects) {
         List<GenericKubernetesResource> out = new ArrayList<>();
-        out.add(flavor(CPU_FLAVOR, Map.of("node-role.kubernetes.io/cpu", ""), false));
+        out.add(flavor(CPU_FLAVOR, Map.of(com.bettercompute.domain.cluster.CpuWorker.ROLE_LABEL, ""), false));
         for (NodeClass c : objects.nodeClasses()) {
             out.add(flavor(flavorName(c.name()), c.nodeLabels(), true));
         }

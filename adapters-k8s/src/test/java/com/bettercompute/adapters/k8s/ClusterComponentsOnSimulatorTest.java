@@ -38,7 +38,7 @@ class ClusterComponentsOnSimulatorTest {
     private static final String PROJECT = "prj";
     private static final String LOCATION = "us-central1-a";
     private static final SimulatedKubernetesApis.NodePool CPU_WORKER = new SimulatedKubernetesApis.NodePool(1,
-            Map.of("node-role.kubernetes.io/cpu", ""), List.of(), 0, "e2-standard-4");
+            Map.of(), List.of(), 0, "e2-standard-4");
     /** A Job asking one 8-GPU node, naming no queue. */
     static final String GPU_JOB = """
             apiVersion: batch/v1

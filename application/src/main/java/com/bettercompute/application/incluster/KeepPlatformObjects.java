@@ -7,6 +7,7 @@ import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.NodeClass;
 import com.bettercompute.application.port.MarketClusterClient.PlatformObjects;
 import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.CpuWorker;
 import com.bettercompute.domain.market.Market;
 import com.bettercompute.domain.market.Pool;
 
@@ -18,8 +19,10 @@ import java.util.Optional;
 /**
  * Keeps the platform's Kueue objects of a market-managed cluster as the market declares them: a flavor per
  * node class sold at the cluster's site (its region), the ClusterQueue's GPU quota the cluster's max
- * cluster size, and the admission webhooks' configurations pointing at the platform. Run on enrolment and on
- * every resync, so a changed max cluster size, a new pool or an object someone edited or deleted converges.
+ * cluster size, and the admission webhooks' configurations pointing at the platform; and the CPU worker's role label on
+ * its nodes, which the {@code cpu} flavor selects and which no kubelet may give itself. Run on enrolment and on every
+ * resync, so a changed max cluster size, a new pool, an object someone edited or deleted, or a CPU worker node GKE
+ * replaced converges.
  */
 public final class KeepPlatformObjects {
     private final MarketRepository markets;
@@ -64,6 +67,7 @@ public final class KeepPlatformObjects {
                     admission.webhooks(clusterId).orElse(null));
         }
         clusters.ensurePlatformObjects(connection.get(), declared);
+        clusters.labelPoolNodes(connection.get(), CpuWorker.NAME, Map.of(CpuWorker.ROLE_LABEL, ""));
         return true;
     }
 

@@ -99,6 +99,16 @@ public interface MarketClusterClient {
      */
     void markNode(ClusterConnection cluster, String node, NodeMarking marking);
 
+    /**
+     * Makes every node of the provider's node pool {@code nodePool} (the nodes whose {@link #NODE_POOL_LABEL} names it)
+     * carry {@code labels}, leaving their other labels, annotations, taints and cordon as they are: how the platform
+     * gives nodes the labels no kubelet may give itself ({@code node-role.kubernetes.io/*}), a replacement node included.
+     * Writes nothing to a node that carries them already; a node that goes away meanwhile is a success. Idempotent.
+     *
+     * @return how many nodes were written
+     */
+    int labelPoolNodes(ClusterConnection cluster, String nodePool, Map<String, String> labels);
+
     /** The pods bound to a node (listed and filtered here: not every API server selects by {@code spec.nodeName}). */
     List<PodOnNode> podsOn(ClusterConnection cluster, String node);
 

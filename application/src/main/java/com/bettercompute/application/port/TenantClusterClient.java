@@ -45,4 +45,32 @@ public interface TenantClusterClient {
      * {@code groups} claim names, with no binding per person. Idempotent, as {@link #ensureServiceAccount}.
      */
     void ensureSignInGroups(ClusterConnection cluster);
+
+    /** The prefix of a signed-in person's user name in a cluster: {@code nc:} and the ID token's {@code sub}. */
+    String SIGN_IN_USER_PREFIX = "nc:";
+
+    /**
+     * The platform as the OpenID Connect provider a cluster trusts for people signed in with {@code kubectl}: its issuer
+     * (the platform's public base URL, the tokens' {@code iss}) and the client id its ID tokens for this cluster carry as
+     * {@code aud}. The user is {@link #SIGN_IN_USER_PREFIX} and {@code sub}, the groups the {@code groups} claim.
+     */
+    record IdTokenTrust(String issuer, String clientId) {
+        public IdTokenTrust {
+            if (issuer == null || issuer.isBlank() || clientId == null || clientId.isBlank()) {
+                throw new IllegalArgumentException("an ID token trust names an issuer and a client id");
+            }
+        }
+    }
+
+    /**
+     * Makes the cluster's Identity Service for GKE configuration (the {@code ClientConfig} {@code default} in
+     * {@code kube-public}) trust {@code trust}'s ID tokens: its authentication entry of the platform's name set to it,
+     * every other entry and every other field (those GKE fills in) left as they are; the object created when Identity
+     * Service has not written it yet. Writes nothing when it holds already. Idempotent.
+     *
+     * @throws ProviderException {@code FAILED_PRECONDITION} when the cluster does not serve the {@code ClientConfig}
+     *                           kind (Identity Service is not enabled on it, as on an Autopilot cluster); as the class
+     *                           says otherwise
+     */
+    void trustIdTokens(ClusterConnection cluster, IdTokenTrust trust);
 }

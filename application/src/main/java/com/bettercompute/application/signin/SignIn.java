@@ -131,7 +131,8 @@ public final class SignIn {
     /**
      * Approves (or denies) the pending code as the caller. Only a caller who may {@code connect} to the
      * cluster decides: another organization's caller sees {@code NOT_FOUND}, as everywhere. An approval also
-     * makes sure the cluster binds the sign-in groups to their roles.
+     * makes sure the cluster trusts the platform's ID tokens (its Identity Service configuration names the platform's
+     * issuer and the cluster's audience) and binds the sign-in groups to their roles.
      */
     public Decided decide(Caller caller, String userCode, boolean approve) {
         DeviceGrant grant = pendingGrant(userCode);
@@ -147,9 +148,14 @@ public final class SignIn {
             try {
                 ClusterConnection connection = connections.of(cluster.id()).orElseThrow(() -> new DomainException(ErrorCode.INVALID_STATE,
                         "The cluster is not reachable yet; approve once it is ready.", Map.of("state", cluster.state().wire())));
+                String audience = clusters.audience(cluster).orElseThrow(() -> new DomainException(ErrorCode.INVALID_STATE,
+                        "The cluster has no provider name yet; approve once it is ready.", Map.of("state", cluster.state().wire())));
+                // before the token exists: the cluster's Identity Service must name the platform when kubectl first sends it
+                tenantClusters.trustIdTokens(connection, new TenantClusterClient.IdTokenTrust(issuer.get(), audience));
                 tenantClusters.ensureSignInGroups(connection);
             } catch (ProviderException e) {
-                throw unreachable(e);
+                // the cluster reached, but it cannot trust the platform (no Identity Service): its own state, said as is
+                throw e.kind() == ProviderException.Kind.FAILED_PRECONDITION ? e.toDomainException() : unreachable(e);
             }
         }
         if (!grants.decide(grant.deviceCodeHash(), approve ? Decision.APPROVED : Decision.DENIED, caller.id())) {
@@ -160,9 +166,9 @@ public final class SignIn {
     }
 
     /**
-     * The platform could not reach the cluster's Kubernetes API to bind the sign-in groups (no credential for
-     * the provider account on this replica, the provider or the cluster down): the person approving is told
-     * why, and may approve the same code again; nothing was decided.
+     * The platform could not reach the cluster's Kubernetes API to name its issuer there or bind the sign-in groups
+     * (no credential for the provider account on this replica, the provider or the cluster down): the person
+     * approving is told why, and may approve the same code again; nothing was decided.
      */
     private static DomainException unreachable(ProviderException e) {
         return new DomainException(ErrorCode.INVALID_STATE, "The platform cannot reach the cluster's Kubernetes API to approve "

@@ -231,6 +231,23 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
         }
     }
 
+    @Override
+    public int labelPoolNodes(ClusterConnection cluster, String nodePool, Map<String, String> labels) {
+        failIfAsked();
+        int written = 0;
+        for (ClusterNode n : List.copyOf(nodes.values())) {
+            if (!nodePool.equals(n.labels().get(NODE_POOL_LABEL)) || n.labels().entrySet().containsAll(labels.entrySet())) {
+                continue;
+            }
+            Map<String, String> next = new HashMap<>(n.labels());
+            next.putAll(labels);
+            nodes.put(n.name(), new ClusterNode(n.name(), next, n.annotations(), n.ready(), n.unschedulable(), n.taints()));
+            nodeWrites++;
+            written++;
+        }
+        return written;
+    }
+
     /** A running pod on a node. */
     public void pod(String node, String namespace, String name) {
         pods.computeIfAbsent(node, n -> new ArrayList<>()).add(new PodOnNode(new ObjectRef("v1", "Pod", namespace, name,

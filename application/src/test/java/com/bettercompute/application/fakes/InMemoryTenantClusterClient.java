@@ -28,6 +28,7 @@ public final class InMemoryTenantClusterClient implements TenantClusterClient {
     private final List<Minted> minted = new ArrayList<>();
     private final List<String> platformTokensSeen = new ArrayList<>();
     private final java.util.Set<String> signInGroups = new java.util.LinkedHashSet<>();
+    private final Map<String, IdTokenTrust> trusted = new LinkedHashMap<>();
     private final Deque<ProviderException> failures = new ArrayDeque<>();
     private Duration maxTokenLifetime = Duration.ofDays(2);
     private int sequence;
@@ -72,6 +73,17 @@ public final class InMemoryTenantClusterClient implements TenantClusterClient {
     public synchronized void ensureSignInGroups(ClusterConnection cluster) {
         enter(cluster);
         signInGroups.add(cluster.endpointUrl());
+    }
+
+    /** What each cluster (by endpoint) was told to trust, the last time. */
+    public synchronized Map<String, IdTokenTrust> trusted() {
+        return Map.copyOf(trusted);
+    }
+
+    @Override
+    public synchronized void trustIdTokens(ClusterConnection cluster, IdTokenTrust trust) {
+        enter(cluster);
+        trusted.put(cluster.endpointUrl(), trust);
     }
 
     @Override

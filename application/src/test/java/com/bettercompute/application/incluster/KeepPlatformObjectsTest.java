@@ -88,4 +88,27 @@ class KeepPlatformObjectsTest {
         assertThat(cluster.ensured.get(0).nodeClasses()).containsExactly(new NodeClass("h100-8x",
                 Map.of("nationalcompute.com/node-class", "h100-8x", "nationalcompute.com/market-node", "true")));
     }
+
+    @Test
+    void the_cpu_workers_nodes_get_the_cpu_role_and_a_replacement_node_gets_it_at_the_next_keep() {
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.ACME_TRAIN, null, null, null));
+        reachable(MarketWorld.ACME_TRAIN);
+        cluster.node("gke-worker-0", "bc-cpu-worker", true);
+        cluster.node("gke-gpu-0", "bc-m-abc", true);
+
+        keep.keep(MarketWorld.ACME_TRAIN);
+        assertThat(cluster.nodes.get("gke-worker-0").labels()).containsEntry("node-role.kubernetes.io/cpu", "")
+                .containsEntry("cloud.google.com/gke-nodepool", "bc-cpu-worker");
+        assertThat(cluster.nodes.get("gke-gpu-0").labels()).doesNotContainKey("node-role.kubernetes.io/cpu");
+        int written = cluster.nodeWrites;
+
+        keep.keep(MarketWorld.ACME_TRAIN);
+        assertThat(cluster.nodeWrites).as("a labelled node is not written again").isEqualTo(written);
+
+        // GKE repaired the node: a new one of the pool, without the label a kubelet cannot give itself
+        cluster.nodes.remove("gke-worker-0");
+        cluster.node("gke-worker-1", "bc-cpu-worker", false);
+        keep.keep(MarketWorld.ACME_TRAIN);
+        assertThat(cluster.nodes.get("gke-worker-1").labels()).containsEntry("node-role.kubernetes.io/cpu", "");
+    }
 }

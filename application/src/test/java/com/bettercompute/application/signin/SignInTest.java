@@ -11,6 +11,7 @@ import com.bettercompute.application.incluster.ReachableClusters;
 import com.bettercompute.application.market.MarketCallers;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.application.port.IdTokenSigner;
+import com.bettercompute.application.port.TenantClusterClient;
 import com.bettercompute.application.port.InMemoryClusterProvider;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
@@ -92,6 +93,23 @@ class SignInTest {
         assertThat(token.issuer()).isEqualTo(ISSUER);
         assertThat(token.expiresAt()).isEqualTo(token.issuedAt().plus(SignIn.ID_TOKEN_LIFETIME));
         assertThat(tenantClusters.signInGroupsMade()).containsExactly("https://127.0.0.1:6443");
+        assertThat(tenantClusters.trusted()).as("the cluster trusts the tokens' issuer for its audience")
+                .containsExactly(java.util.Map.entry("https://127.0.0.1:6443", new TenantClusterClient.IdTokenTrust(ISSUER, audience())));
+    }
+
+    @Test
+    void an_approval_fails_clearly_where_the_cluster_cannot_trust_the_platform_and_leaves_the_code_pending() {
+        SignIn.DeviceAuthorization d = signIn.start(audience());
+        tenantClusters.failNextCall(new com.bettercompute.application.port.ProviderException(
+                com.bettercompute.application.port.ProviderException.Kind.FAILED_PRECONDITION,
+                "The cluster does not serve ClientConfig (authentication.gke.io/v2alpha1): Identity Service for GKE is not enabled on it."));
+
+        assertThatThrownBy(() -> signIn.decide(caller("user:alice@acme.example"), d.userCode(), true))
+                .isInstanceOfSatisfying(DomainException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_STATE);
+                    assertThat(e.getMessage()).contains("Identity Service").doesNotContain("cannot reach");
+                });
+        assertThat(error(() -> signIn.redeemDeviceCode(d.deviceCode()))).isEqualTo("authorization_pending");
     }
 
     /** A replica without a credential for the cluster's provider account, or a provider that is down. */
@@ -154,6 +172,7 @@ class SignInTest {
                 .isInstanceOfSatisfying(DomainException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         assertThat(error(() -> signIn.redeemDeviceCode(d.deviceCode()))).isEqualTo("access_denied");
         assertThat(tenantClusters.signInGroupsMade()).as("a denial reaches no cluster").isEmpty();
+        assertThat(tenantClusters.trusted()).isEmpty();
     }
 
     @Test

@@ -29,7 +29,6 @@ import java.util.concurrent.TimeUnit;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The {@link ClusterProvider} the server runs with, from its options: {@code --gke-endpoint HOST:PORT}
@@ -79,11 +78,6 @@ public final class GkeProviderSetup implements AutoCloseable {
         return from(provider, gkeEndpoint, simOperation, clock, null);
     }
 
-    /** As {@link #from(String, String, Duration, Clock, Path, Supplier)}, the simulated clusters trusting no issuer. */
-    public static GkeProviderSetup from(String provider, String gkeEndpoint, Duration simOperation, Clock clock, Path simulatorState) {
-        return from(provider, gkeEndpoint, simOperation, clock, simulatorState, null);
-    }
-
     /**
      * @param provider          {@code simulator} or {@code gke}
      * @param gkeEndpoint       null, or {@code HOST:PORT}
@@ -92,13 +86,8 @@ public final class GkeProviderSetup implements AutoCloseable {
      * @param simulatorState    where the embedded simulator keeps its world (its clusters' Kubernetes APIs under
      *                          {@code kubernetes/}), so a restarted server finds the provider as it left it; null:
      *                          in memory
-     * @param platformIssuer    the platform's OpenID Connect issuer (its public base URL), read now or, while it gives
-     *                          null, at the first ID token a simulated cluster sees: the embedded simulator's clusters
-     *                          trust it, as a GKE cluster configured for the platform's identity service would (on GKE
-     *                          the cluster's own configuration does it); null: they trust none
      */
-    public static GkeProviderSetup from(String provider, String gkeEndpoint, Duration simOperation, Clock clock, Path simulatorState,
-                                        Supplier<URI> platformIssuer) {
+    public static GkeProviderSetup from(String provider, String gkeEndpoint, Duration simOperation, Clock clock, Path simulatorState) {
         if (gkeEndpoint != null && !gkeEndpoint.isBlank()) {
             if (!gkeEndpoint.matches("[^\\s/]+:\\d{1,5}")) {
                 throw new IllegalArgumentException("--gke-endpoint takes HOST:PORT, not \"" + gkeEndpoint + "\"");
@@ -121,15 +110,6 @@ public final class GkeProviderSetup implements AutoCloseable {
                 try {
                     apis = withKubernetesApis(simulator, clock, simulatorState == null ? null : simulatorState.resolve("kubernetes"),
                             new SimulatedKubernetesApis.Settings(simOperation.dividedBy(4), null));
-                    if (platformIssuer != null) {
-                        URI known = platformIssuer.get();
-                        if (known != null) {
-                            // known now (--public-url): one the clusters cannot trust stops the start
-                            apis.trustIssuer(known);
-                        } else {
-                            apis.trustIssuer(platformIssuer);
-                        }
-                    }
                     // gRPC on loopback in plaintext; the platform's identity in the simulated clusters is the token their
                     // API server gave it, as Google credentials (never sent in the clear: plaintext calls carry none)
                     Endpoint endpoint = new Endpoint(simulator.grpcTarget(), Transport.PLAINTEXT,
@@ -165,7 +145,7 @@ public final class GkeProviderSetup implements AutoCloseable {
      * refused: the calls would carry no credentials over a network.
      */
     public static FilestoreSharedVolumeProvider.Endpoint filestoreAt(String url) {
-        java.net.URI uri;
+        URI uri;
         try {
             uri = URI.create(url);
         } catch (IllegalArgumentException e) {
@@ -228,6 +208,11 @@ public final class GkeProviderSetup implements AutoCloseable {
             @Override
             public String masterVersion(String project, String location, String cluster) {
                 return simulator.masterVersion(project, location, cluster);
+            }
+
+            @Override
+            public boolean identityService(String project, String location, String cluster) {
+                return simulator.identityService(project, location, cluster);
             }
         };
     }

@@ -14,6 +14,7 @@ import com.bettercompute.application.fakes.MutableClock;
 import com.bettercompute.adapters.k8s.Fabric8TenantClusterClient;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.ClusterObservation;
+import com.bettercompute.application.port.TenantClusterClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -41,7 +42,6 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -49,7 +49,6 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Date;
 
@@ -67,7 +66,7 @@ class GkeProviderSetupTest {
 
     static Stream<Arguments> nodePools() {
         var plain = NodePool.newBuilder().setName("cpu").setVersion("1.32.9-gke.1108000")
-                .setConfig(NodeConfig.newBuilder().setMachineType("e2-standard-4").putLabels("node-role.kubernetes.io/cpu", ""))
+                .setConfig(NodeConfig.newBuilder().setMachineType("e2-standard-4").putLabels("example.com/team", "a"))
                 .build();
         var gpu = NodePool.newBuilder().setName("market-r1").setVersion("1.33.5-gke.1080000")
                 .setConfig(NodeConfig.newBuilder().setMachineType("a3-highgpu-8g")
@@ -80,7 +79,7 @@ class GkeProviderSetupTest {
                 .build();
         return Stream.of(
                 Arguments.of("a CPU pool: its labels, no GPUs", plain,
-                        new SimulatedKubernetesApis.NodePool(2, Map.of("node-role.kubernetes.io/cpu", ""),
+                        new SimulatedKubernetesApis.NodePool(2, Map.of("example.com/team", "a"),
                                 List.of(), 0, "e2-standard-4", "1.32.9-gke.1108000")),
                 Arguments.of("a GPU pool: accelerator label and count, taints with Kubernetes' effects", gpu,
                         new SimulatedKubernetesApis.NodePool(2, Map.of("nationalcompute.com/request", "r1",
@@ -155,12 +154,13 @@ class GkeProviderSetupTest {
     }
 
     /**
-     * The issuer the setup is given reaches the clusters the provider reports: an ID token of that issuer
-     * for the cluster is its user in the cluster, bound as the platform binds its groups. The issuer here is a
-     * stand-in for the platform's (discovery and JWKS on loopback).
+     * A Standard cluster the provider creates has Identity Service for GKE, and the embedded simulator's cluster trusts
+     * the issuer its ClientConfig names once the platform's in-cluster client wrote it there, and none before: an ID
+     * token of that issuer for the cluster is then its user, bound as the platform binds its groups. The issuer here is
+     * a stand-in for the platform's (discovery and JWKS on loopback).
      */
     @Test
-    void theEmbeddedSimulatorsClustersTrustTheIssuerTheServerNames() throws Exception {
+    void theEmbeddedSimulatorsClustersTrustTheIssuerTheirClientConfigNames() throws Exception {
         RSAKey key = new RSAKeyGenerator(2048).keyIDFromThumbprint(true).generate();
         HttpServer issuer = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         String url = "http://127.0.0.1:" + issuer.getAddress().getPort();
@@ -172,39 +172,30 @@ class GkeProviderSetupTest {
             exchange.close();
         });
         issuer.start();
-        // named once the platform listens, after the simulator started, as the server names it
-        java.util.concurrent.atomic.AtomicReference<URI> named = new java.util.concurrent.atomic.AtomicReference<>();
-        try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ZERO, clock, null, named::get)) {
-            named.set(URI.create(url));
+        try (GkeProviderSetup setup = GkeProviderSetup.from("simulator", null, Duration.ZERO, clock, null);
+             Fabric8TenantClusterClient tenant = new Fabric8TenantClusterClient(30_000)) {
             setup.provider().createCluster(new ClusterSpec(AT, ID, ClusterMode.STANDARD, ReleaseChannel.REGULAR, null, List.of(), false, null, null));
             ClusterObservation cluster = setup.provider().observe(AT);
+            String audience = SimulatedKubernetesApis.audienceOf(AT.project(), AT.location(), AT.name());
             SignedJWT token = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).build(), new JWTClaimsSet.Builder()
-                    .issuer(url).subject("p-1").audience(SimulatedKubernetesApis.audienceOf(AT.project(), AT.location(), AT.name()))
+                    .issuer(url).subject("p-1").audience(audience)
                     .claim("groups", List.of("nc:admin")).issueTime(Date.from(clock.instant()))
                     .expirationTime(Date.from(clock.instant().plusSeconds(900))).build());
             token.sign(new RSASSASigner(key));
-            Config admin = new ConfigBuilder(Config.empty()).withMasterUrl("https://" + cluster.endpoint()).withCaCertData(cluster.caCertificate())
-                    .withOauthToken(setup.kubernetesApis().orElseThrow().adminToken()).build();
-            Config person = new ConfigBuilder(admin).withOauthToken(token.serialize()).withRequestRetryBackoffLimit(0).build();
-            try (KubernetesClient platform = new KubernetesClientBuilder().withConfig(admin).build();
-                 KubernetesClient signedIn = new KubernetesClientBuilder().withConfig(person).build()) {
+            ClusterConnection platform = new ClusterConnection("https://" + cluster.endpoint(), cluster.caCertificate(),
+                    setup.kubernetesApis().orElseThrow().adminToken());
+            Config person = new ConfigBuilder(Config.empty()).withMasterUrl(platform.endpointUrl()).withCaCertData(cluster.caCertificate())
+                    .withOauthToken(token.serialize()).withRequestRetryBackoffLimit(0).build();
+            try (KubernetesClient signedIn = new KubernetesClientBuilder().withConfig(person).build()) {
+                tenant.ensureSignInGroups(platform);
                 assertThatThrownBy(() -> signedIn.nodes().list()).isInstanceOfSatisfying(KubernetesClientException.class,
-                        e -> assertThat(e.getStatus().getMessage()).contains("User \"nc:p-1\" cannot list resource \"nodes\""));
-                platform.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata().withName("nc-oidc-admin").endMetadata()
-                        .addNewSubject().withKind("Group").withName("nc:admin").withApiGroup("rbac.authorization.k8s.io").endSubject()
-                        .withNewRoleRef().withKind("ClusterRole").withName("cluster-admin").withApiGroup("rbac.authorization.k8s.io").endRoleRef()
-                        .build()).create();
+                        e -> assertThat(e.getCode()).as("no issuer in the ClientConfig yet").isEqualTo(401));
+                tenant.trustIdTokens(platform, new TenantClusterClient.IdTokenTrust(url, audience));
                 assertThat(signedIn.nodes().list().getItems()).isNotEmpty();
             }
         } finally {
             issuer.stop(0);
         }
-    }
-
-    @Test
-    void anIssuerKnownAtTheStartThatTheSimulatedClustersCannotTrustStopsTheStart() {
-        assertThatThrownBy(() -> GkeProviderSetup.from("simulator", null, Duration.ZERO, clock, null, () -> URI.create("http://example.com")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("https");
     }
 
     @ParameterizedTest(name = "{0}: {1}")

@@ -13,13 +13,17 @@ import java.util.Map;
  * (its name has the reserved {@code bc-} prefix), listed with the cluster's pools; the node pools API
  * may not resize, change or delete it, and it goes with its cluster. It counts neither towards the
  * cluster's node pool limit nor as the pool a Standard cluster must keep.
+ *
+ * <p>Its {@link #ROLE_LABEL} is not in the pool's node config: a kubelet may not give itself a
+ * {@code node-role.kubernetes.io/*} label, so the platform labels the pool's nodes inside the cluster,
+ * finding them by the node pool label GKE gives every node ({@code cloud.google.com/gke-nodepool: bc-cpu-worker}).
  */
 public final class CpuWorker {
     private CpuWorker() {}
 
     public static final String NAME = "bc-cpu-worker";
     public static final String MACHINE_TYPE = "e2-standard-4";
-    /** The node role label, as {@code kubectl get nodes} shows roles. */
+    /** The node role label, as {@code kubectl get nodes} shows roles; set on the nodes by the platform, not by GKE. */
     public static final String ROLE_LABEL = "node-role.kubernetes.io/cpu";
 
     /**
@@ -28,7 +32,7 @@ public final class CpuWorker {
      */
     public static NodePoolSpec spec(List<String> zones) {
         return new NodePoolSpec(NAME, MACHINE_TYPE, 1, null, NodePoolSpec.DEFAULT_DISK_GIB, NodePoolSpec.DEFAULT_DISK_TYPE, false, null,
-                zones, Map.of(ROLE_LABEL, ""), List.of());
+                zones, Map.of(), List.of());
     }
 
     public static boolean is(NodePoolSpec spec) {

@@ -491,6 +491,12 @@ public final class InClusterRun {
         }
 
         @Override
+        public int labelPoolNodes(ClusterConnection cluster, String nodePool, Map<String, String> labels) {
+            count("labelPoolNodes");
+            return client.labelPoolNodes(cluster, nodePool, labels);
+        }
+
+        @Override
         public List<PodOnNode> podsOn(ClusterConnection cluster, String node) {
             count("podsOn");
             return client.podsOn(cluster, node);

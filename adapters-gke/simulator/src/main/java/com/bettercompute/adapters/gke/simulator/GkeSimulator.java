@@ -204,6 +204,14 @@ public final class GkeSimulator implements AutoCloseable {
         return core.masterVersion(project, location, cluster);
     }
 
+    /**
+     * Whether a running cluster has Identity Service for GKE enabled ({@code identityServiceConfig.enabled}): then its
+     * Kubernetes API serves the {@code ClientConfig} kind and trusts the ID tokens one names. False when no such cluster runs.
+     */
+    public boolean identityService(String project, String location, String cluster) {
+        return core.identityService(project, location, cluster);
+    }
+
     /** A node pool with how many nodes it has over all its zones. */
     public record PoolNodes(int nodes, com.google.container.v1.NodePool pool) {}
 

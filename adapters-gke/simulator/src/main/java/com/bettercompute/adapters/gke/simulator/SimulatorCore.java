@@ -373,6 +373,9 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         if (change.hasDesiredMasterAuthorizedNetworksConfig()) {
             setAuthorizedNetworks(c, change.getDesiredMasterAuthorizedNetworksConfig());
         }
+        if (change.hasDesiredIdentityServiceConfig()) {
+            c.setIdentityServiceConfig(change.getDesiredIdentityServiceConfig());
+        }
         if (change.hasDesiredDefaultEnablePrivateNodes()) {
             c.getNetworkConfigBuilder().setDefaultEnablePrivateNodes(change.getDesiredDefaultEnablePrivateNodes());
             c.getPrivateClusterConfigBuilder().setEnablePrivateNodes(change.getDesiredDefaultEnablePrivateNodes());
@@ -560,6 +563,12 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         return cluster == null ? null : cluster.cluster.getCurrentMasterVersion();
     }
 
+    /** Whether a running cluster has Identity Service for GKE enabled; false when no such cluster runs. */
+    synchronized boolean identityService(String project, String location, String clusterName) {
+        SimCluster cluster = withApi(project, location, clusterName);
+        return cluster != null && cluster.cluster.getIdentityServiceConfig().getEnabled();
+    }
+
     /** The node pools whose nodes exist (as {@link #nodeCounts}), as the API reports them; null as there. */
     synchronized Map<String, NodePool> nodePools(String project, String location, String clusterName) {
         SimCluster cluster = withApi(project, location, clusterName);
@@ -658,6 +667,9 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
                 throw Ref.invalid("Autopilot clusters must be regional clusters.");
             }
             // gcloud's create-auto sends a default-pool: GKE keeps it as the pool it manages itself.
+            if (in.getIdentityServiceConfig().getEnabled()) {
+                throw Ref.invalid("Identity Service for GKE is not supported on Autopilot clusters.");
+            }
         } else if (requestedPools.isEmpty()) {
             if (in.getInitialNodeCount() <= 0) {
                 throw Ref.invalid("Cluster.initial_node_count must be greater than zero.");
@@ -900,6 +912,14 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
                 c.setStatus(Cluster.Status.RECONCILING);
                 return start(cluster, Operation.Type.UPDATE_CLUSTER, selfLink,
                         new Effect.ChangeCluster(ClusterUpdate.newBuilder().setDesiredDefaultEnablePrivateNodes(enable).build()));
+            }
+            case "desired_identity_service_config": {
+                if (c.getAutopilot().getEnabled() && update.getDesiredIdentityServiceConfig().getEnabled()) {
+                    throw Ref.invalid("Identity Service for GKE is not supported on Autopilot clusters.");
+                }
+                c.setStatus(Cluster.Status.RECONCILING);
+                return start(cluster, Operation.Type.UPDATE_CLUSTER, selfLink, new Effect.ChangeCluster(ClusterUpdate.newBuilder()
+                        .setDesiredIdentityServiceConfig(update.getDesiredIdentityServiceConfig()).build()));
             }
             case "desired_node_pool_autoscaling": {
                 NodePool.Builder pool = poolOf(cluster, update.getDesiredNodePoolId());

@@ -3,11 +3,8 @@ package com.bettercompute.adapters.gke.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.bettercompute.application.fakes.MutableClock;
-import com.google.api.gax.core.NoCredentialsProvider;
-import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.api.gax.rpc.NotFoundException;
 import com.google.cloud.container.v1.ClusterManagerClient;
-import com.google.cloud.container.v1.ClusterManagerSettings;
 import com.google.container.v1.Cluster;
 import com.google.container.v1.MasterAuthorizedNetworksConfig;
 import com.google.container.v1.NodePool;
@@ -17,7 +14,6 @@ import com.google.container.v1.ServerConfig;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
-import io.grpc.ManagedChannelBuilder;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -64,14 +60,7 @@ class GcloudDrivesTheSimulatorTest {
         gcloud = findOnPath("gcloud");
         Assumptions.assumeTrue(gcloud != null, "gcloud is not on PATH: the gcloud suite is skipped");
         simulator = GkeSimulator.start(clock, Duration.ZERO, 0, 0);
-        client = ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
-                .setEndpoint(simulator.grpcTarget())
-                .setCredentialsProvider(NoCredentialsProvider.create())
-                .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
-                        .setEndpoint(simulator.grpcTarget())
-                        .setChannelConfigurator(ManagedChannelBuilder::usePlaintext)
-                        .build())
-                .build());
+        client = PlaintextClusterManager.of(simulator);
     }
 
     @AfterAll

@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.bettercompute.application.fakes.MutableClock;
-import com.google.api.gax.core.NoCredentialsProvider;
-import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.api.gax.rpc.InvalidArgumentException;
 import com.google.cloud.container.v1.ClusterManagerClient;
-import com.google.cloud.container.v1.ClusterManagerSettings;
-import io.grpc.ManagedChannelBuilder;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -22,12 +18,7 @@ class GrpcCallsTest {
     @Test
     void each_call_is_counted_under_its_method_faulted_ones_included() throws IOException {
         try (GkeSimulator simulator = GkeSimulator.start(new MutableClock(), Duration.ZERO, 0, 0);
-             ClusterManagerClient client = ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
-                     .setEndpoint(simulator.grpcTarget())
-                     .setCredentialsProvider(NoCredentialsProvider.create())
-                     .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
-                             .setEndpoint(simulator.grpcTarget()).setChannelConfigurator(ManagedChannelBuilder::usePlaintext).build())
-                     .build())) {
+             ClusterManagerClient client = PlaintextClusterManager.of(simulator)) {
             assertThat(simulator.grpcCalls()).isEmpty();
             client.listClusters(PARENT);
             client.listClusters(PARENT);

@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.bettercompute.application.fakes.MutableClock;
-import com.google.api.gax.core.NoCredentialsProvider;
-import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
 import com.google.cloud.container.v1.ClusterManagerClient;
-import com.google.cloud.container.v1.ClusterManagerSettings;
 import com.google.container.v1.Cluster;
 import com.google.container.v1.ClusterUpdate;
 import com.google.container.v1.CreateClusterRequest;
@@ -17,7 +14,6 @@ import com.google.container.v1.Operation;
 import com.google.container.v1.ReleaseChannel;
 import com.google.container.v1.SetNodePoolSizeRequest;
 import com.google.container.v1.UpdateClusterRequest;
-import io.grpc.ManagedChannelBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -54,12 +50,7 @@ class SimulatorStateTest {
     private void startSimulator(Path directory) {
         simulator = GkeSimulator.start(clock, OPERATION, 0, 0, Pause.NONE, directory);
         try {
-            client = ClusterManagerClient.create(ClusterManagerSettings.newBuilder()
-                    .setEndpoint(simulator.grpcTarget())
-                    .setCredentialsProvider(NoCredentialsProvider.create())
-                    .setTransportChannelProvider(InstantiatingGrpcChannelProvider.newBuilder()
-                            .setEndpoint(simulator.grpcTarget()).setChannelConfigurator(ManagedChannelBuilder::usePlaintext).build())
-                    .build());
+            client = PlaintextClusterManager.of(simulator);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -30,15 +30,41 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * ID tokens of a trusted OpenID Connect issuer (the platform), checked as kube-apiserver's OIDC
- * authenticator checks them: RS256 signature against the issuer's JWKS (found through its discovery
- * document on first use; fetched again when a token names a key it does not hold, as after a rotation,
- * at most once per {@link #REFETCH_INTERVAL}; cached for {@link #CACHE_FOR}), {@code iss} exact,
- * {@code aud} the cluster called, {@code exp} and {@code nbf} on the simulator's clock. The user is
- * {@code nc:} + {@code sub}, the groups the {@code groups} claim.
+ * ID tokens of one OpenID Connect issuer a cluster's Identity Service configuration names (a {@code ClientConfig}'s
+ * {@code oidc} entry, {@link Rules}), checked as kube-apiserver's OIDC authenticator checks them: RS256 signature
+ * against the issuer's JWKS (found through its discovery document on first use; fetched again when a token names a
+ * key it does not hold, as after a rotation, at most once per {@link #REFETCH_INTERVAL}; cached for
+ * {@link #CACHE_FOR}), {@code iss} exact, {@code aud} the entry's {@code clientID}, {@code exp} and {@code nbf} on the
+ * simulator's clock. The user is the entry's {@code userPrefix} and its {@code userClaim}, the groups its
+ * {@code groupPrefix} and each of its {@code groupsClaim}.
  */
 final class OidcAuthenticator {
-    static final String USERNAME_PREFIX = "nc:";
+    /**
+     * One {@code spec.authentication[].oidc} entry of a {@code ClientConfig}, as far as a token check reads it. An absent
+     * {@code userClaim} is {@code sub}; an absent {@code userPrefix} is the issuer and {@code #} (none for {@code email}),
+     * and {@code -} is none, as kube-apiserver's {@code --oidc-username-prefix}; an absent {@code groupPrefix} is none.
+     */
+    record Rules(String issuer, String clientId, String userClaim, String userPrefix, String groupsClaim, String groupPrefix) {
+        static Rules of(Map<String, Object> oidc) {
+            String issuer = Obj.str(oidc, "issuerURI");
+            String userClaim = blankToNull(Obj.str(oidc, "userClaim"));
+            return new Rules(issuer == null ? null : issuer.replaceAll("/+$", ""), Obj.str(oidc, "clientID"),
+                    userClaim == null ? "sub" : userClaim, Obj.str(oidc, "userPrefix"), blankToNull(Obj.str(oidc, "groupsClaim")),
+                    Obj.str(oidc, "groupPrefix"));
+        }
+
+        String userPrefixOrDefault() {
+            if (userPrefix == null || userPrefix.isEmpty()) {
+                return "email".equals(userClaim) ? "" : issuer + "#";
+            }
+            return "-".equals(userPrefix) ? "" : userPrefix;
+        }
+
+        private static String blankToNull(String value) {
+            return value == null || value.isBlank() ? null : value;
+        }
+    }
+
     static final Duration CACHE_FOR = Duration.ofMinutes(5);
     static final Duration REFETCH_INTERVAL = Duration.ofSeconds(30);
     /** How long a failed discovery is not tried again (on the simulator's clock). */
@@ -60,7 +86,7 @@ final class OidcAuthenticator {
     }
 
     /**
-     * Trusts {@code issuer}: https, or http on a loopback address only (kube-apiserver takes https alone;
+     * Trusts {@code issuer}: https, or http on a loopback address only (Identity Service takes https alone;
      * the embedded platform serves plain http on loopback, where nothing can be listened to in between).
      */
     static OidcAuthenticator trusting(URI issuer, Clock clock) {
@@ -89,8 +115,11 @@ final class OidcAuthenticator {
         return issuer;
     }
 
-    /** The person the token names, if it is a valid ID token of the issuer for {@code audience}; else null. */
-    Caller authenticate(SignedJWT jwt, String audience) {
+    /** The person the token names, if it is a valid ID token of the issuer under {@code rules}; else null. */
+    Caller authenticate(SignedJWT jwt, Rules rules) {
+        if (rules.clientId() == null || rules.clientId().isBlank()) {
+            return null;
+        }
         DefaultJWTProcessor<SecurityContext> keys = processor();
         if (keys == null) {
             return null;
@@ -98,22 +127,27 @@ final class OidcAuthenticator {
         JWTClaimsSet claims;
         try {
             claims = keys.process(jwt, null);
-            new ClockedClaimsVerifier(clock, issuer, Set.of(audience), Set.of("sub", "exp", "iat"), false).verify(claims, null);
+            new ClockedClaimsVerifier(clock, issuer, Set.of(rules.clientId()), Set.of(rules.userClaim(), "exp", "iat"), false)
+                    .verify(claims, null);
         } catch (BadJOSEException e) {
             return null;
         } catch (JOSEException e) {
             LOG.warn("simulated Kubernetes API: the keys of the trusted issuer {} could not be read: {}", issuer, e.getMessage());
             return null;
         }
-        List<String> groups;
+        List<String> groups = new java.util.ArrayList<>();
+        String user;
         try {
-            List<String> claimed = claims.getStringListClaim("groups");
-            groups = claimed == null ? List.of() : claimed;
+            user = claims.getStringClaim(rules.userClaim());
+            if (rules.groupsClaim() != null) {
+                List<String> claimed = claims.getStringListClaim(rules.groupsClaim());
+                String prefix = rules.groupPrefix() == null ? "" : rules.groupPrefix();
+                (claimed == null ? List.<String>of() : claimed).forEach(g -> groups.add(prefix + g));
+            }
         } catch (ParseException e) {
             return null;
         }
-        String subject = claims.getSubject();
-        return subject.isBlank() ? null : Caller.person(USERNAME_PREFIX + subject, groups);
+        return user == null || user.isBlank() ? null : Caller.person(rules.userPrefixOrDefault() + user, groups);
     }
 
     /** The processor holding the issuer's key source, after a first discovery; null while discovery fails. */

@@ -43,7 +43,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -59,8 +58,8 @@ import java.util.regex.Pattern;
  *
  * <p>Added to what the CRUD mock does: every request must carry a bearer token (else 401): the admin token
  * of this server ({@link #adminToken()}, the platform's credential), a ServiceAccount token minted by
- * TokenRequest for that cluster, in force and whose account still stands, or an ID token of the trusted
- * issuer ({@link #trustIssuer}) for that cluster; TokenRequest itself (RS256 JWTs with the cluster as
+ * TokenRequest for that cluster, in force and whose account still stands, or an ID token of an issuer the
+ * cluster's Identity Service configuration names ({@link IdentityService}); TokenRequest itself (RS256 JWTs with the cluster as
  * their issuer, at least 10 minutes as Kubernetes requires), with each cluster's public OIDC discovery
  * document and JWKS; TokenReview; the discovery documents and {@code /version} that {@code kubectl}
  * needs; one Node per node of each node pool as the GKE simulator has them, following resizes; the
@@ -88,6 +87,15 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
          */
         default String masterVersion(String project, String location, String cluster) {
             return null;
+        }
+
+        /**
+         * Whether the cluster has Identity Service for GKE enabled: then its API serves the {@code ClientConfig} kind and
+         * holds the {@code default} one in {@code kube-public}, and trusts the ID tokens of the issuers that object names
+         * (and no other). False when not known.
+         */
+        default boolean identityService(String project, String location, String cluster) {
+            return false;
         }
 
         /** Pools known by their node counts only: plain nodes, no labels, taints or GPUs. */
@@ -179,6 +187,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     /** What a TokenRequest without expirationSeconds gets, as on Kubernetes. */
     static final long DEFAULT_EXPIRATION_SECONDS = 3600;
     static final String NODE_POOL_LABEL = "cloud.google.com/gke-nodepool";
+    /** The node role labels, which only someone allowed to edit nodes may set, never the node's own kubelet. */
+    static final String NODE_ROLE_PREFIX = "node-role.kubernetes.io/";
     /**
      * The user the admin token authenticates, as admission webhooks see it in {@code request.userInfo}
      * (a tenant's service account is {@code system:serviceaccount:<namespace>:<name>}).
@@ -215,10 +225,10 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
     private final ServiceAccountIssuer serviceAccounts;
     /** Where the nodes find the NFS exports pods mount; none until {@link #nfsExports} says. */
     private volatile NfsExports nfsExports = NfsExports.NONE;
-    /** The platform as the issuer of people's ID tokens; null until {@link #trustIssuer} names it. */
-    private volatile OidcAuthenticator trusted;
-    /** Where the issuer to trust is read at the next ID token while {@link #trusted} is null; null: nowhere. */
-    private volatile Supplier<URI> trustedOnFirstUse;
+    /** The issuers the clusters' Identity Service configurations name, by URL: each one's keys read and cached once for all. */
+    private final Map<String, OidcAuthenticator> issuers = new ConcurrentHashMap<>();
+    /** Issuers a configuration named that cannot be trusted (not https off loopback), logged once each. */
+    private final Set<String> untrusted = ConcurrentHashMap.newKeySet();
     private final String adminToken;
     private final String caBase64;
     /** Where clusters' objects and the server's identity are kept; null: in memory only. */
@@ -417,50 +427,29 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         }
     }
 
-    /**
-     * Trusts the ID tokens of this OpenID Connect issuer (the platform's public base URL) in every cluster, as
-     * kube-apiserver's {@code --oidc-issuer-url} does: signed RS256 by a key of the issuer's JWKS (found through
-     * {@code <issuer>/.well-known/openid-configuration}, fetched at the first such token), {@code iss} exactly
-     * the issuer, {@code aud} {@code projects/<p>/locations/<l>/clusters/<c>} of the cluster called, in force on
-     * the simulator's clock; the user is {@code nc:<sub>}, the groups the {@code groups} claim. https, or http on
-     * a loopback address only. Replaces an issuer trusted before.
-     *
-     * @throws IllegalArgumentException when the URL is not one an issuer can have
-     */
-    public void trustIssuer(URI issuer) {
-        trusted = OidcAuthenticator.trusting(issuer, clock);
-        trustedOnFirstUse = null;
-    }
-
-    /**
-     * As {@link #trustIssuer(URI)}, with the issuer {@code issuer} gives at the first ID token a cluster sees: a
-     * platform's URL is known only once it listens, after its clusters' API has started. While it gives null, ID
-     * tokens are refused; an issuer it gives that cannot be trusted is logged and ID tokens are refused.
-     */
-    public void trustIssuer(Supplier<URI> issuer) {
-        trusted = null;
-        trustedOnFirstUse = issuer;
-    }
-
-    private OidcAuthenticator trusted() {
-        OidcAuthenticator current = trusted;
-        Supplier<URI> later = trustedOnFirstUse;
-        if (current != null || later == null) {
-            return current;
-        }
-        URI issuer = later.get();
-        if (issuer == null) {
-            return null;
+    /** The issuer's authenticator, or null when a configuration named an issuer that cannot be trusted. */
+    private OidcAuthenticator issuer(String url) {
+        OidcAuthenticator known = issuers.get(url);
+        if (known != null) {
+            return known;
         }
         try {
-            current = OidcAuthenticator.trusting(issuer, clock);
+            return issuers.computeIfAbsent(url, u -> OidcAuthenticator.trusting(URI.create(u), clock));
         } catch (IllegalArgumentException e) {
-            LOG.warn("simulated Kubernetes API: ID tokens are refused: {}", e.getMessage());
-            trustedOnFirstUse = null;
+            if (untrusted.add(url)) {
+                LOG.warn("simulated Kubernetes API: a ClientConfig names an issuer whose ID tokens are refused: {}", e.getMessage());
+            }
             return null;
         }
-        trusted = current;
-        return current;
+    }
+
+    /** The cluster's API, started on this first need of it; null when the provider runs no such cluster. */
+    private SimCluster started(String project, String location, String cluster) {
+        SimCluster known = clusters.get(clusterKey(project, location, cluster));
+        if (known != null || nodeSource.nodePools(project, location, cluster) == null) {
+            return known;
+        }
+        return clusters.computeIfAbsent(clusterKey(project, location, cluster), k -> new SimCluster(project, location, cluster));
     }
 
     /** The audience an ID token for this cluster must carry. */
@@ -497,12 +486,18 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         if (serviceAccounts.issued(issuer)) {
             return serviceAccounts.verify(jwt, key, audiences);
         }
-        OidcAuthenticator oidc = trusted();
-        if (oidc == null || !oidc.issuer().equals(issuer) || api.isEmpty()) {
+        SimCluster started = api.isEmpty() || issuer == null ? null : started(project, location, cluster);
+        if (started == null) {
             return null;
         }
-        Caller person = oidc.authenticate(jwt, audienceOf(project, location, cluster));
-        return person == null ? null : new ServiceAccountIssuer.Verified(person, api);
+        for (OidcAuthenticator.Rules rules : started.identityServiceRules()) {
+            OidcAuthenticator oidc = issuer.equals(rules.issuer()) ? issuer(rules.issuer()) : null;
+            Caller person = oidc == null ? null : oidc.authenticate(jwt, rules);
+            if (person != null) {
+                return new ServiceAccountIssuer.Verified(person, api);
+            }
+        }
+        return null;
     }
 
     private static String bearer(String authorization) {
@@ -682,7 +677,32 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         /** One round of the simulated controllers over this cluster's objects, then a save if anything changed. */
         synchronized void step(Map<String, NodePool> pools) {
             syncNodes(pools);
+            installIdentityService();
             reconcile();
+        }
+
+        /**
+         * What Identity Service for GKE adds to a cluster once it is enabled: the {@code ClientConfig} kind and the
+         * {@code default} one; the platform then writes its issuer into it.
+         */
+        private void installIdentityService() {
+            if (!nodeSource.identityService(project, location, name) || store.get(CRDS + "/" + IdentityService.CRD) != null) {
+                return;
+            }
+            String crd = json.asJson(IdentityService.crd());
+            create(CRDS, crd);
+            crud.expectCustomResource(CustomResourceDefinitionContext.fromCrd(json.unmarshal(crd,
+                    io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class)));
+            if (store.get(IdentityService.DEFAULT) == null) {
+                create(IdentityService.CLIENT_CONFIGS, json.asJson(IdentityService.defaultClientConfig(name,
+                        "https://" + endpointFor(project, location, name), caBase64)));
+            }
+            save();
+        }
+
+        /** The OIDC entries of the cluster's Identity Service configuration; none while Identity Service is not enabled. */
+        synchronized List<OidcAuthenticator.Rules> identityServiceRules() {
+            return nodeSource.identityService(project, location, name) ? IdentityService.rules(store) : List.of();
         }
 
         /** The controllers' rounds until nothing changes (at most a few: each round's changes feed the next). */
@@ -1339,7 +1359,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                         }
                         NodeBuilder built = new NodeBuilder()
                                 .withNewMetadata().withName(node)
-                                .addToLabels(shape.labels())
+                                .addToLabels(kubeletLabels(shape.labels()))
                                 .addToLabels(NODE_POOL_LABEL, pool).addToLabels("kubernetes.io/hostname", node)
                                 .addToLabels("kubernetes.io/os", "linux")
                                 .addToLabels("node.kubernetes.io/instance-type", shape.machineType())
@@ -1362,6 +1382,17 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 }
             }
             return changed;
+        }
+
+        /**
+         * The labels a kubelet registers its node with: the pool's, less {@code node-role.kubernetes.io/*}, which
+         * NodeRestriction keeps a kubelet from giving itself (a real kubelet asked for one does not start at all; this
+         * one registers without it). Someone with the right to edit nodes sets them, as the platform does.
+         */
+        private static Map<String, String> kubeletLabels(Map<String, String> pool) {
+            Map<String, String> out = new java.util.LinkedHashMap<>(pool);
+            out.keySet().removeIf(k -> k.startsWith(NODE_ROLE_PREFIX));
+            return out;
         }
 
         private static Map<String, io.fabric8.kubernetes.api.model.Quantity> quantities(Map<String, String> values) {

@@ -22,6 +22,8 @@ final class SimulatedCluster implements AutoCloseable {
     static final String PROJECT = "prj";
     static final String LOCATION = "us-central1-a";
     static final String REQUEST_LABEL = "nationalcompute.com/request";
+    /** The pool of the cluster's one CPU-only, untainted node. */
+    static final String CPU_WORKER = "cpu-worker";
     static final SimulatedKubernetesApis.Taint GPU_WORKER = new SimulatedKubernetesApis.Taint("nationalcompute.com/gpu-worker", "true", "NoSchedule");
     private static final java.util.concurrent.atomic.AtomicInteger NEXT = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -29,6 +31,8 @@ final class SimulatedCluster implements AutoCloseable {
     static final class World implements AutoCloseable {
         final MutableClock clock;
         final Map<String, Map<String, SimulatedKubernetesApis.NodePool>> clusters;
+        /** The clusters with Identity Service for GKE enabled, as the GKE simulator would say. */
+        final java.util.Set<String> identityService = ConcurrentHashMap.newKeySet();
         final SimulatedKubernetesApis apis;
 
         World(SimulatedKubernetesApis.Settings settings) {
@@ -40,9 +44,17 @@ final class SimulatedCluster implements AutoCloseable {
               Map<String, Map<String, SimulatedKubernetesApis.NodePool>> clusters) {
             this.clock = clock;
             this.clusters = clusters;
-            apis = SimulatedKubernetesApis.start(clock, (p, l, c) -> {
-                Map<String, SimulatedKubernetesApis.NodePool> pools = clusters.get(c);
-                return pools == null ? null : Map.copyOf(pools);
+            apis = SimulatedKubernetesApis.start(clock, new SimulatedKubernetesApis.NodeSource() {
+                @Override
+                public Map<String, SimulatedKubernetesApis.NodePool> nodePools(String project, String location, String cluster) {
+                    Map<String, SimulatedKubernetesApis.NodePool> pools = clusters.get(cluster);
+                    return pools == null ? null : Map.copyOf(pools);
+                }
+
+                @Override
+                public boolean identityService(String project, String location, String cluster) {
+                    return identityService.contains(cluster);
+                }
             }, directory, settings);
         }
 
@@ -72,7 +84,7 @@ final class SimulatedCluster implements AutoCloseable {
         this.name = "c" + NEXT.incrementAndGet();
         clock = world.clock;
         apis = world.apis;
-        pools.put("cpu-worker", new SimulatedKubernetesApis.NodePool(1, Map.of("node-role.kubernetes.io/cpu", ""), List.of(), 0, "e2-standard-4"));
+        pools.put(CPU_WORKER, new SimulatedKubernetesApis.NodePool(1, Map.of(), List.of(), 0, "e2-standard-4"));
         world.clusters.put(name, pools);
         client = clientWith(apis.adminToken());
     }
@@ -81,6 +93,27 @@ final class SimulatedCluster implements AutoCloseable {
         Config config = new ConfigBuilder(Config.empty()).withMasterUrl("https://" + apis.endpointFor(PROJECT, LOCATION, name))
                 .withCaCertData(apis.caCertificateBase64()).withOauthToken(token).withRequestRetryBackoffLimit(0).build();
         return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    /** Identity Service for GKE turned on at the provider: the cluster's API shows its objects from the next round. */
+    void enableIdentityService(World world) {
+        world.identityService.add(name);
+        apis.step();
+    }
+
+    /**
+     * The {@code default} ClientConfig's authentication as Identity Service for GKE documents it, trusting {@code issuer}'s
+     * ID tokens for this cluster's audience: user {@code nc:<sub>}, groups the {@code groups} claim.
+     */
+    @SuppressWarnings("unchecked")
+    void trust(java.net.URI issuer) {
+        client.genericKubernetesResources("authentication.gke.io/v2alpha1", "ClientConfig").inNamespace("kube-public")
+                .withName("default").edit(c -> {
+                    ((Map<String, Object>) c.getAdditionalProperties().get("spec")).put("authentication", List.of(Map.of(
+                            "name", "platform", "oidc", Map.of("clientID", SimulatedKubernetesApis.audienceOf(PROJECT, LOCATION, name),
+                                    "issuerURI", issuer.toString(), "userClaim", "sub", "userPrefix", "nc:", "groupsClaim", "groups"))));
+                    return c;
+                });
     }
 
     /** A market grant at the provider: a pool of GPU nodes labelled for the request, tainted for GPU work. */

@@ -105,6 +105,9 @@ class SimulatedClusterKubectlTest {
     @Test
     void cordon_and_taint_reach_the_node() throws Exception {
         String node = cluster.client.nodes().list().getItems().get(0).getMetadata().getName();
+        // the CPU worker's role, as the platform labels it (a kubelet may not give itself a node-role label)
+        Kubectl.Run label = run("label", "node", node, "node-role.kubernetes.io/cpu=");
+        assertThat(label.exit()).as(label.output()).isZero();
         Kubectl.Run cordon = run("cordon", node);
         assertThat(cordon.exit()).as(cordon.output()).isZero();
         Kubectl.Run taint = run("taint", "node", node, "nationalcompute.com/preempting=true:NoSchedule");

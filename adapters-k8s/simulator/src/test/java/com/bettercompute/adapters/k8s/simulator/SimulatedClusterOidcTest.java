@@ -32,9 +32,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A simulated cluster trusting an OpenID Connect issuer (a stand-in for the platform, over HTTP on loopback)
- * as kube-apiserver's OIDC authenticator does: a person's ID token for this cluster is the user
- * {@code nc:<sub>} in the groups it names, and the platform's bindings of {@code nc:view|edit|admin} give
- * the roles; every token that is not exactly right is 401.
+ * only as its Identity Service for GKE configuration says — the {@code ClientConfig} {@code default} in
+ * {@code kube-public}, with the documented fields — and as kube-apiserver's OIDC authenticator checks tokens: a
+ * person's ID token for this cluster is the user {@code nc:<sub>} in the groups it names, and the platform's bindings
+ * of {@code nc:view|edit|admin} give the roles; every token that is not exactly right is 401.
  */
 class SimulatedClusterOidcTest {
     private static SimulatedCluster.World world;
@@ -50,7 +51,8 @@ class SimulatedClusterOidcTest {
         world = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS);
         cluster = new SimulatedCluster(world);
         issuer = new TestIssuer();
-        world.apis.trustIssuer(issuer.uri());
+        cluster.enableIdentityService(world);
+        cluster.trust(issuer.uri());
         audience = SimulatedKubernetesApis.audienceOf(SimulatedCluster.PROJECT, SimulatedCluster.LOCATION, cluster.name);
         for (String[] binding : new String[][] {{"view", "view"}, {"edit", "edit"}, {"admin", "cluster-admin"}}) {
             cluster.apply("""
@@ -194,14 +196,26 @@ class SimulatedClusterOidcTest {
         }
     }
 
+    private static final java.util.Map<SimulatedCluster, SimulatedCluster.World> WORLDS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static SimulatedCluster.World own(SimulatedCluster cluster) {
+        return WORLDS.get(cluster);
+    }
+
     /** A cluster of its own trusting an issuer of its own: the keys it caches and its refetch budget are this test's alone. */
     private static void withOwnIssuer(java.util.function.BiConsumer<SimulatedCluster, TestIssuer> test) {
         try (SimulatedCluster.World own = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS);
              SimulatedCluster alone = new SimulatedCluster(own);
              TestIssuer keys = new TestIssuer()) {
-            own.apis.trustIssuer(keys.uri());
+            alone.enableIdentityService(own);
+            alone.trust(keys.uri());
             bindAdmins(alone);
-            test.accept(alone, keys);
+            WORLDS.put(alone, own);
+            try {
+                test.accept(alone, keys);
+            } finally {
+                WORLDS.remove(alone);
+            }
         }
     }
 
@@ -250,28 +264,90 @@ class SimulatedClusterOidcTest {
         });
     }
 
-    /** The platform's URL is known once it listens, after its clusters' API started: the issuer is read at the first ID token. */
     @Test
-    void an_issuer_named_later_is_read_at_the_first_id_token_it_is_known_by() {
+    void identity_service_brings_the_client_config_kind_and_its_default_object_naming_the_cluster_and_no_issuer() {
+        try (SimulatedCluster.World own = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS);
+             SimulatedCluster alone = new SimulatedCluster(own)) {
+            assertThat(alone.client.apiextensions().v1().customResourceDefinitions().withName("clientconfigs.authentication.gke.io").get())
+                    .as("not before it is enabled").isNull();
+            alone.enableIdentityService(own);
+
+            var config = alone.client.genericKubernetesResources("authentication.gke.io/v2alpha1", "ClientConfig").inNamespace("kube-public")
+                    .withName("default").get();
+            java.util.Map<String, Object> spec = Obj.map(config.getAdditionalProperties().get("spec"));
+            assertThat(spec).containsEntry("name", alone.name)
+                    .containsEntry("server", "https://" + own.apis.endpointFor(SimulatedCluster.PROJECT, SimulatedCluster.LOCATION, alone.name))
+                    .containsEntry("certificateAuthorityData", own.apis.caCertificateBase64())
+                    .doesNotContainKey("authentication");
+        }
+    }
+
+    @Test
+    void an_id_token_is_refused_before_the_client_config_names_its_issuer_and_accepted_after() {
         try (SimulatedCluster.World own = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS);
              SimulatedCluster alone = new SimulatedCluster(own);
              TestIssuer keys = new TestIssuer()) {
-            java.util.concurrent.atomic.AtomicReference<URI> named = new java.util.concurrent.atomic.AtomicReference<>();
-            own.apis.trustIssuer(named::get);
             bindAdmins(alone);
             try (KubernetesClient person = alone.clientWith(keys.sign(adminClaims(alone, keys)))) {
-                assertThat(SimulatedCluster.code(() -> person.nodes().list())).as("no issuer known yet").isEqualTo(401);
-                named.set(keys.uri());
-                assertThat(SimulatedCluster.code(() -> person.nodes().list())).as("the issuer named since").isNull();
+                assertThat(SimulatedCluster.code(() -> person.nodes().list())).as("no Identity Service").isEqualTo(401);
+                alone.enableIdentityService(own);
+                assertThat(SimulatedCluster.code(() -> person.nodes().list())).as("Identity Service, no issuer in its ClientConfig")
+                        .isEqualTo(401);
+                alone.trust(keys.uri());
+                assertThat(SimulatedCluster.code(() -> person.nodes().list())).as("the ClientConfig names the issuer").isNull();
             }
         }
     }
 
     @Test
-    void an_issuer_named_later_that_cannot_be_trusted_leaves_id_tokens_refused() {
+    void a_client_config_counts_only_while_identity_service_is_enabled() {
         withOwnIssuer((alone, keys) -> {
-            alone.apis.trustIssuer(() -> URI.create("http://example.com"));
             try (KubernetesClient person = alone.clientWith(keys.sign(adminClaims(alone, keys)))) {
+                assertThat(SimulatedCluster.code(() -> person.nodes().list())).isNull();
+                own(alone).identityService.remove(alone.name);
+                assertThat(SimulatedCluster.code(() -> person.nodes().list())).as("Identity Service turned off").isEqualTo(401);
+            }
+        });
+    }
+
+    @Test
+    void a_client_config_for_another_client_id_does_not_let_the_token_in() {
+        withOwnIssuer((alone, keys) -> {
+            String elsewhere = SimulatedKubernetesApis.audienceOf(SimulatedCluster.PROJECT, SimulatedCluster.LOCATION, "elsewhere");
+            try (KubernetesClient person = alone.clientWith(keys.sign(keys.idToken(elsewhere, "abc", List.of("nc:admin"), alone.clock.instant())))) {
+                assertThat(SimulatedCluster.code(() -> person.nodes().list())).isEqualTo(401);
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "userPrefix {0}, groupPrefix {1}: user {2}, group {3}")
+    @CsvSource(nullValues = "absent", value = {
+            "nc:,    absent, nc:abc,        nc:view",
+            "-,      absent, abc,           nc:view",
+            "absent, absent, ISSUER#abc,    nc:view",
+            "nc:,    oidc:,  nc:abc,        oidc:nc:view"})
+    void the_user_and_groups_are_named_by_the_client_configs_prefixes(String userPrefix, String groupPrefix, String user, String group)
+            throws Exception {
+        java.util.Map<String, Object> oidc = new java.util.HashMap<>(java.util.Map.of("issuerURI", issuer.url(), "clientID", audience,
+                "groupsClaim", "groups"));
+        if (userPrefix != null) {
+            oidc.put("userPrefix", userPrefix);
+        }
+        if (groupPrefix != null) {
+            oidc.put("groupPrefix", groupPrefix);
+        }
+        Caller caller = OidcAuthenticator.trusting(issuer.uri(), world.clock).authenticate(
+                com.nimbusds.jwt.SignedJWT.parse(idToken("abc", "nc:view")), OidcAuthenticator.Rules.of(oidc));
+
+        assertThat(caller.user()).isEqualTo(user.replace("ISSUER", issuer.url()));
+        assertThat(caller.groups()).containsExactly(group, "system:authenticated");
+    }
+
+    @Test
+    void a_client_config_naming_an_issuer_that_cannot_be_trusted_leaves_id_tokens_refused() {
+        withOwnIssuer((alone, keys) -> {
+            alone.trust(URI.create("http://example.com"));
+            try (KubernetesClient person = alone.clientWith(keys.sign(adminClaims(alone, keys).issuer("http://example.com")))) {
                 assertThat(SimulatedCluster.code(() -> person.nodes().list())).isEqualTo(401);
             }
         });
@@ -279,14 +355,14 @@ class SimulatedClusterOidcTest {
 
     @Test
     void an_issuer_is_https_or_http_on_loopback() {
-        try (SimulatedKubernetesApis other = SimulatedKubernetesApis.start(world.clock, (p, l, c) -> null)) {
-            assertThatThrownBy(() -> other.trustIssuer(URI.create("http://example.com"))).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("https");
-            assertThatThrownBy(() -> other.trustIssuer(URI.create("ftp://127.0.0.1/x"))).isInstanceOf(IllegalArgumentException.class);
-            other.trustIssuer(URI.create("https://platform.example.com"));
-            other.trustIssuer(URI.create("http://127.0.0.1:8080"));
-            other.trustIssuer(URI.create("http://localhost:8080"));
-        }
+        assertThatThrownBy(() -> OidcAuthenticator.trusting(URI.create("http://example.com"), world.clock))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("https");
+        assertThatThrownBy(() -> OidcAuthenticator.trusting(URI.create("ftp://127.0.0.1/x"), world.clock))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(OidcAuthenticator.trusting(URI.create("https://platform.example.com/"), world.clock).issuer())
+                .isEqualTo("https://platform.example.com");
+        assertThat(OidcAuthenticator.trusting(URI.create("http://127.0.0.1:8080"), world.clock).issuer()).isEqualTo("http://127.0.0.1:8080");
+        assertThat(OidcAuthenticator.trusting(URI.create("http://localhost:8080"), world.clock).issuer()).isEqualTo("http://localhost:8080");
     }
 
     @Test

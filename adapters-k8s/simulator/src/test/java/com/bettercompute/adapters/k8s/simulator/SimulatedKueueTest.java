@@ -366,7 +366,7 @@ class SimulatedKueueTest {
         assertThat(cluster.client.pods().inNamespace("default").list().getItems()).singleElement().satisfies(p -> {
             assertThat(p.getStatus().getPhase()).isEqualTo("Running");
             assertThat(cluster.client.nodes().withName(p.getSpec().getNodeName()).get().getMetadata().getLabels())
-                    .containsKey("node-role.kubernetes.io/cpu");
+                    .containsEntry(SimulatedKubernetesApis.NODE_POOL_LABEL, SimulatedCluster.CPU_WORKER);
         });
     }
 

@@ -45,4 +45,23 @@ class SimulatedNodesTest {
         assertThat(SimulatedKubernetesApis.topology("europe-west4-b"))
                 .isEqualTo(Map.of("topology.kubernetes.io/region", "europe-west4", "topology.kubernetes.io/zone", "europe-west4-b"));
     }
+
+    @Test
+    void a_node_registers_without_the_role_labels_its_kubelet_may_not_give_itself_and_keeps_one_set_by_an_editor_of_nodes() {
+        try (SimulatedCluster.World world = new SimulatedCluster.World(SimulatedKubernetesApis.Settings.DEFAULTS);
+             SimulatedCluster cluster = new SimulatedCluster(world)) {
+            cluster.pools.put("tools", new SimulatedKubernetesApis.NodePool(1, Map.of("node-role.kubernetes.io/tools", "",
+                    "example.com/team", "a"), List.of(), 0, "e2-standard-4"));
+            world.apis.step();
+            Node tools = cluster.client.nodes().withLabel(SimulatedKubernetesApis.NODE_POOL_LABEL, "tools").list().getItems().get(0);
+
+            assertThat(tools.getMetadata().getLabels()).containsEntry("example.com/team", "a").doesNotContainKey("node-role.kubernetes.io/tools");
+
+            cluster.client.nodes().withName(tools.getMetadata().getName())
+                    .edit(n -> { n.getMetadata().getLabels().put("node-role.kubernetes.io/tools", ""); return n; });
+            world.apis.step();
+            assertThat(cluster.client.nodes().withName(tools.getMetadata().getName()).get().getMetadata().getLabels())
+                    .containsKey("node-role.kubernetes.io/tools");
+        }
+    }
 }

@@ -63,7 +63,7 @@ class SimulatedWorkloadsTest {
         assertThat(pods).hasSize(3).allSatisfy(p -> {
             assertThat(p.getStatus().getPhase()).isEqualTo("Running");
             assertThat(p.getMetadata().getName()).startsWith(sets.get(0).getMetadata().getName() + "-");
-            assertThat(node(p)).containsKey("node-role.kubernetes.io/cpu");
+            assertThat(node(p)).containsEntry(SimulatedKubernetesApis.NODE_POOL_LABEL, SimulatedCluster.CPU_WORKER);
         });
         var web = cluster.client.apps().deployments().inNamespace("default").withName("web").get();
         assertThat(web.getStatus().getAvailableReplicas()).isEqualTo(3);
@@ -116,7 +116,7 @@ class SimulatedWorkloadsTest {
         // the GPU node's worker taint is not tolerated: one pod, on the CPU worker
         assertThat(pods("app", "logs")).singleElement().satisfies(p -> {
             assertThat(p.getStatus().getPhase()).isEqualTo("Running");
-            assertThat(node(p)).containsKey("node-role.kubernetes.io/cpu");
+            assertThat(node(p)).containsEntry(SimulatedKubernetesApis.NODE_POOL_LABEL, SimulatedCluster.CPU_WORKER);
         });
         assertThat(cluster.client.apps().daemonSets().inNamespace("default").withName("logs").get().getStatus().getNumberReady())
                 .isEqualTo(1);
@@ -302,7 +302,7 @@ class SimulatedWorkloadsTest {
         });
         assertThat(pods("training.kubeflow.org/job-role", "launcher")).singleElement().satisfies(p -> {
             assertThat(p.getStatus().getPhase()).isEqualTo("Running");
-            assertThat(node(p)).containsKey("node-role.kubernetes.io/cpu");
+            assertThat(node(p)).containsEntry(SimulatedKubernetesApis.NODE_POOL_LABEL, SimulatedCluster.CPU_WORKER);
         });
 
         cluster.advance(Duration.ofMinutes(5));

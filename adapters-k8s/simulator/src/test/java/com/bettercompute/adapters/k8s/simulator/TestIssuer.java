@@ -31,12 +31,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * on loopback (a JDK HTTP server), RSA keys made with Nimbus, ID tokens signed with them. Keys can be
  * added (a rotation); it counts how often its JWKS is read.
  */
-final class TestIssuer implements AutoCloseable {
+public final class TestIssuer implements AutoCloseable {
     private final HttpServer server;
     private final List<RSAKey> keys = new CopyOnWriteArrayList<>();
     final AtomicInteger jwksReads = new AtomicInteger();
 
-    TestIssuer() {
+    public TestIssuer() {
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         } catch (IOException e) {
@@ -54,11 +54,11 @@ final class TestIssuer implements AutoCloseable {
         keys.add(newKey());
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
-    URI uri() {
+    public URI uri() {
         return URI.create(url());
     }
 
@@ -78,13 +78,13 @@ final class TestIssuer implements AutoCloseable {
     }
 
     /** Claims of an ID token from this issuer for the cluster's audience, issued now, in force for 15 minutes. */
-    JWTClaimsSet.Builder idToken(String audience, String subject, List<String> groups, Instant now) {
+    public JWTClaimsSet.Builder idToken(String audience, String subject, List<String> groups, Instant now) {
         return new JWTClaimsSet.Builder().issuer(url()).audience(audience).subject(subject).claim("groups", groups)
                 .issueTime(Date.from(now)).expirationTime(Date.from(now.plusSeconds(900)));
     }
 
     /** Signed with the issuer's current key. */
-    String sign(JWTClaimsSet.Builder claims) {
+    public String sign(JWTClaimsSet.Builder claims) {
         return sign(claims, keys.get(0));
     }
 
