@@ -94,7 +94,7 @@ class SimulatedHostPathsTest {
                   volumes: [{name: shared, hostPath: {path: /mnt/shared}}]
                 """.formatted(name, writes, onGpu
                 ? "nodeSelector: {nationalcompute.com/request: r1}\n  tolerations: [{key: nationalcompute.com/gpu-worker, operator: Exists}]"
-                : "nodeSelector: {node-role.kubernetes.io/cpu: \"\"}"));
+                : "nodeSelector: {cloud.google.com/gke-nodepool: " + SimulatedCluster.CPU_WORKER + "}"));
         cluster.advance(Duration.ofSeconds(1));
     }
 
