@@ -143,7 +143,7 @@ class SharedVolumeEndToEndTest {
               namespace: default
               annotations: {sim.better-compute.dev/writes: "/data/checkpoint.bin=1048576"}
             spec:
-              nodeSelector: {node-role.kubernetes.io/cpu: ""}
+              nodeSelector: {cloud.google.com/gke-nodepool: bc-cpu-worker}
               containers:
                 - name: train
                   image: trainer
