@@ -115,6 +115,18 @@ class MarketRoutesTest {
     }
 
     @Test
+    void a_job_held_over_the_max_cluster_size_is_listed_queued_with_the_quota_as_its_cause() {
+        api.w.hold(ACME_TRAIN + "/ml/too-big", ACME_TRAIN, 96);
+
+        JsonNode item = api.send("GET", "/api/k8s/requests?cluster=train", DAVE, null).json().at("/items/0");
+        assertThat(item.get("phase").asText()).isEqualTo("queued");
+        assertThat(item.get("reason").asText()).isEqualTo("InsufficientQuota");
+        assertThat(item.get("message").asText()).as("names the max cluster size").contains("max cluster size");
+        assertThat(item.at("/job/name").asText()).isEqualTo("too-big");
+        assertThat(item.get("granted_nodes").asInt()).isZero();
+    }
+
+    @Test
     void the_feed_pages_with_a_cursor() {
         api.w.tickAndReady();
         api.w.ports.clock().advance(Duration.ofSeconds(5));

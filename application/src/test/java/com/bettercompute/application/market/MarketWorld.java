@@ -134,6 +134,17 @@ public final class MarketWorld {
                 new FileMarketRequest.Command(jobId, clusterId, POOL, gpus, limitLabel, null));
     }
 
+    /** Records a job its cluster's Kueue holds back for quota (over the max cluster size), as the in-cluster sync would. */
+    public void hold(String jobId, String clusterId, int gpus) {
+        ports.transactions().inTransaction(() -> {
+            com.bettercompute.domain.market.Market market = markets.load();
+            market.hold(new com.bettercompute.domain.market.JobDemand(jobId, clusterId,
+                    com.bettercompute.domain.market.PoolId.parse(POOL), gpus, null, null), ports.clock().instant());
+            markets.save(market);
+            return null;
+        });
+    }
+
     /** A tick, then every node it granted reports ready at once, as the clusters would. */
     public void tickAndReady() {
         var outcome = tick.run();

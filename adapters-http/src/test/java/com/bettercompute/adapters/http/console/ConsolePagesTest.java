@@ -149,6 +149,15 @@ class ConsolePagesTest {
     }
 
     @Test
+    void a_job_held_over_the_max_cluster_size_is_listed_as_waiting_in_its_queue_with_no_request_filed() {
+        ConsoleWorld.Browser b = world.signedIn(ALICE);
+        world.w.hold("batch/v1/default/too-big", ACME_TRAIN, 96);
+        String page = b.get("/console/clusters/" + ACME_TRAIN + "/workloads").body();
+        assertThat(page).contains("default/too-big").contains("the max cluster size is reached, no request filed yet")
+                .contains("InsufficientQuota");
+    }
+
+    @Test
     void a_job_reclaimed_twice_has_one_run_history_with_its_three_attempts_and_each_request_its_own_times() {
         ConsoleWorld.Browser b = world.signedIn(ALICE);
         String job = ACME_TRAIN + "/default/train-llm";
