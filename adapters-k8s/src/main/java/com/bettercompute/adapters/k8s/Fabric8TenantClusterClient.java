@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 import java.time.Instant;
@@ -102,12 +101,8 @@ public final class Fabric8TenantClusterClient implements TenantClusterClient, Au
     @Override
     public void trustIdTokens(ClusterConnection cluster, IdTokenTrust trust) {
         apis.call(cluster, "trust the platform's ID tokens", client -> {
-            APIResourceList served;
-            try {
-                served = client.getApiResources(CLIENT_CONFIGS.getGroup() + "/" + CLIENT_CONFIGS.getVersion());
-            } catch (KubernetesClientException e) {
-                served = null;
-            }
+            // null when the group version is not served (404); any other failure is the call's own, said as such
+            APIResourceList served = client.getApiResources(CLIENT_CONFIGS.getGroup() + "/" + CLIENT_CONFIGS.getVersion());
             if (served == null || served.getResources() == null
                     || served.getResources().stream().noneMatch(r -> CLIENT_CONFIGS.getPlural().equals(r.getName()))) {
                 throw new ProviderException(ProviderException.Kind.FAILED_PRECONDITION, "The cluster does not serve ClientConfig "

@@ -558,9 +558,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
                 return status(404, "NotFound", "no running cluster " + key);
             }
             SimCluster cluster = clusters.computeIfAbsent(key, k -> new SimCluster(m.group(1), m.group(2), m.group(3)));
-            if (!cluster.synced) {
-                cluster.step(pools);
-            }
+            cluster.stepFirst(pools);
             String query = m.group(5) == null ? "" : m.group(5);
             try {
                 MockResponse response = cluster.dispatch(caller, request, path, query, pools);
@@ -585,6 +583,8 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         final Set<String> nodes = new TreeSet<>();
         /** Whether the nodes were synced once since this cluster's API started (or was restored). */
         boolean synced;
+        /** Whether a whole round of the controllers has run since this cluster's API started (or was restored). */
+        private volatile boolean stepped;
         final ClusterStore store = new ClusterStore(crud, json);
         final SimulatedPods pods = new SimulatedPods(store, settings.nodeReadyAfter(), this::podAdmissionWanted);
         final SimulatedServices services = new SimulatedServices(store);
@@ -679,6 +679,22 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
             syncNodes(pools);
             installIdentityService();
             reconcile();
+            stepped = true;
+        }
+
+        /**
+         * The first round, before the first request is answered: a request arriving while another runs it waits for it,
+         * so no caller sees the cluster before its nodes and add-ons (the Identity Service kinds among them) are there.
+         */
+        void stepFirst(Map<String, NodePool> pools) {
+            if (stepped) {
+                return;
+            }
+            synchronized (this) {
+                if (!stepped) {
+                    step(pools);
+                }
+            }
         }
 
         /**
