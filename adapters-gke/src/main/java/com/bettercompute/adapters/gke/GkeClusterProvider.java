@@ -256,7 +256,8 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
                 channel(cluster.getReleaseChannel().getChannel()),
                 cidrs,
                 cluster.getNetworkConfig().getDefaultEnablePrivateNodes() || cluster.getPrivateClusterConfig().getEnablePrivateNodes(),
-                pools);
+                pools,
+                cluster.getIdentityServiceConfig().getEnabled());
     }
 
     private static NodePoolObservation toObservation(NodePool pool) {
@@ -374,6 +375,8 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
             update.setDesiredControlPlaneEndpointsConfig(ControlPlaneEndpointsConfig.newBuilder()
                     .setIpEndpointsConfig(ControlPlaneEndpointsConfig.IPEndpointsConfig.newBuilder()
                             .setAuthorizedNetworksConfig(authorizedNetworks(n.cidrs()))));
+        } else if (change instanceof ClusterChange.IdentityService id) {
+            update.setDesiredIdentityServiceConfig(IdentityServiceConfig.newBuilder().setEnabled(id.enabled()));
         } else {
             throw new IllegalArgumentException("unknown change " + change);
         }

@@ -28,4 +28,10 @@ public sealed interface ClusterChange {
             cidrs = cidrs == null ? List.of() : List.copyOf(cidrs);
         }
     }
+
+    /**
+     * Turn Identity Service for GKE on or off: on, the cluster takes people's sign-in by the platform's ID tokens
+     * (through the {@code ClientConfig} the platform writes in it). Standard clusters only.
+     */
+    record IdentityService(boolean enabled) implements ClusterChange {}
 }

@@ -23,6 +23,8 @@ import java.util.Optional;
  * @param releaseChannel   null: not enrolled in a channel
  * @param nodePools        every node pool the provider has, ours or not (the temporary
  *                         {@link ClusterProvider#INITIAL_NODE_POOL} included)
+ * @param identityService  the provider's Identity Service for GKE is on: the cluster takes people's sign-in by the
+ *                         platform's ID tokens (always off on Autopilot, where GKE offers none)
  *
  * <p>No operation is part of it: the cluster's and its pools' statuses show work in flight ({@link #busy()}),
  * and the reconciler asks for its own operation only when it needs to know how that ended
@@ -41,10 +43,11 @@ public record ClusterObservation(
         ReleaseChannel releaseChannel,
         List<String> authorizedNetworks,
         boolean privateNodes,
-        List<NodePoolObservation> nodePools) {
+        List<NodePoolObservation> nodePools,
+        boolean identityService) {
 
     private static final ClusterObservation ABSENT =
-            new ClusterObservation(false, null, null, null, null, null, null, null, null, null, List.of(), false, List.of());
+            new ClusterObservation(false, null, null, null, null, null, null, null, null, null, List.of(), false, List.of(), false);
 
     public ClusterObservation {
         authorizedNetworks = authorizedNetworks == null ? List.of() : List.copyOf(authorizedNetworks);

@@ -60,8 +60,8 @@ public interface ClusterProvider {
     String createCluster(ClusterSpec spec);
 
     /**
-     * Starts one in-place change of the control plane. A version downgrade or a version not
-     * offered is {@link ProviderException.Kind#INVALID}; a cluster busy with another operation is
+     * Starts one in-place change of the control plane. A version downgrade, a version not
+     * offered, or Identity Service asked for on an Autopilot cluster is {@link ProviderException.Kind#INVALID}; a cluster busy with another operation is
      * {@link ProviderException.Kind#FAILED_PRECONDITION}; a missing cluster {@link ProviderException.Kind#NOT_FOUND}.
      */
     String updateCluster(ClusterLocator at, ClusterChange change);

@@ -287,7 +287,10 @@ public final class ClusterDecider {
                 .toList()).build();
     }
 
-    /** The first thing the provider has otherwise than the tenant wants, in the order it must be fixed; null: nothing. */
+    /**
+     * The first thing the provider has otherwise than the tenant wants (or the platform needs: Identity Service on a
+     * Standard cluster), in the order it must be fixed; null: nothing.
+     */
     static ProviderAction firstDifference(Cluster c, ClusterObservation obs) {
         if (c.mode() == ClusterMode.STANDARD) {
             for (NodePool pool : c.nodePools()) {
@@ -322,6 +325,11 @@ public final class ClusterDecider {
         }
         if (!new HashSet<>(c.authorizedNetworks()).equals(new HashSet<>(obs.authorizedNetworks()))) {
             return new ProviderAction.ChangeCluster(new ClusterChange.AuthorizedNetworks(c.authorizedNetworks()));
+        }
+        if (c.mode() == ClusterMode.STANDARD && !obs.identityService()) {
+            // People sign in to a Standard cluster through it, so one created before the platform set it at creation,
+            // or turned off at the provider, gets it back. GKE refuses it on Autopilot.
+            return new ProviderAction.ChangeCluster(new ClusterChange.IdentityService(true));
         }
         return null;
     }

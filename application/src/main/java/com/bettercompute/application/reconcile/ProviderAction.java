@@ -49,6 +49,9 @@ public sealed interface ProviderAction {
             if (change instanceof ClusterChange.Channel ch) {
                 return "set-release-channel " + ch.channel().wire();
             }
+            if (change instanceof ClusterChange.IdentityService id) {
+                return "set-identity-service " + (id.enabled() ? "on" : "off");
+            }
             return "set-authorized-networks " + String.join(",", ((ClusterChange.AuthorizedNetworks) change).cidrs());
         }
 

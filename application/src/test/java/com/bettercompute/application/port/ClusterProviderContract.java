@@ -244,6 +244,38 @@ public abstract class ClusterProviderContract {
     }
 
     @Test
+    void identityServiceIsOnForAStandardClusterTurnsOffAndOnInPlaceAndIsRefusedOnAutopilot() {
+        ClusterLocator at = runningStandard();
+        assertThat(provider().observe(at).identityService()).as("set at creation").isTrue();
+
+        provider().updateCluster(at, new ClusterChange.IdentityService(false));
+        letOperationsFinish();
+        assertThat(provider().observe(at).identityService()).isFalse();
+
+        provider().updateCluster(at, new ClusterChange.IdentityService(true));
+        ClusterObservation enabling = provider().observe(at);
+        assertThat(enabling.status()).isEqualTo(ClusterStatus.RECONCILING);
+        assertThat(enabling.identityService()).as("not before its operation is done").isFalse();
+        assertThatThrownBy(() -> provider().updateCluster(at, new ClusterChange.IdentityService(true)))
+                .as("one operation at a time").isInstanceOfSatisfying(ProviderException.class,
+                        e -> assertThat(e.kind()).isEqualTo(Kind.FAILED_PRECONDITION));
+        letOperationsFinish();
+        ClusterObservation enabled = provider().observe(at);
+        assertThat(enabled.identityService()).isTrue();
+        assertThat(enabled.settled()).isTrue();
+
+        ClusterSpec auto = autopilot(newClusterId());
+        provider().createCluster(auto);
+        letOperationsFinish();
+        assertThat(provider().observe(auto.at()).identityService()).isFalse();
+        assertThatThrownBy(() -> provider().updateCluster(auto.at(), new ClusterChange.IdentityService(true)))
+                .isInstanceOfSatisfying(ProviderException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.INVALID);
+                    assertThat(e.getMessage()).contains("Autopilot");
+                });
+    }
+
+    @Test
     void oneOperationAtATime() {
         ClusterSpec spec = standard(newClusterId(), ZONE);
         provider().createCluster(spec);

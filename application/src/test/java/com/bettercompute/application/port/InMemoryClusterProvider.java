@@ -101,6 +101,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         String masterVersion;
         List<String> authorized = List.of();
         boolean privateNodes;
+        boolean identityService;
         final Map<String, FakePool> pools = new LinkedHashMap<>();
         FakeOperation running;
 
@@ -272,7 +273,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
             }
         }
         return new ClusterObservation(true, c.clusterId, c.status, c.statusMessage, c.mode, "34.118.0." + (clusters.size() + 1), CA,
-                c.masterVersion, nodeVersion, c.channel, c.authorized, c.privateNodes, pools);
+                c.masterVersion, nodeVersion, c.channel, c.authorized, c.privateNodes, pools, c.identityService);
     }
 
     @Override
@@ -316,6 +317,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         c.masterVersion = version;
         c.authorized = spec.authorizedNetworks();
         c.privateNodes = spec.privateNodes();
+        c.identityService = spec.mode() == ClusterMode.STANDARD;
         if (spec.mode() == ClusterMode.STANDARD) {
             FakePool initial = new FakePool();
             initial.spec = new NodePoolSpec(INITIAL_NODE_POOL, "e2-small", 1, null, 30, "pd-standard", false, null, List.of(), Map.of(), List.of());
@@ -353,6 +355,11 @@ public final class InMemoryClusterProvider implements ClusterProvider {
             apply = () -> c.channel = ch.channel();
         } else if (change instanceof ClusterChange.AuthorizedNetworks n) {
             apply = () -> c.authorized = n.cidrs();
+        } else if (change instanceof ClusterChange.IdentityService id) {
+            if (c.mode == ClusterMode.AUTOPILOT && id.enabled()) {
+                throw new ProviderException(Kind.INVALID, "Identity Service for GKE is not supported on Autopilot clusters.");
+            }
+            apply = () -> c.identityService = id.enabled();
         } else {
             throw new IllegalArgumentException(String.valueOf(change));
         }

@@ -88,7 +88,7 @@ class ClusterDeciderTest {
                     List.of(), Map.of(), List.of(), null));
         }
         return new ClusterObservation(true, ID, status, null, mode, "10.0.0.1", "Q0E=", version, version, ReleaseChannel.REGULAR,
-                List.of(), false, nps);
+                List.of(), false, nps, mode == ClusterMode.STANDARD);
     }
 
     @Test
@@ -148,7 +148,7 @@ class ClusterDeciderTest {
                 new NodePoolObservation(ClusterProvider.INITIAL_NODE_POOL, NodePoolStatus.STOPPING, V1, 1, null, "e2-small", 30,
                         "pd-standard", false, null, List.of(), Map.of(), List.of(), null),
                 new NodePoolObservation("gpu", NodePoolStatus.RUNNING, V1, 2, null, "a3-highgpu-8g", 100,
-                        "pd-balanced", false, null, List.of(), Map.of(), List.of(), null)));
+                        "pd-balanced", false, null, List.of(), Map.of(), List.of(), null)), true);
         Decided d = decide(c, obs, AT, NOW);
         assertThat(d.acts()).isFalse();
         assertThat(d.next().state()).isEqualTo(ClusterState.PROVISIONING);
@@ -196,6 +196,59 @@ class ClusterDeciderTest {
         assertThat(d.action().label()).isEqualTo(label);
         assertThat(d.action()).isInstanceOf(ProviderAction.ChangeCluster.class);
         assertThat(d.next().state()).isEqualTo(ClusterState.UPDATING);
+    }
+
+    /**
+     * Identity Service for GKE on a Standard cluster, as the platform needs it for people's sign-in: turned on by an
+     * update when the provider shows it off, after any other drift, never while an operation runs (ours found after a
+     * crash included: it is waited for, not sent again), never on Autopilot.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a ready Standard cluster with it off gets it                              | STANDARD  | false | RUNNING     | false | false | ''        | set-identity-service on
+            a ready Standard cluster with it on is left alone                         | STANDARD  | true  | RUNNING     | false | false | ''        | none
+            an Autopilot cluster never gets it: GKE refuses it there                  | AUTOPILOT | false | RUNNING     | false | false | ''        | none
+            other drift is fixed first, one update at a time                          | STANDARD  | false | RUNNING     | true  | false | ''        | set-authorized-networks 10.0.0.0/8
+            nothing is sent while the provider runs an operation on the cluster       | STANDARD  | false | RECONCILING | false | false | ''        | none
+            after a crash during the call, the operation it started is waited for     | STANDARD  | false | RECONCILING | false | true  | ''        | none
+            after a crash, an operation of the cluster still listed running is waited | STANDARD  | false | RUNNING     | false | true  | RUNNING   | none
+            after a crash, with nothing running and it still off, it is asked again   | STANDARD  | false | RUNNING     | false | true  | SUCCEEDED | set-identity-service on
+            after a crash, with it on, the cluster is ready                           | STANDARD  | true  | RUNNING     | false | true  | ''        | none
+            """)
+    void identity_service_is_turned_on_for_a_standard_cluster_the_provider_shows_without_it(String why, ClusterMode mode, boolean on,
+            ClusterStatus status, boolean otherNetworks, boolean lostAnswer, String listed, String call) {
+        Cluster c = wasReady(cluster(mode, ClusterState.READY), ClusterState.READY);
+        if (otherNetworks) {
+            c = c.toBuilder().authorizedNetworks(List.of("10.0.0.0/8")).build();
+        }
+        if (lostAnswer) {
+            c = intentWithoutAnswer(c.toBuilder().state(ClusterState.UPDATING).build(), "set-identity-service on");
+        }
+        ClusterObservation obs = new ClusterObservation(true, ID, status, null, mode, "10.0.0.1", "Q0E=", V1, V1, ReleaseChannel.REGULAR,
+                List.of(), false, List.of(), on);
+        Decided d = decide(c, obs, AT, NOW);
+        if (d.asksOperation()) {
+            assertThat(listed).as("the pass asks how the cluster's operation stands").isNotEmpty();
+            d = d.then("RUNNING".equals(listed) ? OperationStatus.RUNNING : OperationStatus.SUCCEEDED);
+        }
+        assertThat(d.action() == null ? "none" : d.action().label()).isEqualTo(call);
+        if (call.equals("set-identity-service on")) {
+            assertThat(d.action()).isEqualTo(new ProviderAction.ChangeCluster(new ClusterChange.IdentityService(true)));
+            assertThat(d.next().state()).isEqualTo(ClusterState.UPDATING);
+        }
+    }
+
+    @Test
+    void a_standard_cluster_given_identity_service_is_ready_again_and_published_updated() {
+        Cluster c = wasReady(cluster(ClusterMode.STANDARD, ClusterState.READY), ClusterState.READY);
+        ClusterObservation off = new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, ClusterMode.STANDARD, "10.0.0.1", "Q0E=", V1, V1,
+                ReleaseChannel.REGULAR, List.of(), false, List.of(), false);
+        Cluster asked = decide(c, off, AT, NOW).accepted().next();
+        assertThat(asked.state()).isEqualTo(ClusterState.UPDATING);
+        Decided after = decide(asked, running(ClusterMode.STANDARD, List.of()), AT, NOW.plusSeconds(60));
+        assertThat(after.acts()).isFalse();
+        assertThat(after.next().state()).isEqualTo(ClusterState.READY);
+        assertThat(after.events()).containsExactly("kubernetes.cluster.updated");
     }
 
     @Test
@@ -293,7 +346,7 @@ class ClusterDeciderTest {
     @Test
     void a_cluster_of_our_name_that_is_not_ours_is_left_alone() {
         ClusterObservation foreign = new ClusterObservation(true, null, ClusterStatus.RUNNING, null, ClusterMode.STANDARD, "1.2.3.4", null, V1, V1,
-                null, List.of(), false, List.of());
+                null, List.of(), false, List.of(), false);
         Decided d = decide(cluster(ClusterMode.STANDARD, ClusterState.PENDING, "gpu"), foreign, AT, NOW);
         assertThat(d.acts()).isFalse();
         assertThat(d.next().state()).isEqualTo(ClusterState.ERROR);
@@ -344,7 +397,7 @@ class ClusterDeciderTest {
         Cluster c = accepted(cluster(ClusterMode.STANDARD, ClusterState.PROVISIONING, "gpu"));
         ClusterObservation obs = new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, ClusterMode.STANDARD, "10.0.0.1", null, V1, V1,
                 ReleaseChannel.REGULAR, List.of(), false, List.of(new NodePoolObservation("gpu", NodePoolStatus.ERROR, V1, 2, null, "a3", 100,
-                "pd-balanced", false, null, List.of(), Map.of(), List.of(), "GPU quota exhausted")));
+                "pd-balanced", false, null, List.of(), Map.of(), List.of(), "GPU quota exhausted")), true);
         Decided d = decide(c, obs, AT, NOW);
         assertThat(d.next().state()).isEqualTo(ClusterState.ERROR);
         assertThat(d.next().message()).isEqualTo("Node pool gpu: GPU quota exhausted");

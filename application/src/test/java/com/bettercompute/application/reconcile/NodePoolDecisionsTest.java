@@ -42,7 +42,7 @@ class NodePoolDecisionsTest {
 
     static ClusterObservation providerHas(List<NodePoolObservation> pools) {
         return new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, ClusterMode.STANDARD, "10.0.0.1", "Q0E=", V1, V1, ReleaseChannel.REGULAR,
-                List.of(), false, pools);
+                List.of(), false, pools, true);
     }
 
     static NodePoolObservation observed(String name, int count, Autoscaling autoscaling, Map<String, String> labels, List<Taint> taints) {
@@ -152,7 +152,7 @@ class NodePoolDecisionsTest {
         NodePoolObservation stopping = new NodePoolObservation("cpu", NodePoolStatus.STOPPING, V1, 2, null, "a3-highgpu-8g", 100,
                 "pd-balanced", false, null, List.of(), Map.of(), List.of(), null);
         ClusterObservation busy = new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, ClusterMode.STANDARD, "10.0.0.1", "Q0E=", V1, V1,
-                ReleaseChannel.REGULAR, List.of(), false, List.of(asCreated("gpu"), stopping));
+                ReleaseChannel.REGULAR, List.of(), false, List.of(asCreated("gpu"), stopping), true);
         Decided waiting = decide(delete.next(), busy, AT, NOW);
         assertThat(waiting.acts()).isFalse();
         assertThat(pool(waiting.next(), "cpu").state()).isEqualTo(ClusterState.DELETING);

@@ -542,7 +542,7 @@ class ReconcileClusterTest {
                     o.statusMessage(), o.mode(), o.endpoint(), o.caCertificate(), o.masterVersion(), o.nodeVersion(), o.releaseChannel(),
                     o.authorizedNetworks(), o.privateNodes(), o.nodePools().stream().map(p -> new NodePoolObservation(p.name(), NodePoolStatus.RUNNING, p.version(), p.nodeCount(),
                     p.autoscaling(), p.machineType(), p.diskGiB(), p.diskType(), p.spot(), p.accelerator(), p.zones(), p.labels(),
-                    p.taints(), p.statusMessage())).toList());
+                    p.taints(), p.statusMessage())).toList(), o.identityService());
         }
 
         @Override
