@@ -3,6 +3,13 @@ package com.bettercompute.bootstrap.e2e;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import com.bettercompute.adapters.gke.GkeClusterProvider;
+import com.bettercompute.adapters.gke.GkeClusterProviders;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Endpoint;
+import com.bettercompute.adapters.gke.GkeClusterProviders.Transport;
+import com.bettercompute.adapters.gke.simulator.GkeSimulator;
+import com.bettercompute.application.port.ClusterChange;
+import com.bettercompute.application.port.ClusterLocator;
 import com.bettercompute.bootstrap.ServerConfig;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +18,10 @@ import com.nimbusds.jose.crypto.RSASSAVerifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.SignedJWT;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -99,6 +110,8 @@ class SignInEndToEndTest {
     RunningServer server;
     String base;
     String audience;
+    /** The id of acme's cluster {@code only-acme}, the one people sign in to here. */
+    String onlyAcme;
 
     @BeforeAll
     void start() {
@@ -109,10 +122,10 @@ class SignInEndToEndTest {
                 .withProvider("simulator", null, 1, 1, 2);
         server = RunningServer.start(config, clock);
         base = server.baseUrl();
-        String only = create(ALICE, "acme", "only-acme");
+        onlyAcme = create(ALICE, "acme", "only-acme");
         String shared = create(ALICE, "acme", "shared-name");
         String rival = create(CAROL, "globex", "shared-name");
-        for (String id : List.of(only, shared)) {
+        for (String id : List.of(onlyAcme, shared)) {
             awaitReady("acme", id);
         }
         awaitReady("globex", rival);
@@ -568,6 +581,40 @@ class SignInEndToEndTest {
             assertThat(Files.readString(deniedOut)).contains("the sign-in was denied").doesNotContain("ExecCredential");
         } finally {
             denying.destroyForcibly();
+        }
+    }
+
+    /**
+     * Somebody turns Identity Service for GKE off on a ready cluster, through GKE's API: the reconciler turns it back on
+     * with one update of its own, the cluster reads ready again, and a person signs in and reaches the cluster with the
+     * ID token.
+     */
+    @Test
+    @Order(11)
+    void a_cluster_whose_identity_service_was_turned_off_at_gke_gets_it_back_and_its_people_sign_in_again() {
+        GkeSimulator gke = server.server().simulator().orElseThrow();
+        String[] path = audience().split("/");
+        ClusterLocator at = new ClusterLocator(path[1], path[3], path[5]);
+        long updatesBefore = gke.grpcCalls().getOrDefault("UpdateCluster", 0L);
+        try (GkeClusterProvider someoneElse = GkeClusterProviders.grpc(new Endpoint(gke.grpcTarget(), Transport.PLAINTEXT, null))) {
+            someoneElse.updateCluster(at, new ClusterChange.IdentityService(false));
+        }
+
+        Instant deadline = Instant.now().plus(PATIENCE);
+        while (gke.grpcCalls().getOrDefault("UpdateCluster", 0L) < updatesBefore + 2 || !gke.identityService(at.project(), at.location(), at.name())) {
+            assertThat(Instant.now()).as("the reconciler turns Identity Service back on in time").isBefore(deadline);
+            pause(200);
+        }
+        awaitReady("acme", onlyAcme);
+        assertThat(gke.grpcCalls().get("UpdateCluster")).as("one update of the platform's, after the one that turned it off")
+                .isEqualTo(updatesBefore + 2);
+
+        JsonNode kubeconfig = yaml(get("/api/k8s/cluster/kubeconfig?cluster=only-acme", ALICE).body());
+        Config config = new ConfigBuilder(Config.empty()).withMasterUrl(kubeconfig.at("/clusters/0/cluster/server").asText())
+                .withCaCertData(kubeconfig.at("/clusters/0/cluster/certificate-authority-data").asText())
+                .withOauthToken(signIn(ALICE).get("id_token").asText()).build();
+        try (KubernetesClient cluster = new KubernetesClientBuilder().withConfig(config).build()) {
+            assertThat(cluster.nodes().list().getItems()).as("the cluster trusts the ID token again").isNotEmpty();
         }
     }
 
