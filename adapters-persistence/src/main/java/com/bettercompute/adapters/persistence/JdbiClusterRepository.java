@@ -62,7 +62,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
             "ready_at", "deleted_at",
             // Cluster.Progress: failures in attempts, nextAttemptAt in next_reconcile_at (the due queue's key)
             "delete_requested_at", "provider_accepted_at", "pending_action", "attempts", "next_reconcile_at",
-            "ca_certificate", "pending_operation");
+            "ca_certificate", "pending_operation", "identity_service_refused_at");
     /** The node_pools table's columns, in the order of {@link #nodePoolValues}. */
     private static final List<String> NODE_POOL_COLUMNS = List.of(
             "id", "cluster_id", "ordinal", "name", "machine_type", "node_count", "autoscaling_min", "autoscaling_max",
@@ -83,7 +83,7 @@ public final class JdbiClusterRepository implements ClusterRepository {
             + " WHERE id = :id AND version = :expected_version";
     /** The reconciler's bookkeeping: an API write ({@link #updateRequest}) leaves these as they are. */
     private static final List<String> RECONCILER_COLUMNS = List.of("provider_accepted_at", "pending_action", "attempts", "ca_certificate",
-            "pending_operation");
+            "pending_operation", "identity_service_refused_at");
     private static final String UPDATE_REQUEST = "UPDATE clusters SET "
             + Db.assignments(CLUSTER_COLUMNS.subList(1, CLUSTER_COLUMNS.size()).stream().filter(c -> !RECONCILER_COLUMNS.contains(c)).toList())
             + " WHERE id = :id AND version = :expected_version";
@@ -656,7 +656,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
                 c.progress().failures(),
                 c.progress().nextAttemptAt(),
                 c.progress().caCertificate(),
-                c.progress().operation());
+                c.progress().operation(),
+                c.progress().identityServiceRefusedAt());
     }
 
     private static <S extends SqlStatement<S>> S bindCluster(S s, Cluster c) {
@@ -752,7 +753,8 @@ public final class JdbiClusterRepository implements ClusterRepository {
                         rs.getInt("attempts"),
                         Times.instant(rs, "next_reconcile_at"),
                         rs.getString("ca_certificate"),
-                        rs.getString("pending_operation")));
+                        rs.getString("pending_operation"),
+                        Times.instant(rs, "identity_service_refused_at")));
     }
 
     private static NodePool nodePool(ResultSet rs) throws SQLException {

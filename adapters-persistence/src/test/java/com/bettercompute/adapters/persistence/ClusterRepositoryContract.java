@@ -460,7 +460,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         assertThat(clusters.find(c.id())).contains(v2);
 
         Cluster.Progress back = new Cluster.Progress(T0.plusSeconds(50), T0.plusSeconds(7), "delete", 5,
-                T0.plusSeconds(600), "Y2E=", "operation-1764583200000-0a1b2c3d");
+                T0.plusSeconds(600), "Y2E=", "operation-1764583200000-0a1b2c3d", T0.plusSeconds(45));
         Cluster v3 = v2.toBuilder().progress(back).version(3).build();
         assertThat(clusters.update(v3, 2)).isTrue();
         assertThat(clusters.find(c.id()).orElseThrow().progress()).isEqualTo(back);
@@ -474,7 +474,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         Cluster c = inserted(full("acme", "train", T0));
         // the reconciler saves its bookkeeping without a new version
         Cluster.Progress reconciler = new Cluster.Progress(null, T0.plusSeconds(7), "set-version 1.33", 2, T0.plusSeconds(30), "Q0E=",
-                "operation-7");
+                "operation-7", T0.plusSeconds(20));
         assertThat(clusters.update(c.toBuilder().progress(reconciler).build(), c.version())).isTrue();
         // the API writes from the row it read before that save
         Cluster.Progress stale = c.progress();
@@ -487,7 +487,7 @@ abstract class ClusterRepositoryContract extends PortsContract {
         assertThat(stored.description()).isEqualTo("asked");
         assertThat(stored.version()).isEqualTo(c.version() + 1);
         assertThat(stored.progress()).isEqualTo(new Cluster.Progress(T0.plusSeconds(60), T0.plusSeconds(7), "set-version 1.33", 2,
-                null, "Q0E=", "operation-7"));
+                null, "Q0E=", "operation-7", T0.plusSeconds(20)));
         assertThat(clusters.updateRequest(request, c.version())).isFalse();
     }
 

@@ -44,6 +44,12 @@ import java.util.function.BiFunction;
  * nothing left to do ({@code ready}).
  */
 public final class ClusterDecider {
+    /**
+     * How long after the provider refused Identity Service for GKE it is asked again: it is optional for the cluster's
+     * workloads, and a refusal (an organization GKE does not offer it to) rarely changes soon.
+     */
+    static final Duration IDENTITY_SERVICE_ASKED_AGAIN = Duration.ofHours(1);
+
     private final Cadence cadence;
 
     public ClusterDecider(Cadence cadence) {
@@ -86,7 +92,7 @@ public final class ClusterDecider {
         if (obs.busy()) {
             return new Save(outcome(c, seen.converging(), List.of(), cadence.converging(), now));
         }
-        ProviderAction needed = firstDifference(seen, obs);
+        ProviderAction needed = firstDifference(seen, obs, now);
         if (needed == null) {
             return ready(c, seen, now);
         }
@@ -99,6 +105,9 @@ public final class ClusterDecider {
                     return call(c, seen, needed, now);
                 }
                 String message = providerMessage(status, obs, "The provider did not apply " + needed.label() + ".");
+                if (turnsOnIdentityService(needed)) {
+                    return new Save(identityServiceRefused(c, seen, message, now));
+                }
                 Cluster failed = needed.pool() == null || needed instanceof ProviderAction.DeleteNodePool ? seen
                         : seen.withPoolState(needed.pool(), ClusterState.ERROR, message, now);
                 return error(c, failed, message, cadence.settled(), now);
@@ -144,16 +153,46 @@ public final class ClusterDecider {
     }
 
     private ClusterPlan ready(Cluster before, Cluster seen, Instant now) {
+        // A refusal of Identity Service still standing keeps its note on the ready cluster (a ready cluster's only message).
+        String note = seen.progress().identityServiceRefusedAt() != null && before.state() == ClusterState.READY ? before.message() : null;
         List<BiFunction<Cluster, Instant, ClusterEvent>> events = new ArrayList<>();
         if (seen.readyAt() == null) {
             events.add(ClusterEvent.ClusterReady::new);
         } else if (before.state() == ClusterState.UPDATING || before.state() == ClusterState.ERROR
                 || before.state() == ClusterState.PROVISIONING
-                || (before.kubernetesVersion() != null && !before.kubernetesVersion().equals(seen.kubernetesVersion()))) {
-            // Ready again after a change, or the provider moved it to another version (a release-channel upgrade).
+                || (before.kubernetesVersion() != null && !before.kubernetesVersion().equals(seen.kubernetesVersion()))
+                || !Objects.equals(before.message(), note)) {
+            // Ready again after a change, or the provider moved it to another version (a release-channel upgrade), or the
+            // note of a refused Identity Service is gone (the provider has it on now).
             events.add(ClusterEvent.ClusterUpdated::new);
         }
-        return new Save(outcome(before, seen.becameReady(now), events, cadence.settled(), now));
+        Cluster next = note == null ? seen.becameReady(now) : seen.readyWithNote(note, now);
+        return new Save(outcome(before, next, events, cadence.settled(), now));
+    }
+
+    /**
+     * The provider refused to turn Identity Service on for {@code seen} (or its operation failed), saying {@code why}:
+     * the cluster is ready all the same, its message says what was refused and what it means for people's sign-in, and
+     * the time of the refusal is kept so the provider is asked again only {@link #IDENTITY_SERVICE_ASKED_AGAIN} later.
+     * {@code updated} (or {@code ready}, the first time) is published when the note is new or its reason changed, so a
+     * refusal repeated on each ask is recorded once.
+     */
+    private Write identityServiceRefused(Cluster before, Cluster seen, String why, Instant now) {
+        String reason = why.strip();
+        String note = "GKE refused to turn on Identity Service for GKE: " + reason + (reason.matches(".*[.!?]$") ? "" : ".") + " Signing in to this cluster with kubectl "
+                + "(approving a sign-in code) cannot work until it is on; better-compute asks GKE again every hour. The cluster's "
+                + "nodes and workloads are unaffected.";
+        Cluster noted = seen.toBuilder().progress(seen.progress().identityServiceRefused(now)).build().readyWithNote(note, now);
+        List<BiFunction<Cluster, Instant, ClusterEvent>> events = before.readyAt() == null ? List.of(ClusterEvent.ClusterReady::new)
+                : before.state() != ClusterState.READY || !note.equals(before.message()) ? List.of(ClusterEvent.ClusterUpdated::new)
+                : List.of();
+        return outcome(before, noted, events, cadence.settled(), now);
+    }
+
+    /** The change that turns Identity Service for GKE on. */
+    private static boolean turnsOnIdentityService(ProviderAction action) {
+        return action instanceof ProviderAction.ChangeCluster change && change.change() instanceof ClusterChange.IdentityService id
+                && id.enabled();
     }
 
     /**
@@ -165,6 +204,10 @@ public final class ClusterDecider {
         Cluster asking;
         if (stored.state() == ClusterState.ERROR) {
             asking = seen.failed(stored.message());
+        } else if (turnsOnIdentityService(action) && stored.state() == ClusterState.READY
+                && stored.progress().identityServiceRefusedAt() != null) {
+            // Asked again after a refusal: the cluster reads as it did (ready, with the note) until the provider accepts.
+            asking = seen;
         } else if (action instanceof ProviderAction.CreateCluster || action instanceof ProviderAction.DeleteCluster
                 || stored.state() == ClusterState.PENDING) {
             asking = seen;
@@ -181,7 +224,7 @@ public final class ClusterDecider {
     /** The provider accepted the call: what it is doing shows on the cluster and the pool it is about. */
     private static Cluster accepted(Cluster c, ProviderAction a, Instant now) {
         Cluster next = c;
-        if (c.state() == ClusterState.ERROR) {
+        if (c.state() == ClusterState.ERROR || (c.state() == ClusterState.READY && turnsOnIdentityService(a))) {
             next = a instanceof ProviderAction.DeleteCluster ? c.deleting() : c.converging();
         }
         if (a instanceof ProviderAction.CreateCluster) {
@@ -206,6 +249,11 @@ public final class ClusterDecider {
 
     /** The provider refused the call: passing trouble is retried soon and quietly, a refusal shows as an error. */
     private Write refused(Cluster asked, ProviderAction action, ProviderException e, Instant now) {
+        if (turnsOnIdentityService(action) && e.kind() != ProviderException.Kind.UNAVAILABLE && e.kind() != ProviderException.Kind.INTERNAL) {
+            // Optional for the cluster's workloads: any refusal (an organization GKE does not offer it to, INVALID or
+            // FAILED_PRECONDITION) leaves it ready, never error, and is not asked again every pass.
+            return identityServiceRefused(asked, asked, e.getMessage(), now);
+        }
         Cluster withFailure = asked.toBuilder().progress(asked.progress().failedAttempt()).build();
         if (e.kind() == ProviderException.Kind.UNAVAILABLE || e.kind() == ProviderException.Kind.FAILED_PRECONDITION
                 || e.kind() == ProviderException.Kind.INTERNAL) {
@@ -261,8 +309,9 @@ public final class ClusterDecider {
             }
             pools.add(state == pool.state() ? pool : pool.withState(state, null, now));
         }
+        Cluster.Progress progress = c.progress().seenAtProvider(now, obs.caCertificate());
         return c.toBuilder().kubernetesVersion(obs.masterVersion()).nodeVersion(obs.nodeVersion()).endpoint(obs.endpoint())
-                .nodePools(pools).progress(c.progress().seenAtProvider(now, obs.caCertificate())).build();
+                .nodePools(pools).progress(obs.identityService() ? progress.identityServiceOn() : progress).build();
     }
 
     /** A node pool of ours (not one the tenant removed) the provider reports in error. */
@@ -291,7 +340,7 @@ public final class ClusterDecider {
      * The first thing the provider has otherwise than the tenant wants (or the platform needs: Identity Service on a
      * Standard cluster), in the order it must be fixed; null: nothing.
      */
-    static ProviderAction firstDifference(Cluster c, ClusterObservation obs) {
+    static ProviderAction firstDifference(Cluster c, ClusterObservation obs, Instant now) {
         if (c.mode() == ClusterMode.STANDARD) {
             for (NodePool pool : c.nodePools()) {
                 if (pool.live() && obs.nodePool(pool.spec().name()).isEmpty()) {
@@ -326,9 +375,12 @@ public final class ClusterDecider {
         if (!new HashSet<>(c.authorizedNetworks()).equals(new HashSet<>(obs.authorizedNetworks()))) {
             return new ProviderAction.ChangeCluster(new ClusterChange.AuthorizedNetworks(c.authorizedNetworks()));
         }
-        if (c.mode() == ClusterMode.STANDARD && !obs.identityService()) {
+        Instant refused = c.progress().identityServiceRefusedAt();
+        if (c.mode() == ClusterMode.STANDARD && !obs.identityService()
+                && (refused == null || !now.isBefore(refused.plus(IDENTITY_SERVICE_ASKED_AGAIN)))) {
             // People sign in to a Standard cluster through it, so one created before the platform set it at creation,
-            // or turned off at the provider, gets it back. GKE refuses it on Autopilot.
+            // or turned off at the provider, gets it back. GKE refuses it on Autopilot. Last: a refusal never holds up
+            // the tenant's changes, and one standing is not asked again for a long while.
             return new ProviderAction.ChangeCluster(new ClusterChange.IdentityService(true));
         }
         return null;

@@ -125,7 +125,8 @@ public final class InMemoryClusterRepository implements ClusterRepository {
             Cluster.Progress kept = stored.progress();
             Cluster.Progress asked = cluster.progress();
             return update(cluster.toBuilder().progress(new Cluster.Progress(asked.deleteRequestedAt(), kept.providerAcceptedAt(),
-                    kept.pendingAction(), kept.failures(), asked.nextAttemptAt(), kept.caCertificate(), kept.operation())).build(),
+                    kept.pendingAction(), kept.failures(), asked.nextAttemptAt(), kept.caCertificate(), kept.operation(),
+                    kept.identityServiceRefusedAt())).build(),
                     expectedVersion);
         });
     }

@@ -436,7 +436,7 @@ class ClusterDeciderTest {
     @Test
     void a_change_of_version_is_a_master_version_change() {
         Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder().requestedVersion("1.34").build();
-        assertThat(ClusterDecider.firstDifference(c, running(ClusterMode.AUTOPILOT, List.of())))
+        assertThat(ClusterDecider.firstDifference(c, running(ClusterMode.AUTOPILOT, List.of()), NOW))
                 .isEqualTo(new ProviderAction.ChangeCluster(new ClusterChange.MasterVersion("1.34")));
     }
 }

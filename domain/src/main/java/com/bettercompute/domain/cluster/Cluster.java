@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A tenant's Kubernetes cluster: what was asked (the spec fields), where it stands ({@code state},
- * {@code message}) and what the provider last reported ({@code kubernetesVersion},
+ * {@code message}: why it is {@code error}, or on a {@code ready} cluster what the provider refused to turn on for it)
+ * and what the provider last reported ({@code kubernetesVersion},
  * {@code nodeVersion}, {@code endpoint}). {@code version} is the row's revision: 1 at create, +1 on
  * every change. {@code requestFingerprint} identifies the normalized create input, so a retry with the
  * same idempotency key can be told from a different request.
@@ -63,10 +64,19 @@ public record Cluster(
      * @param operation          the provider's name of the operation that {@code pendingAction} started, saved once the
      *                           provider accepted the call; null while unknown (not accepted yet, or a crash came between
      *                           the call and saving its answer)
+     * @param identityServiceRefusedAt when the provider last refused to turn Identity Service for GKE on (or its
+     *                           operation failed); null once the provider has it on, or it was never refused. It is
+     *                           asked again only a long while after this.
      */
     public record Progress(Instant deleteRequestedAt, Instant providerAcceptedAt, String pendingAction, int failures,
-                           Instant nextAttemptAt, String caCertificate, String operation) {
-        public static final Progress NONE = new Progress(null, null, null, 0, null, null, null);
+                           Instant nextAttemptAt, String caCertificate, String operation, Instant identityServiceRefusedAt) {
+        public static final Progress NONE = new Progress(null, null, null, 0, null, null, null, null);
+
+        /** Without a refusal of Identity Service. */
+        public Progress(Instant deleteRequestedAt, Instant providerAcceptedAt, String pendingAction, int failures,
+                        Instant nextAttemptAt, String caCertificate, String operation) {
+            this(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate, operation, null);
+        }
 
         /** Without an operation name (rows written before operations were remembered). */
         public Progress(Instant deleteRequestedAt, Instant providerAcceptedAt, String pendingAction, int failures,
@@ -75,37 +85,47 @@ public record Cluster(
         }
 
         public Progress withNextAttemptAt(Instant at) {
-            return new Progress(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, at, caCertificate, operation);
+            return new Progress(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, at, caCertificate, operation, identityServiceRefusedAt);
         }
 
         public Progress withDeleteRequestedAt(Instant at) {
-            return new Progress(at, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate, operation);
+            return new Progress(at, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate, operation, identityServiceRefusedAt);
         }
 
         /** The provider was seen to have the cluster: billing starts now unless it started before. */
         public Progress seenAtProvider(Instant now, String ca) {
             return new Progress(deleteRequestedAt, providerAcceptedAt == null ? now : providerAcceptedAt, pendingAction, failures,
-                    nextAttemptAt, ca == null ? caCertificate : ca, operation);
+                    nextAttemptAt, ca == null ? caCertificate : ca, operation, identityServiceRefusedAt);
         }
 
         /** A call is about to be made: its label is the intent, and no operation of it is known yet. */
         public Progress intending(String action) {
-            return new Progress(deleteRequestedAt, providerAcceptedAt, action, failures, nextAttemptAt, caCertificate, null);
+            return new Progress(deleteRequestedAt, providerAcceptedAt, action, failures, nextAttemptAt, caCertificate, null, identityServiceRefusedAt);
         }
 
         /** The provider accepted the intended call and started {@code op} (null: nothing to wait for). */
         public Progress started(String op) {
-            return new Progress(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate, op);
+            return new Progress(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate, op, identityServiceRefusedAt);
         }
 
         /** The provider refused the intended call: nothing is pending, one more failure counts for the back-off. */
         public Progress failedAttempt() {
-            return new Progress(deleteRequestedAt, providerAcceptedAt, null, failures + 1, nextAttemptAt, caCertificate, null);
+            return new Progress(deleteRequestedAt, providerAcceptedAt, null, failures + 1, nextAttemptAt, caCertificate, null, identityServiceRefusedAt);
         }
 
         /** Everything asked is in place: nothing pending, no failures. */
         public Progress settled() {
-            return new Progress(deleteRequestedAt, providerAcceptedAt, null, 0, nextAttemptAt, caCertificate, null);
+            return new Progress(deleteRequestedAt, providerAcceptedAt, null, 0, nextAttemptAt, caCertificate, null, identityServiceRefusedAt);
+        }
+
+        /** The provider refused to turn Identity Service on at {@code at}: nothing is pending, and no failure counts. */
+        public Progress identityServiceRefused(Instant at) {
+            return new Progress(deleteRequestedAt, providerAcceptedAt, null, 0, nextAttemptAt, caCertificate, null, at);
+        }
+
+        /** The provider has Identity Service on: no refusal stands. */
+        public Progress identityServiceOn() {
+            return new Progress(deleteRequestedAt, providerAcceptedAt, pendingAction, failures, nextAttemptAt, caCertificate, operation, null);
         }
     }
 
@@ -173,6 +193,14 @@ public record Cluster(
                 .map(p -> p.state() == ClusterState.READY || !p.live() ? p : p.withState(ClusterState.READY, null, now)).toList();
         return toBuilder().state(ClusterState.READY).message(null).readyAt(readyAt == null ? now : readyAt).nodePools(pools)
                 .progress(progress.settled()).build();
+    }
+
+    /**
+     * {@link #becameReady} though the provider refused something optional the platform asked for it (Identity Service
+     * for GKE): its workloads are unaffected, and {@code note} says what was refused and why.
+     */
+    public Cluster readyWithNote(String note, Instant now) {
+        return becameReady(now).toBuilder().message(note).build();
     }
 
     /** Gone at the provider: {@code deleted}, with every pool; kept for the record, never looked at again. */
