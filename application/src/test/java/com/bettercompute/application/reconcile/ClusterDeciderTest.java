@@ -251,6 +251,120 @@ class ClusterDeciderTest {
         assertThat(after.events()).containsExactly("kubernetes.cluster.updated");
     }
 
+    static final String REFUSAL = "Identity Service for GKE is not available to this organization.";
+    static final String NOTE = "GKE refused to turn on Identity Service for GKE: " + REFUSAL + " Signing in to this cluster with kubectl "
+            + "(approving a sign-in code) cannot work until it is on; better-compute asks GKE again every hour. The cluster's nodes and "
+            + "workloads are unaffected.";
+
+    /** A ready Standard cluster whose Identity Service GKE refused {@code ago}, showing the refusal's note. */
+    static Cluster refusedIdentityService(Duration ago) {
+        Cluster c = wasReady(cluster(ClusterMode.STANDARD, ClusterState.READY), ClusterState.READY);
+        return c.toBuilder().endpoint("10.0.0.1").message(NOTE).progress(c.progress().identityServiceRefused(NOW.minus(ago))).build();
+    }
+
+    static ClusterObservation identityService(boolean on) {
+        return new ClusterObservation(true, ID, ClusterStatus.RUNNING, null, ClusterMode.STANDARD, "10.0.0.1", "Q0E=", V1, V1,
+                ReleaseChannel.REGULAR, List.of(), false, List.of(), on);
+    }
+
+    /**
+     * GKE refused Identity Service for GKE: the cluster stays ready with the refusal as its message, the update is not asked
+     * again for an hour (from the refusal's saved time), and the tenant's drift is converged meanwhile.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            refused a minute ago: nothing is asked, the note stays                       | PT1M    | false | false | none                               | READY
+            refused 59 minutes ago: still nothing                                        | PT59M   | false | false | none                               | READY
+            refused an hour ago: it is asked again, the cluster reading as it did        | PT1H    | false | false | set-identity-service on            | READY
+            refused a day ago: it is asked again                                         | P1D     | false | false | set-identity-service on            | READY
+            other drift while refused recently: that drift is converged                  | PT1M    | true  | false | set-authorized-networks 10.0.0.0/8 | UPDATING
+            other drift when the hour is up: that drift first                            | PT2H    | true  | false | set-authorized-networks 10.0.0.0/8 | UPDATING
+            the provider has it on now: ready without the note, the refusal forgotten    | PT1M    | false | true  | none                               | READY
+            """)
+    void a_refused_identity_service_is_asked_again_only_an_hour_later_and_blocks_no_other_change(String why, Duration ago,
+            boolean otherDrift, boolean nowOn, String call, ClusterState state) {
+        Cluster c = refusedIdentityService(ago);
+        if (otherDrift) {
+            c = c.toBuilder().authorizedNetworks(List.of("10.0.0.0/8")).build();
+        }
+        Decided d = decide(c, identityService(nowOn), AT, NOW);
+        assertThat(d.action() == null ? "none" : d.action().label()).isEqualTo(call);
+        assertThat(d.next().state()).isEqualTo(state);
+        if (nowOn) {
+            assertThat(d.next().message()).isNull();
+            assertThat(d.next().progress().identityServiceRefusedAt()).isNull();
+            assertThat(d.events()).containsExactly("kubernetes.cluster.updated");
+        } else if (!otherDrift) {
+            assertThat(d.next().message()).as("the refusal stays recorded").isEqualTo(NOTE);
+            assertThat(d.events()).as("recorded once").isEmpty();
+            assertThat(d.next().version()).as("nothing the API shows changes").isEqualTo(c.version());
+        }
+        if (d.acts() && !otherDrift) {
+            Decided again = d.refused(new ProviderException(ProviderException.Kind.INVALID, REFUSAL));
+            assertThat(again.next().state()).isEqualTo(ClusterState.READY);
+            assertThat(again.next().message()).isEqualTo(NOTE);
+            assertThat(again.events()).as("the same refusal is not published again").isEmpty();
+            assertThat(again.next().progress().identityServiceRefusedAt()).as("the hour starts again").isEqualTo(NOW);
+            assertThat(d.accepted().next().state()).as("accepted, GKE turns it on").isEqualTo(ClusterState.UPDATING);
+        }
+    }
+
+    /** Any refusal of GKE but passing trouble: INVALID, FAILED_PRECONDITION, a lacking permission. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"INVALID", "FAILED_PRECONDITION", "PERMISSION_DENIED"})
+    void gke_refusing_identity_service_leaves_the_cluster_ready_with_its_reason_published_once(ProviderException.Kind kind) {
+        Cluster c = wasReady(cluster(ClusterMode.STANDARD, ClusterState.READY), ClusterState.READY);
+        Decided ask = decide(c, identityService(false), AT, NOW);
+        assertThat(ask.action()).isEqualTo(new ProviderAction.ChangeCluster(new ClusterChange.IdentityService(true)));
+
+        Decided refused = ask.refused(new ProviderException(kind, REFUSAL));
+        assertThat(refused.next().state()).isEqualTo(ClusterState.READY);
+        assertThat(refused.next().message()).isEqualTo(NOTE);
+        assertThat(refused.events()).containsExactly("kubernetes.cluster.updated");
+        assertThat(refused.next().progress().identityServiceRefusedAt()).isEqualTo(NOW);
+        assertThat(refused.next().progress().failures()).isZero();
+        assertThat(refused.requeue()).as("looked at as any ready cluster").isEqualTo(CADENCE.settled());
+
+        Decided later = decide(refused.next(), identityService(false), AT, NOW.plus(CADENCE.settled()));
+        assertThat(later.acts()).as("not asked again the next pass").isFalse();
+        assertThat(later.next().message()).isEqualTo(NOTE);
+        assertThat(later.events()).isEmpty();
+    }
+
+    @Test
+    void passing_trouble_while_turning_on_identity_service_is_retried_soon_and_quietly() {
+        Cluster c = wasReady(cluster(ClusterMode.STANDARD, ClusterState.READY), ClusterState.READY);
+        Decided refused = decide(c, identityService(false), AT, NOW).refused(new ProviderException(ProviderException.Kind.UNAVAILABLE, "503"));
+        assertThat(refused.next().state()).isNotEqualTo(ClusterState.ERROR);
+        assertThat(refused.next().progress().identityServiceRefusedAt()).isNull();
+        assertThat(refused.requeue()).isEqualTo(CADENCE.converging());
+    }
+
+    @Test
+    void an_identity_service_operation_that_failed_at_gke_is_a_refusal_not_an_error() {
+        Cluster c = wasReady(cluster(ClusterMode.STANDARD, ClusterState.READY), ClusterState.READY);
+        Cluster asked = decide(c, identityService(false), AT, NOW).accepted().next();
+        Decided d = decide(asked, identityService(false), AT, NOW.plusSeconds(60));
+        assertThat(d.asksOperation()).isTrue();
+        Decided failed = d.then(OperationStatus.failed(REFUSAL));
+        assertThat(failed.acts()).isFalse();
+        assertThat(failed.next().state()).isEqualTo(ClusterState.READY);
+        assertThat(failed.next().message()).isEqualTo(NOTE);
+        assertThat(failed.next().progress().identityServiceRefusedAt()).isEqualTo(NOW.plusSeconds(60));
+        assertThat(failed.events()).containsExactly("kubernetes.cluster.updated");
+    }
+
+    @Test
+    void a_cluster_in_error_because_identity_service_was_refused_before_is_ready_again_at_the_next_refusal() {
+        Cluster c = wasReady(cluster(ClusterMode.STANDARD, ClusterState.ERROR), ClusterState.ERROR).toBuilder().message(REFUSAL).build();
+        Decided ask = decide(c, identityService(false), AT, NOW);
+        assertThat(ask.next().state()).as("a retry of an error shows it until GKE answers").isEqualTo(ClusterState.ERROR);
+        Decided refused = ask.refused(new ProviderException(ProviderException.Kind.INVALID, REFUSAL));
+        assertThat(refused.next().state()).isEqualTo(ClusterState.READY);
+        assertThat(refused.next().message()).isEqualTo(NOTE);
+        assertThat(refused.events()).containsExactly("kubernetes.cluster.updated");
+    }
+
     @Test
     void ready_again_after_a_change_publishes_updated() {
         Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder().requestedVersion("1.33").build();
