@@ -226,6 +226,61 @@ class ReconcileClusterTest {
         assertThat(converge().state()).isEqualTo(ClusterState.DELETED);
     }
 
+    /**
+     * GKE refuses to turn Identity Service for GKE back on: the cluster stays ready, the refusal is its message and one
+     * {@code updated} event, nothing is asked of GKE for an hour while drift of the tenant's is still put back, and the
+     * hour after the saved refusal it is asked again.
+     */
+    @Test
+    void a_refused_identity_service_leaves_the_cluster_ready_with_the_refusal_recorded_once_and_is_asked_again_an_hour_later() {
+        ready();
+        fake.updateCluster(AT, new ClusterChange.IdentityService(false));
+        afterOperation();
+        List<String> before = eventTypes();
+
+        provider.next(Answer.IS_BUSY);
+        Pass refused = pass();
+        Instant refusedAt = now();
+        assertThat(refused.outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(provider.lastChange()).isEqualTo("set-identity-service on");
+        Cluster noted = stored();
+        assertThat(noted.state()).isEqualTo(ClusterState.READY);
+        assertThat(noted.message()).startsWith("GKE refused to turn on Identity Service for GKE: Cluster is running incompatible operation.")
+                .contains("Signing in to this cluster with kubectl (approving a sign-in code) cannot work until it is on");
+        assertThat(noted.progress().identityServiceRefusedAt()).isEqualTo(refusedAt);
+        assertThat(newEvents(before)).containsExactly("kubernetes.cluster.updated");
+        assertThat(ports.outbox().all().get(ports.outbox().all().size() - 1).event().data())
+                .containsEntry("state", "ready").containsEntry("message", noted.message());
+        assertThat(refused.next()).isEqualTo(CADENCE.settled());
+
+        int changes = provider.changes();
+        for (int i = 0; i < 6; i++) {
+            ports.clock().advance(CADENCE.settled());
+            pass();
+            assertThat(provider.methods()).as("half an hour of passes only look").containsExactly("observe");
+        }
+        assertThat(provider.changes()).isEqualTo(changes);
+        assertThat(stored().version()).as("nothing the API shows changed").isEqualTo(noted.version());
+        assertThat(newEvents(before)).as("the refusal is recorded once").containsExactly("kubernetes.cluster.updated");
+
+        fake.resizeNodePool(AT, "gpu", 5);
+        afterOperation();
+        pass();
+        assertThat(provider.lastChange()).as("the refusal holds up no other change").isEqualTo("resize-node-pool gpu 2");
+        assertThat(converge().state()).isEqualTo(ClusterState.READY);
+        assertThat(fake.observe(AT).identityService()).isFalse();
+
+        ports.clock().advance(Duration.between(now(), refusedAt.plus(Duration.ofHours(1))));
+        pass();
+        assertThat(provider.lastChange()).as("asked again an hour after the refusal").isEqualTo("set-identity-service on");
+        afterOperation();
+        Cluster back = converge();
+        assertThat(fake.observe(AT).identityService()).isTrue();
+        assertThat(back.state()).isEqualTo(ClusterState.READY);
+        assertThat(back.message()).isNull();
+        assertThat(back.progress().identityServiceRefusedAt()).isNull();
+    }
+
     // ------------------------------------------------------------------ passes without a call
 
     static Stream<Arguments> looks() {
