@@ -20,6 +20,7 @@ import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.access.Principal;
 import com.bettercompute.domain.access.Resource;
 import com.bettercompute.domain.cluster.Cluster;
+import com.bettercompute.domain.cluster.ClusterState;
 import com.bettercompute.domain.cluster.Ids;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -155,7 +156,7 @@ public final class SignIn {
                 tenantClusters.ensureSignInGroups(connection);
             } catch (ProviderException e) {
                 // the cluster reached, but it cannot trust the platform (no Identity Service): its own state, said as is
-                throw e.kind() == ProviderException.Kind.FAILED_PRECONDITION ? e.toDomainException() : unreachable(e);
+                throw e.kind() == ProviderException.Kind.FAILED_PRECONDITION ? notTrusting(cluster, e) : unreachable(e);
             }
         }
         if (!grants.decide(grant.deviceCodeHash(), approve ? Decision.APPROVED : Decision.DENIED, caller.id())) {
@@ -163,6 +164,18 @@ public final class SignIn {
         }
         LOG.info("sign-in {}: cluster={} identity={} role={}", approve ? "approved" : "denied", cluster.id(), caller.id(), role.wire());
         return new Decided(cluster.name(), cluster.tenantId(), approve, approve ? role.clusterRole() : null);
+    }
+
+    /**
+     * The cluster cannot trust the platform's ID tokens (Identity Service for GKE is off on it): said as is, followed by
+     * the cluster's message on a ready cluster, which is GKE's refusal to turn it on when the reconciler recorded one.
+     */
+    private static DomainException notTrusting(Cluster cluster, ProviderException e) {
+        if (cluster.state() != ClusterState.READY || cluster.message() == null) {
+            return e.toDomainException();
+        }
+        return new DomainException(ErrorCode.INVALID_STATE, e.getMessage() + " " + cluster.message(),
+                Map.of("providerError", e.kind().name(), "reason", "identity-service-refused"));
     }
 
     /**
