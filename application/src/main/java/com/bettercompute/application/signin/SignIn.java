@@ -145,6 +145,9 @@ public final class SignIn {
             throw noSuchCode();
         }
         CredentialRole role = role(decider, resource).orElseThrow();
+        if (approve && cluster.progress().identityServiceRefusedAt() != null) {
+            throw identityServiceRefused(cluster);
+        }
         if (approve) {
             try {
                 ClusterConnection connection = connections.of(cluster.id()).orElseThrow(() -> new DomainException(ErrorCode.INVALID_STATE,
@@ -156,7 +159,7 @@ public final class SignIn {
                 tenantClusters.ensureSignInGroups(connection);
             } catch (ProviderException e) {
                 // the cluster reached, but it cannot trust the platform (no Identity Service): its own state, said as is
-                throw e.kind() == ProviderException.Kind.FAILED_PRECONDITION ? notTrusting(cluster, e) : unreachable(e);
+                throw e.kind() == ProviderException.Kind.FAILED_PRECONDITION ? e.toDomainException() : unreachable(e);
             }
         }
         if (!grants.decide(grant.deviceCodeHash(), approve ? Decision.APPROVED : Decision.DENIED, caller.id())) {
@@ -167,15 +170,15 @@ public final class SignIn {
     }
 
     /**
-     * The cluster cannot trust the platform's ID tokens (Identity Service for GKE is off on it): said as is, followed by
-     * the cluster's message on a ready cluster, which is GKE's refusal to turn it on when the reconciler recorded one.
+     * GKE refused to turn Identity Service for GKE on for the cluster, so it would not trust the ID token an approval leads
+     * to: nothing is written to the cluster and the code stays pending. The cluster's message (the refusal as the
+     * reconciler recorded it, GKE's reason in it) says why, when the cluster still shows it.
      */
-    private static DomainException notTrusting(Cluster cluster, ProviderException e) {
-        if (cluster.state() != ClusterState.READY || cluster.message() == null) {
-            return e.toDomainException();
-        }
-        return new DomainException(ErrorCode.INVALID_STATE, e.getMessage() + " " + cluster.message(),
-                Map.of("providerError", e.kind().name(), "reason", "identity-service-refused"));
+    private static DomainException identityServiceRefused(Cluster cluster) {
+        String why = cluster.state() == ClusterState.READY && cluster.message() != null ? cluster.message()
+                : "GKE refused to turn on Identity Service for GKE for this cluster; signing in to it with kubectl cannot work until it is on.";
+        return new DomainException(ErrorCode.INVALID_STATE, "This sign-in cannot be approved: " + why,
+                Map.of("reason", "identity-service-refused"));
     }
 
     /**

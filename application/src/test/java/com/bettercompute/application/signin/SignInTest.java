@@ -117,19 +117,17 @@ class SignInTest {
         com.bettercompute.domain.cluster.Cluster c = w.ports.clusters().find(MarketWorld.ACME_TRAIN).orElseThrow();
         String note = "GKE refused to turn on Identity Service for GKE: Identity Service for GKE is not available to this organization. "
                 + "Signing in to this cluster with kubectl (approving a sign-in code) cannot work until it is on.";
-        w.ports.transactions().inTransaction(() -> w.ports.clusters().update(c.toBuilder()
-                .state(com.bettercompute.domain.cluster.ClusterState.READY).message(note).build(), c.version()));
+        w.ports.transactions().inTransaction(() -> w.ports.clusters().update(c.toBuilder().state(com.bettercompute.domain.cluster.ClusterState.READY)
+                .message(note).progress(c.progress().identityServiceRefused(w.ports.clock().instant())).build(), c.version()));
         SignIn.DeviceAuthorization d = signIn.start(audience());
-        tenantClusters.failNextCall(new com.bettercompute.application.port.ProviderException(
-                com.bettercompute.application.port.ProviderException.Kind.FAILED_PRECONDITION,
-                "The cluster does not serve ClientConfig (authentication.gke.io/v2alpha1): Identity Service for GKE is not enabled on it."));
 
         assertThatThrownBy(() -> signIn.decide(caller("user:alice@acme.example"), d.userCode(), true))
                 .isInstanceOfSatisfying(DomainException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.INVALID_STATE);
-                    assertThat(e.getMessage()).contains("Identity Service for GKE is not enabled on it.", note);
+                    assertThat(e.getMessage()).isEqualTo("This sign-in cannot be approved: " + note);
                     assertThat(e.details()).containsEntry("reason", "identity-service-refused");
                 });
+        assertThat(tenantClusters.trusted()).as("nothing written to a cluster that would not trust the token").isEmpty();
         assertThat(error(() -> signIn.redeemDeviceCode(d.deviceCode()))).isEqualTo("authorization_pending");
     }
 

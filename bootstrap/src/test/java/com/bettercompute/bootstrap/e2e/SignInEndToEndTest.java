@@ -618,6 +618,58 @@ class SignInEndToEndTest {
         }
     }
 
+    /**
+     * GKE refuses to turn Identity Service for GKE back on (as for an organization it no longer offers it to): the cluster
+     * reads ready with GKE's reason as its message, approving a sign-in answers 409 with that cause, GKE is not asked again
+     * on the next passes, and an hour later it is asked again and the people sign in.
+     */
+    @Test
+    @Order(12)
+    void gke_refusing_identity_service_leaves_the_cluster_ready_with_the_reason_and_sign_in_says_why_until_asked_again_an_hour_later() {
+        GkeSimulator gke = server.server().simulator().orElseThrow();
+        String[] path = audience().split("/");
+        ClusterLocator at = new ClusterLocator(path[1], path[3], path[5]);
+        try (GkeClusterProvider someoneElse = GkeClusterProviders.grpc(new Endpoint(gke.grpcTarget(), Transport.PLAINTEXT, null))) {
+            someoneElse.updateCluster(at, new ClusterChange.IdentityService(false));
+        }
+        String reason = "Identity Service for GKE is not offered to this organization.";
+        gke.failNextCalls("UpdateCluster", 1, "FAILED_PRECONDITION", reason);
+        long updatesBefore = gke.grpcCalls().getOrDefault("UpdateCluster", 0L);
+
+        Instant deadline = Instant.now().plus(PATIENCE);
+        JsonNode cluster = server.call("get", ALICE, Map.of("tenantId", "acme", "clusterId", onlyAcme)).json();
+        while (!cluster.path("message").asText().contains(reason)) {
+            assertThat(Instant.now()).as("the refusal is recorded in time").isBefore(deadline);
+            pause(200);
+            cluster = server.call("get", ALICE, Map.of("tenantId", "acme", "clusterId", onlyAcme)).json();
+        }
+        assertThat(cluster.get("state").asText()).isEqualTo("ready");
+        assertThat(cluster.get("message").asText()).contains("cannot work until it is on");
+
+        JsonNode code = startSignIn();
+        Answer refused = form("/signin", ALICE, Map.of("user_code", code.get("user_code").asText()));
+        assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+        assertThat(refused.body()).contains(reason);
+
+        long looks = gke.grpcCalls().getOrDefault("GetCluster", 0L);
+        while (gke.grpcCalls().getOrDefault("GetCluster", 0L) < looks + 9) {
+            assertThat(Instant.now()).as("the reconciler keeps looking").isBefore(deadline.plus(PATIENCE));
+            pause(200);
+        }
+        assertThat(gke.grpcCalls().get("UpdateCluster")).as("the refused update, not asked again meanwhile").isEqualTo(updatesBefore + 1);
+        assertThat(gke.identityService(at.project(), at.location(), at.name())).isFalse();
+
+        clock.advance(Duration.ofHours(1));
+        Instant again = Instant.now().plus(PATIENCE);
+        while (!gke.identityService(at.project(), at.location(), at.name())) {
+            assertThat(Instant.now()).as("asked again an hour later").isBefore(again);
+            pause(200);
+        }
+        awaitReady("acme", onlyAcme);
+        assertThat(gke.grpcCalls().get("UpdateCluster")).isEqualTo(updatesBefore + 2);
+        assertThat(signIn(ALICE).get("id_token").asText()).isNotEmpty();
+    }
+
     /** Starts a command in the throwaway home, as {@link #run} does, without waiting for it. */
     static Process start(Path home, List<String> command, Map<String, String> env) throws java.io.IOException {
         ProcessBuilder pb = new ProcessBuilder(command).directory(home.toFile());
