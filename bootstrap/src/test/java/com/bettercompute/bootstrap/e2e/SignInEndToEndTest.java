@@ -593,12 +593,8 @@ class SignInEndToEndTest {
     @Order(11)
     void a_cluster_whose_identity_service_was_turned_off_at_gke_gets_it_back_and_its_people_sign_in_again() {
         GkeSimulator gke = server.server().simulator().orElseThrow();
-        String[] path = audience().split("/");
-        ClusterLocator at = new ClusterLocator(path[1], path[3], path[5]);
         long updatesBefore = gke.grpcCalls().getOrDefault("UpdateCluster", 0L);
-        try (GkeClusterProvider someoneElse = GkeClusterProviders.grpc(new Endpoint(gke.grpcTarget(), Transport.PLAINTEXT, null))) {
-            someoneElse.updateCluster(at, new ClusterChange.IdentityService(false));
-        }
+        ClusterLocator at = identityServiceTurnedOffAtGke(gke);
 
         Instant deadline = Instant.now().plus(PATIENCE);
         while (gke.grpcCalls().getOrDefault("UpdateCluster", 0L) < updatesBefore + 2 || !gke.identityService(at.project(), at.location(), at.name())) {
@@ -627,11 +623,7 @@ class SignInEndToEndTest {
     @Order(12)
     void gke_refusing_identity_service_leaves_the_cluster_ready_with_the_reason_and_sign_in_says_why_until_asked_again_an_hour_later() {
         GkeSimulator gke = server.server().simulator().orElseThrow();
-        String[] path = audience().split("/");
-        ClusterLocator at = new ClusterLocator(path[1], path[3], path[5]);
-        try (GkeClusterProvider someoneElse = GkeClusterProviders.grpc(new Endpoint(gke.grpcTarget(), Transport.PLAINTEXT, null))) {
-            someoneElse.updateCluster(at, new ClusterChange.IdentityService(false));
-        }
+        ClusterLocator at = identityServiceTurnedOffAtGke(gke);
         String reason = "Identity Service for GKE is not offered to this organization.";
         gke.failNextCalls("UpdateCluster", 1, "FAILED_PRECONDITION", reason);
         long updatesBefore = gke.grpcCalls().getOrDefault("UpdateCluster", 0L);
@@ -668,6 +660,16 @@ class SignInEndToEndTest {
         awaitReady("acme", onlyAcme);
         assertThat(gke.grpcCalls().get("UpdateCluster")).isEqualTo(updatesBefore + 2);
         assertThat(signIn(ALICE).get("id_token").asText()).isNotEmpty();
+    }
+
+    /** Somebody turns Identity Service for GKE off on {@code only-acme} through GKE's API; returns where the cluster is. */
+    ClusterLocator identityServiceTurnedOffAtGke(GkeSimulator gke) {
+        String[] path = audience().split("/");
+        ClusterLocator at = new ClusterLocator(path[1], path[3], path[5]);
+        try (GkeClusterProvider someoneElse = GkeClusterProviders.grpc(new Endpoint(gke.grpcTarget(), Transport.PLAINTEXT, null))) {
+            someoneElse.updateCluster(at, new ClusterChange.IdentityService(false));
+        }
+        return at;
     }
 
     /** Starts a command in the throwaway home, as {@link #run} does, without waiting for it. */
