@@ -1,6 +1,5 @@
 package com.bettercompute.application.cluster;
 
-import com.bettercompute.application.access.Caller;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Action;
@@ -55,7 +54,7 @@ class ClusterLookupTest {
         String id = clusters.containsKey(name) ? clusters.get(name).id() : "cls_01hzx8k3v4w5y6z7a8b9c0d1zz";
 
         DomainException refused = catchThrowableOfType(() -> {
-            Cluster found = lookup.require(caller(who), new ClusterRef(tenant, id), action);
+            Cluster found = lookup.require(w.caller(who), new ClusterRef(tenant, id), action);
             assertThat(found.id()).isEqualTo(id);
         }, DomainException.class);
 
@@ -83,7 +82,7 @@ class ClusterLookupTest {
             "bob,   no-such-name,   READ,   acme,   NOT_FOUND"})
     void by_name_only_the_organizations_clusters_answer(String who, String name, Action action, String tenant, String outcome) {
         DomainException refused = catchThrowableOfType(() -> {
-            Cluster found = lookup.named(caller(who), tenant, name, action);
+            Cluster found = lookup.named(w.caller(who), tenant, name, action);
             assertThat(found.id()).isEqualTo(clusters.get(name).id());
         }, DomainException.class);
 
@@ -121,7 +120,7 @@ class ClusterLookupTest {
     void a_cluster_already_held_is_decided_as_by_id(String who, String name, Action action, boolean allowed) {
         Cluster held = clusters.get(name);
 
-        DomainException refused = catchThrowableOfType(() -> lookup.require(caller(who), action, held), DomainException.class);
+        DomainException refused = catchThrowableOfType(() -> lookup.require(w.caller(who), action, held), DomainException.class);
 
         assertThat(refused == null).isEqualTo(allowed);
         if (refused != null) {
@@ -160,14 +159,5 @@ class ClusterLookupTest {
                 .progress(new Cluster.Progress(null, null, null, 0, null, "Q0E=")).build();
 
         assertThat(ClusterLookup.reach(c)).isEqualTo(ClusterLookup.Reach.NO_ENDPOINT);
-    }
-
-    private Caller caller(String who) {
-        return switch (who) {
-            case "alice" -> w.alice;
-            case "bob" -> w.bob;
-            case "carol" -> w.carol;
-            default -> w.dave;
-        };
     }
 }
