@@ -64,6 +64,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,6 +78,8 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
 
     /** The temporary pool a Standard cluster is created with: small, cheap, deleted once our pools exist. */
     static final String INITIAL_POOL_MACHINE_TYPE = "e2-small";
+    /** Identity Service named in a GKE error: in words, or as the field ({@code identity_service_config}, {@code identityServiceConfig}). */
+    private static final Pattern IDENTITY_SERVICE_NAMED = Pattern.compile("identity[ _]?service", Pattern.CASE_INSENSITIVE);
 
     private final ClusterManagerClient client;
     /** The platform's Google identity; null until first read from the client's own credentials. */
@@ -316,12 +319,14 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
         if (spec.privateNodes()) {
             cluster.setNetworkConfig(NetworkConfig.newBuilder().setDefaultEnablePrivateNodes(true));
         }
-        if (spec.mode() == ClusterMode.AUTOPILOT) {
-            cluster.setAutopilot(Autopilot.newBuilder().setEnabled(true));
-        } else {
+        if (spec.identityService()) {
             // Identity Service for GKE (Standard clusters only): how the cluster trusts the platform's ID tokens, per the
             // ClientConfig the platform writes in it (docs/decisions/gke-parity.md).
             cluster.setIdentityServiceConfig(IdentityServiceConfig.newBuilder().setEnabled(true));
+        }
+        if (spec.mode() == ClusterMode.AUTOPILOT) {
+            cluster.setAutopilot(Autopilot.newBuilder().setEnabled(true));
+        } else {
             // GKE insists on a node pool at creation: a small temporary one, deleted once ours exist.
             cluster.addNodePools(NodePool.newBuilder()
                     .setName(INITIAL_NODE_POOL)
@@ -338,6 +343,9 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
             return started.getName();
         } catch (RuntimeException e) {
             ProviderException failure = translate(e);
+            if (spec.identityService() && refusesIdentityService(failure)) {
+                throw new ProviderException(Kind.IDENTITY_SERVICE_REFUSED, failure.getMessage(), e);
+            }
             if (failure.kind() != Kind.ALREADY_EXISTS) {
                 throw failure;
             }
@@ -351,6 +359,17 @@ public final class GkeClusterProvider implements ClusterProvider, AutoCloseable 
             LOG.info("gke: adopted cluster {} of {}", at, spec.clusterId());
             return null;
         }
+    }
+
+    /**
+     * GKE refused a create because of its Identity Service setting: a refusal of the request as it is (INVALID_ARGUMENT,
+     * FAILED_PRECONDITION) whose message names Identity Service, as GKE's refusal on Autopilot does ("Identity Service for
+     * GKE is not supported on Autopilot clusters.") or its field ({@code identity_service_config}, {@code
+     * identityServiceConfig}). Anything else (quota, a version, passing trouble) is not about it.
+     */
+    static boolean refusesIdentityService(ProviderException failure) {
+        return (failure.kind() == Kind.INVALID || failure.kind() == Kind.FAILED_PRECONDITION) && failure.getMessage() != null
+                && IDENTITY_SERVICE_NAMED.matcher(failure.getMessage()).find();
     }
 
     private static ProviderException foreign(ClusterLocator at, String label) {

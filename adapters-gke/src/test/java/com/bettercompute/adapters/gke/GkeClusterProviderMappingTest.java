@@ -10,6 +10,7 @@ import com.bettercompute.domain.cluster.Autoscaling;
 import com.bettercompute.application.port.ClusterLocator;
 import com.bettercompute.application.port.ClusterProvider;
 import com.bettercompute.application.port.ClusterSpec;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.NodePoolSpec;
 import com.bettercompute.application.port.ProviderNames;
@@ -33,6 +34,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** What GkeClusterProvider sends to GKE, read back as GKE's own resources. */
 class GkeClusterProviderMappingTest {
@@ -129,5 +132,35 @@ class GkeClusterProviderMappingTest {
         assertThat(provider.observe(at).releaseChannel()).isNull();
         assertThat(gke.getCluster("projects/tenant-prj/locations/us-east1-b/clusters/" + at.name()).getReleaseChannel().getChannel())
                 .isEqualTo(com.google.container.v1.ReleaseChannel.Channel.UNSPECIFIED);
+    }
+
+    @Test
+    void aStandardClusterCreatedWithoutIdentityServiceAsksForNone() {
+        ClusterLocator at = new ClusterLocator("tenant-prj", "us-east1-b", ProviderNames.clusterName(ID));
+        provider.createCluster(new ClusterSpec(at, ID, ClusterMode.STANDARD, null, null, List.of(), false, null, null, false));
+        assertThat(gke.getCluster("projects/tenant-prj/locations/us-east1-b/clusters/" + at.name()).hasIdentityServiceConfig()).isFalse();
+    }
+
+    /**
+     * Which refusals of a create are GKE refusing Identity Service for GKE: a refusal of the request as it is (after the
+     * kinds GKE's codes map to) whose message names it, in words or as its field; nothing else, whatever its message.
+     */
+    @ParameterizedTest(name = "{0} \"{1}\" → {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            FAILED_PRECONDITION | Identity Service for GKE is not available to the organization of project "p".  | true
+            INVALID             | Identity Service for GKE is not supported on Autopilot clusters.               | true
+            INVALID             | Invalid value for field "cluster.identity_service_config.enabled": true.       | true
+            FAILED_PRECONDITION | identityServiceConfig cannot be enabled for this organization                  | true
+            FAILED_PRECONDITION | Enable anthosidentityservice.googleapis.com in the project first.              | true
+            INVALID             | Master version "1.20" is unsupported.                                          | false
+            INVALID             | Workload Identity is not enabled for this cluster.                             | false
+            FAILED_PRECONDITION | Cluster is running incompatible operation.                                     | false
+            QUOTA               | Insufficient quota to satisfy the request (Identity Service pods).             | false
+            UNAVAILABLE         | Identity Service backend is unavailable, try again.                            | false
+            PERMISSION_DENIED   | Permission denied on Identity Service for GKE.                                 | false
+            ALREADY_EXISTS      | Already exists: identity service.                                              | false
+            """)
+    void aRefusalOfCreateIsAboutIdentityServiceOnlyWhenGkeSaysSo(ProviderException.Kind kind, String message, boolean aboutIt) {
+        assertThat(GkeClusterProvider.refusesIdentityService(new ProviderException(kind, message))).isEqualTo(aboutIt);
     }
 }

@@ -71,4 +71,9 @@ abstract class SimulatedGkeContract extends ClusterProviderContract {
     protected void failNextOperation(String message) {
         simulator.failNextOperations(1, message);
     }
+
+    @Override
+    protected void refuseIdentityService() {
+        simulator.refuseIdentityService(PROJECT);
+    }
 }

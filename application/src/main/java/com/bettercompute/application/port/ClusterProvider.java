@@ -55,7 +55,9 @@ public interface ClusterProvider {
      * Starts creating a cluster. If a cluster of that name exists and carries our label with the
      * same cluster id, this adopts it and succeeds (whatever its state; no operation). If it exists without our
      * label (or with another id), throws {@link ProviderException.Kind#FOREIGN}. A version the provider
-     * does not offer is {@link ProviderException.Kind#INVALID}.
+     * does not offer is {@link ProviderException.Kind#INVALID}. A create with {@link ClusterSpec#identityService()} that the
+     * provider refuses because of Identity Service for GKE (not offered to the project's organization, or on Autopilot)
+     * is {@link ProviderException.Kind#IDENTITY_SERVICE_REFUSED}, with the provider's reason; nothing was created.
      */
     String createCluster(ClusterSpec spec);
 

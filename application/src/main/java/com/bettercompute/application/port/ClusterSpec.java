@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param privateNodes       nodes without public addresses
  * @param network            the VPC network's name; null: the project's default
  * @param subnetwork         the subnetwork's name; null: the network's default
+ * @param identityService    Identity Service for GKE on at creation (people's sign-in with the platform's ID tokens);
+ *                           the provider has none for Autopilot
  */
 public record ClusterSpec(
         ClusterLocator at,
@@ -29,7 +31,15 @@ public record ClusterSpec(
         List<String> authorizedNetworks,
         boolean privateNodes,
         String network,
-        String subnetwork) {
+        String subnetwork,
+        boolean identityService) {
+
+    /** With Identity Service for GKE on exactly for a Standard cluster, as the platform asks for it at creation. */
+    public ClusterSpec(ClusterLocator at, String clusterId, ClusterMode mode, ReleaseChannel releaseChannel, String version,
+                       List<String> authorizedNetworks, boolean privateNodes, String network, String subnetwork) {
+        this(at, clusterId, mode, releaseChannel, version, authorizedNetworks, privateNodes, network, subnetwork,
+                mode == ClusterMode.STANDARD);
+    }
 
     public ClusterSpec {
         Objects.requireNonNull(at, "at");

@@ -30,6 +30,11 @@ public final class ProviderException extends RuntimeException {
         UNAVAILABLE,
         /** A cluster of our provider-side name exists but does not carry our label: it is not ours, and is never adopted or changed. */
         FOREIGN,
+        /**
+         * The provider refuses to create the cluster with Identity Service for GKE on (an organization GKE does not offer
+         * it to, or a mode that has none): the same request without it may succeed. Only a create that asked for it.
+         */
+        IDENTITY_SERVICE_REFUSED,
         /** Anything else. */
         INTERNAL
     }
@@ -64,7 +69,7 @@ public final class ProviderException extends RuntimeException {
             case NOT_FOUND -> ErrorCode.NOT_FOUND;
             case ALREADY_EXISTS, FOREIGN -> ErrorCode.CONFLICT;
             case INVALID -> ErrorCode.INVALID_INPUT;
-            case FAILED_PRECONDITION -> ErrorCode.INVALID_STATE;
+            case FAILED_PRECONDITION, IDENTITY_SERVICE_REFUSED -> ErrorCode.INVALID_STATE;
             case QUOTA -> ErrorCode.QUOTA_EXCEEDED;
             case PERMISSION_DENIED, UNAVAILABLE, INTERNAL -> ErrorCode.INTERNAL;
         };

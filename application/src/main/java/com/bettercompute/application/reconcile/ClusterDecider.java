@@ -153,8 +153,10 @@ public final class ClusterDecider {
     }
 
     private ClusterPlan ready(Cluster before, Cluster seen, Instant now) {
-        // A refusal of Identity Service still standing keeps its note on the ready cluster (a ready cluster's only message).
-        String note = seen.progress().identityServiceRefusedAt() != null && before.state() == ClusterState.READY ? before.message() : null;
+        // A refusal of Identity Service still standing keeps its note on the ready cluster (a ready cluster's only message),
+        // and so does a cluster coming up for the first time after its create was refused with it (the note rode along).
+        boolean carriesNote = before.state() == ClusterState.READY || (before.readyAt() == null && before.state() != ClusterState.ERROR);
+        String note = seen.progress().identityServiceRefusedAt() != null && carriesNote ? before.message() : null;
         List<BiFunction<Cluster, Instant, ClusterEvent>> events = new ArrayList<>();
         if (seen.readyAt() == null) {
             events.add(ClusterEvent.ClusterReady::new);
@@ -178,15 +180,31 @@ public final class ClusterDecider {
      * refusal repeated on each ask is recorded once.
      */
     private Write identityServiceRefused(Cluster before, Cluster seen, String why, Instant now) {
-        String reason = why.strip();
-        String note = "GKE refused to turn on Identity Service for GKE: " + reason + (reason.matches(".*[.!?]$") ? "" : ".") + " Signing in to this cluster with kubectl "
-                + "(approving a sign-in code) cannot work until it is on; better-compute asks GKE again every hour. The cluster's "
-                + "nodes and workloads are unaffected.";
+        String note = identityServiceNote(why);
         Cluster noted = seen.toBuilder().progress(seen.progress().identityServiceRefused(now)).build().readyWithNote(note, now);
         List<BiFunction<Cluster, Instant, ClusterEvent>> events = before.readyAt() == null ? List.of(ClusterEvent.ClusterReady::new)
                 : before.state() != ClusterState.READY || !note.equals(before.message()) ? List.of(ClusterEvent.ClusterUpdated::new)
                 : List.of();
         return outcome(before, noted, events, cadence.settled(), now);
+    }
+
+    /** The cluster's message while a refusal of Identity Service for GKE stands: GKE's reason, {@code why}, and what it means. */
+    private static String identityServiceNote(String why) {
+        String reason = why.strip();
+        return "GKE refused to turn on Identity Service for GKE: " + reason + (reason.matches(".*[.!?]$") ? "" : ".") + " Signing in to this cluster with kubectl "
+                + "(approving a sign-in code) cannot work until it is on; better-compute asks GKE again every hour. The cluster's "
+                + "nodes and workloads are unaffected.";
+    }
+
+    /**
+     * The provider refused to create {@code asked} with Identity Service for GKE on: nothing was created, and the next pass,
+     * at once, creates it without (same provider-side name, so a crash between the two adopts). The note rides on the
+     * cluster until it is first ready, which publishes it with {@code ready}; the hour to ask again by an update runs from now.
+     */
+    private Write createdWithoutIdentityService(Cluster asked, String why, Instant now) {
+        Cluster noted = asked.toBuilder().state(ClusterState.PENDING).message(identityServiceNote(why))
+                .progress(asked.progress().identityServiceRefused(now)).build();
+        return outcome(asked, noted, List.of(), Duration.ZERO, now);
     }
 
     /** The change that turns Identity Service for GKE on. */
@@ -249,6 +267,9 @@ public final class ClusterDecider {
 
     /** The provider refused the call: passing trouble is retried soon and quietly, a refusal shows as an error. */
     private Write refused(Cluster asked, ProviderAction action, ProviderException e, Instant now) {
+        if (action instanceof ProviderAction.CreateCluster && e.kind() == ProviderException.Kind.IDENTITY_SERVICE_REFUSED) {
+            return createdWithoutIdentityService(asked, e.getMessage(), now);
+        }
         if (turnsOnIdentityService(action) && e.kind() != ProviderException.Kind.UNAVAILABLE && e.kind() != ProviderException.Kind.INTERNAL) {
             // Optional for the cluster's workloads: any refusal (an organization GKE does not offer it to, INVALID or
             // FAILED_PRECONDITION) leaves it ready, never error, and is not asked again every pass.

@@ -22,11 +22,13 @@ public final class ProviderSpecs {
 
     /**
      * The control plane as wanted. The provider-side VPC network is named by the catalog network's id,
-     * the subnetwork by the subnet's name (docs/decisions/clusters.md).
+     * the subnetwork by the subnet's name (docs/decisions/clusters.md). A Standard cluster asks for Identity Service for
+     * GKE, unless the provider refused it for this cluster: then it is created without, and asked for later by an update.
      */
     static ClusterSpec cluster(Cluster c, ClusterLocator at) {
         return new ClusterSpec(at, c.id(), c.mode(), c.releaseChannel(), c.requestedVersion(),
-                c.authorizedNetworks(), c.privateNodes(), c.networkId(), c.subnetName());
+                c.authorizedNetworks(), c.privateNodes(), c.networkId(), c.subnetName(),
+                c.mode() == ClusterMode.STANDARD && c.progress().identityServiceRefusedAt() == null);
     }
 
     /**

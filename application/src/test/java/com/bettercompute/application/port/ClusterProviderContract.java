@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The contract of {@link ClusterProvider}, run against the in-memory fake and against
  * {@code GkeClusterProvider} on the GKE simulator over gRPC and over REST. A subclass gives a
- * fresh provider per test, a way to let operations finish, and two faults.
+ * fresh provider per test, a way to let operations finish, and three faults.
  */
 public abstract class ClusterProviderContract {
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
@@ -41,6 +41,12 @@ public abstract class ClusterProviderContract {
 
     /** The next operation the provider starts ends in failure with this message. */
     protected abstract void failNextOperation(String message);
+
+    /**
+     * From now on the provider refuses Identity Service for GKE for Standard clusters of {@link #PROJECT} too (at create and
+     * by update), as GKE does in an organization it does not offer it to.
+     */
+    protected abstract void refuseIdentityService();
 
     protected static String newClusterId() {
         return "kcl_" + String.format("%-26s", "c" + SEQUENCE.incrementAndGet()).replace(' ', 'z');
@@ -271,6 +277,41 @@ public abstract class ClusterProviderContract {
         assertThatThrownBy(() -> provider().updateCluster(auto.at(), new ClusterChange.IdentityService(true)))
                 .isInstanceOfSatisfying(ProviderException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.INVALID);
+                    assertThat(e.getMessage()).contains("Autopilot");
+                });
+    }
+
+    @Test
+    void aCreateRefusedForIdentityServiceCreatesNothingAndTheSameClusterIsCreatedWithoutIt() {
+        refuseIdentityService();
+        ClusterSpec spec = standard(newClusterId(), ZONE);
+        assertThatThrownBy(() -> provider().createCluster(spec)).isInstanceOfSatisfying(ProviderException.class, e -> {
+            assertThat(e.kind()).isEqualTo(Kind.IDENTITY_SERVICE_REFUSED);
+            assertThat(e.getMessage()).contains("Identity Service for GKE");
+        });
+        assertThat(provider().observe(spec.at()).exists()).as("nothing was created").isFalse();
+
+        ClusterSpec without = new ClusterSpec(spec.at(), spec.clusterId(), spec.mode(), spec.releaseChannel(), spec.version(),
+                spec.authorizedNetworks(), spec.privateNodes(), spec.network(), spec.subnetwork(), false);
+        assertThat(provider().createCluster(without)).isNotBlank();
+        assertThat(provider().createCluster(without)).as("asked again (a crash after the call), it is adopted").isNull();
+        letOperationsFinish();
+        ClusterObservation running = provider().observe(spec.at());
+        assertThat(running.settled()).isTrue();
+        assertThat(running.clusterId()).isEqualTo(spec.clusterId());
+        assertThat(running.identityService()).isFalse();
+        assertThatThrownBy(() -> provider().updateCluster(spec.at(), new ClusterChange.IdentityService(true)))
+                .as("refused by update too").isInstanceOfSatisfying(ProviderException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.FAILED_PRECONDITION);
+                    assertThat(e.getMessage()).contains("Identity Service for GKE");
+                });
+
+        ClusterSpec auto = autopilot(newClusterId());
+        ClusterSpec autoWithIt = new ClusterSpec(auto.at(), auto.clusterId(), auto.mode(), auto.releaseChannel(), auto.version(),
+                auto.authorizedNetworks(), auto.privateNodes(), auto.network(), auto.subnetwork(), true);
+        assertThatThrownBy(() -> provider().createCluster(autoWithIt)).as("as GKE refuses it on Autopilot anywhere")
+                .isInstanceOfSatisfying(ProviderException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.IDENTITY_SERVICE_REFUSED);
                     assertThat(e.getMessage()).contains("Autopilot");
                 });
     }

@@ -51,6 +51,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
     private final Map<String, Integer> calls = new LinkedHashMap<>();
     private final Map<String, FakeOperation> operations = new LinkedHashMap<>();
     private int sequence;
+    private boolean identityServiceOffered = true;
 
     public InMemoryClusterProvider(Clock clock, Duration operationDuration, ServerConfig serverConfig) {
         this.clock = clock;
@@ -120,6 +121,17 @@ public final class InMemoryClusterProvider implements ClusterProvider {
     /** The next call of any method throws this. */
     public synchronized void failNextCall(ProviderException failure) {
         failingCalls.add(failure);
+    }
+
+    /** The reason GKE gives where it does not offer Identity Service for GKE (as the GKE simulator's fault says it). */
+    public static final String IDENTITY_SERVICE_NOT_OFFERED = "Identity Service for GKE is not available to the organization of this project.";
+
+    /**
+     * From now on Identity Service for GKE is refused for Standard clusters too, at create and by update, as GKE does in an
+     * organization it does not offer it to.
+     */
+    public synchronized void refuseIdentityService() {
+        identityServiceOffered = false;
     }
 
     /** Puts a cluster that is not ours (no label) under this name, running. */
@@ -310,6 +322,12 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         if (spec.mode() == ClusterMode.AUTOPILOT && spec.at().location().matches(".*-[a-z]$")) {
             throw new ProviderException(Kind.INVALID, "Autopilot clusters must be regional clusters.");
         }
+        if (spec.identityService() && spec.mode() == ClusterMode.AUTOPILOT) {
+            throw new ProviderException(Kind.IDENTITY_SERVICE_REFUSED, "Identity Service for GKE is not supported on Autopilot clusters.");
+        }
+        if (spec.identityService() && !identityServiceOffered) {
+            throw new ProviderException(Kind.IDENTITY_SERVICE_REFUSED, IDENTITY_SERVICE_NOT_OFFERED);
+        }
         FakeCluster c = new FakeCluster(spec.at());
         c.clusterId = spec.clusterId();
         c.mode = spec.mode();
@@ -317,7 +335,7 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         c.masterVersion = version;
         c.authorized = spec.authorizedNetworks();
         c.privateNodes = spec.privateNodes();
-        c.identityService = spec.mode() == ClusterMode.STANDARD;
+        c.identityService = spec.identityService();
         if (spec.mode() == ClusterMode.STANDARD) {
             FakePool initial = new FakePool();
             initial.spec = new NodePoolSpec(INITIAL_NODE_POOL, "e2-small", 1, null, 30, "pd-standard", false, null, List.of(), Map.of(), List.of());
@@ -358,6 +376,9 @@ public final class InMemoryClusterProvider implements ClusterProvider {
         } else if (change instanceof ClusterChange.IdentityService id) {
             if (c.mode == ClusterMode.AUTOPILOT && id.enabled()) {
                 throw new ProviderException(Kind.INVALID, "Identity Service for GKE is not supported on Autopilot clusters.");
+            }
+            if (id.enabled() && !identityServiceOffered) {
+                throw new ProviderException(Kind.FAILED_PRECONDITION, IDENTITY_SERVICE_NOT_OFFERED);
             }
             apply = () -> c.identityService = id.enabled();
         } else {

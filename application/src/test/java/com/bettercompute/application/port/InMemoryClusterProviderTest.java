@@ -35,4 +35,9 @@ class InMemoryClusterProviderTest extends ClusterProviderContract {
     protected void failNextOperation(String message) {
         provider.failNextOperation(message);
     }
+
+    @Override
+    protected void refuseIdentityService() {
+        provider.refuseIdentityService();
+    }
 }

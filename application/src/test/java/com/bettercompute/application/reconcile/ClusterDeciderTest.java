@@ -365,6 +365,92 @@ class ClusterDeciderTest {
         assertThat(refused.events()).containsExactly("kubernetes.cluster.updated");
     }
 
+    /** The create asks for Identity Service for GKE exactly for a Standard cluster whose create GKE has not refused it. */
+    @ParameterizedTest(name = "{0} {1} → {2}")
+    @CsvSource({"STANDARD, false, true", "STANDARD, true, false", "AUTOPILOT, false, false", "AUTOPILOT, true, false"})
+    void the_create_asks_for_identity_service_unless_the_cluster_is_autopilot_or_it_was_refused(ClusterMode mode, boolean refusedBefore,
+            boolean asked) {
+        Cluster c = cluster(mode, ClusterState.PENDING);
+        if (refusedBefore) {
+            c = c.toBuilder().progress(c.progress().identityServiceRefused(NOW.minusSeconds(1))).build();
+        }
+        ProviderAction create = decide(c, ClusterObservation.absent(), AT, NOW).action();
+        assertThat(create).isInstanceOf(ProviderAction.CreateCluster.class);
+        assertThat(((ProviderAction.CreateCluster) create).spec().identityService()).isEqualTo(asked);
+    }
+
+    /**
+     * How a refused create is decided: only the provider's saying it refused Identity Service for GKE (the adapter's
+     * {@code IDENTITY_SERVICE_REFUSED}) leads to creating the cluster again at once without it, the refusal noted on it and
+     * its hour started; a cluster in error from such a refusal before this rule is created the same way. Any other refusal
+     * is as before: passing trouble retried quietly, the rest an error.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            Identity Service refused: created again at once without it                 | PENDING | IDENTITY_SERVICE_REFUSED | PENDING | true  | PT0S  | false
+            a cluster in error from such a refusal before: the same                    | ERROR   | IDENTITY_SERVICE_REFUSED | PENDING | true  | PT0S  | false
+            the same words as a plain refusal: an error, the create is not changed     | PENDING | INVALID                  | ERROR   | false | PT5M  | true
+            passing trouble: retried soon, quietly, with Identity Service              | PENDING | FAILED_PRECONDITION      | PENDING | false | PT30S | true
+            no quota: an error                                                         | PENDING | QUOTA                    | ERROR   | false | PT5M  | true
+            """)
+    void a_create_refused_for_identity_service_is_made_again_without_it_and_no_other_refusal_is(String why, ClusterState stored,
+            ProviderException.Kind kind, ClusterState after, boolean noted, Duration next, boolean askedAgain) {
+        Cluster c = cluster(ClusterMode.STANDARD, stored);
+        if (stored == ClusterState.ERROR) {
+            c = c.toBuilder().message(REFUSAL).build();
+        }
+        Decided ask = decide(c, ClusterObservation.absent(), AT, NOW);
+        assertThat(((ProviderAction.CreateCluster) ask.action()).spec().identityService()).isTrue();
+
+        Decided refused = ask.refused(new ProviderException(kind, REFUSAL));
+        assertThat(refused.next().state()).isEqualTo(after);
+        assertThat(refused.requeue()).isEqualTo(next);
+        assertThat(refused.next().progress().identityServiceRefusedAt()).isEqualTo(noted ? NOW : null);
+        if (noted) {
+            assertThat(refused.next().message()).isEqualTo(NOTE);
+            assertThat(refused.events()).as("nothing to publish before the cluster is up").isEmpty();
+            assertThat(refused.next().progress().failures()).isZero();
+            assertThat(refused.next().progress().pendingAction()).isNull();
+        }
+        Decided again = decide(refused.next(), ClusterObservation.absent(), AT, NOW.plus(next));
+        assertThat(again.action()).isInstanceOf(ProviderAction.CreateCluster.class);
+        assertThat(((ProviderAction.CreateCluster) again.action()).spec().identityService()).isEqualTo(askedAgain);
+        if (noted) {
+            assertThat(again.accepted().next().message()).as("the note rides on the cluster coming up").isEqualTo(NOTE);
+            assertThat(again.accepted().next().state()).isEqualTo(ClusterState.PROVISIONING);
+        }
+    }
+
+    /**
+     * A cluster created without Identity Service for GKE after GKE refused it: provisioning keeps the note, its first ready
+     * publishes it with {@code ready} (one event), and the update is asked only an hour after the refusal.
+     */
+    @Test
+    void a_cluster_created_without_identity_service_is_first_ready_with_the_note_and_asked_again_an_hour_after_the_refusal() {
+        Cluster refused = decide(cluster(ClusterMode.STANDARD, ClusterState.PENDING), ClusterObservation.absent(), AT, NOW)
+                .refused(new ProviderException(ProviderException.Kind.IDENTITY_SERVICE_REFUSED, REFUSAL)).next();
+        Cluster provisioning = decide(refused, ClusterObservation.absent(), AT, NOW).accepted().next();
+
+        ClusterObservation comingUp = new ClusterObservation(true, ID, ClusterStatus.PROVISIONING, null, ClusterMode.STANDARD, "10.0.0.1",
+                "Q0E=", V1, V1, ReleaseChannel.REGULAR, List.of(), false, List.of(), false);
+        Decided busy = decide(provisioning, comingUp, AT, NOW.plusSeconds(30));
+        assertThat(busy.next().state()).isEqualTo(ClusterState.PROVISIONING);
+        assertThat(busy.next().message()).isEqualTo(NOTE);
+
+        Decided up = decide(busy.next(), identityService(false), AT, NOW.plusSeconds(600));
+        assertThat(up.acts()).as("not asked by update within the hour").isFalse();
+        assertThat(up.next().state()).isEqualTo(ClusterState.READY);
+        assertThat(up.next().message()).isEqualTo(NOTE);
+        assertThat(up.events()).containsExactly("kubernetes.cluster.ready");
+
+        Decided later = decide(up.next(), identityService(false), AT, NOW.plus(Duration.ofHours(1)));
+        assertThat(later.action()).isEqualTo(new ProviderAction.ChangeCluster(new ClusterChange.IdentityService(true)));
+        assertThat(later.next().message()).isEqualTo(NOTE);
+        Decided refusedAgain = later.refused(new ProviderException(ProviderException.Kind.FAILED_PRECONDITION, REFUSAL));
+        assertThat(refusedAgain.next().message()).isEqualTo(NOTE);
+        assertThat(refusedAgain.events()).as("the same refusal is recorded once").isEmpty();
+    }
+
     @Test
     void ready_again_after_a_change_publishes_updated() {
         Cluster c = wasReady(cluster(ClusterMode.AUTOPILOT, ClusterState.UPDATING), ClusterState.UPDATING).toBuilder().requestedVersion("1.33").build();

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * A tenant's Kubernetes cluster: what was asked (the spec fields), where it stands ({@code state},
- * {@code message}: why it is {@code error}, or on a {@code ready} cluster what the provider refused to turn on for it)
+ * {@code message}: why it is {@code error}, or on a {@code ready} cluster — and on one coming up — what the provider
+ * refused to turn on for it)
  * and what the provider last reported ({@code kubernetesVersion},
  * {@code nodeVersion}, {@code endpoint}). {@code version} is the row's revision: 1 at create, +1 on
  * every change. {@code requestFingerprint} identifies the normalized create input, so a retry with the
@@ -172,9 +173,14 @@ public record Cluster(
                 .version(version + 1).updatedAt(now).build();
     }
 
-    /** The provider is working on it: {@code provisioning} until it was first ready, {@code updating} after. */
+    /**
+     * The provider is working on it: {@code provisioning} until it was first ready, {@code updating} after. A cluster
+     * coming up keeps the note of an Identity Service for GKE its create was refused (it was created without): it says
+     * what the cluster will lack once ready.
+     */
     public Cluster converging() {
-        return toBuilder().state(readyAt == null ? ClusterState.PROVISIONING : ClusterState.UPDATING).message(null).build();
+        boolean keepsNote = readyAt == null && state != ClusterState.ERROR && progress.identityServiceRefusedAt() != null;
+        return toBuilder().state(readyAt == null ? ClusterState.PROVISIONING : ClusterState.UPDATING).message(keepsNote ? message : null).build();
     }
 
     /** The provider failed or refused, or the cluster cannot be reconciled: {@code error} with why. */

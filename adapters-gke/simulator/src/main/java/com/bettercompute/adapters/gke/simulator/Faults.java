@@ -21,6 +21,7 @@ final class Faults {
     private final Map<String, Deque<Status>> failingCalls = new LinkedHashMap<>();
     private final Deque<String> failingOperations = new ArrayDeque<>();
     private final Set<String> exhaustedProjects = new LinkedHashSet<>();
+    private final Set<String> identityServiceRefusedProjects = new LinkedHashSet<>();
     private Duration latency = Duration.ZERO;
 
     Faults(Pause pause) {
@@ -83,6 +84,21 @@ final class Faults {
         }
     }
 
+    synchronized void refuseIdentityService(String project) {
+        identityServiceRefusedProjects.add(project);
+    }
+
+    /**
+     * Refuses Identity Service for GKE on a Standard cluster of the project, as GKE does in an organization it no longer
+     * offers it to (FAILED_PRECONDITION, the message naming it, as its refusal on Autopilot names it).
+     */
+    synchronized void checkIdentityService(String project) {
+        if (identityServiceRefusedProjects.contains(project) || identityServiceRefusedProjects.contains("*")) {
+            throw Status.FAILED_PRECONDITION.withDescription("Identity Service for GKE is not available to the organization of project \""
+                    + project + "\".").asRuntimeException();
+        }
+    }
+
     synchronized void latency(Duration latency) {
         this.latency = latency;
     }
@@ -91,6 +107,7 @@ final class Faults {
         failingCalls.clear();
         failingOperations.clear();
         exhaustedProjects.clear();
+        identityServiceRefusedProjects.clear();
         latency = Duration.ZERO;
     }
 
@@ -107,6 +124,7 @@ final class Faults {
         out.put("failingCalls", calls);
         out.put("failingOperations", List.copyOf(failingOperations));
         out.put("exhaustedQuotaProjects", List.copyOf(exhaustedProjects));
+        out.put("identityServiceRefusedProjects", List.copyOf(identityServiceRefusedProjects));
         out.put("latencyMillis", latency.toMillis());
         return out;
     }

@@ -242,6 +242,14 @@ public final class GkeSimulator implements AutoCloseable {
         faults.restoreQuota(project);
     }
 
+    /**
+     * Creates and updates that turn Identity Service for GKE on for a Standard cluster of the project ({@code *}: any)
+     * fail with FAILED_PRECONDITION naming it, as in an organization GKE does not offer it to.
+     */
+    public void refuseIdentityService(String project) {
+        faults.refuseIdentityService(project);
+    }
+
     /** Every call waits this long before it is served (needs a {@link Pause}). */
     public void addLatency(Duration latency) {
         faults.latency(latency);

@@ -276,6 +276,7 @@ final class RestFrontEnd {
             case "/simulator/faults/refuse-version" -> controls.refuseVersion(required(args, "version"));
             case "/simulator/faults/exhaust-quota" -> controls.exhaustQuota(string(args, "project", "*"));
             case "/simulator/faults/restore-quota" -> controls.restoreQuota(string(args, "project", "*"));
+            case "/simulator/faults/refuse-identity-service" -> controls.refuseIdentityService(string(args, "project", "*"));
             case "/simulator/faults/latency" -> controls.addLatency(Duration.ofMillis(number(args, "millis", 0)));
             case "/simulator/faults/delete-cluster" -> {
                 Ref ref = Ref.of(required(args, "name"), null, null, null, null, null).requireCluster();

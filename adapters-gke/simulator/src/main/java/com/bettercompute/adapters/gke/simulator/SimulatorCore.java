@@ -679,6 +679,9 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
         } else if (in.getInitialNodeCount() > 0) {
             throw Ref.invalid("Cluster.initial_node_count and Cluster.node_pools are mutually exclusive.");
         }
+        if (!autopilot && in.getIdentityServiceConfig().getEnabled()) {
+            faults.checkIdentityService(at.project());
+        }
         Channel channel = in.hasReleaseChannel() ? in.getReleaseChannel().getChannel() : Channel.REGULAR;
         if (channel == Channel.UNRECOGNIZED) {
             channel = Channel.UNSPECIFIED;
@@ -916,6 +919,9 @@ final class SimulatorCore extends ClusterManagerGrpc.ClusterManagerImplBase {
             case "desired_identity_service_config": {
                 if (c.getAutopilot().getEnabled() && update.getDesiredIdentityServiceConfig().getEnabled()) {
                     throw Ref.invalid("Identity Service for GKE is not supported on Autopilot clusters.");
+                }
+                if (update.getDesiredIdentityServiceConfig().getEnabled()) {
+                    faults.checkIdentityService(cluster.ref.project());
                 }
                 c.setStatus(Cluster.Status.RECONCILING);
                 return start(cluster, Operation.Type.UPDATE_CLUSTER, selfLink, new Effect.ChangeCluster(ClusterUpdate.newBuilder()

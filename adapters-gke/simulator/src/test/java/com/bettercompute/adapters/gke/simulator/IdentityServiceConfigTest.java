@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.bettercompute.application.fakes.MutableClock;
+import com.google.api.gax.rpc.FailedPreconditionException;
 import com.google.api.gax.rpc.InvalidArgumentException;
 import com.google.cloud.container.v1.ClusterManagerClient;
 import com.google.container.v1.Autopilot;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Identity Service for GKE as the container API carries it ({@code Cluster.identity_service_config},
  * {@code ClusterUpdate.desired_identity_service_config}): taken at create and by an update, reported back, told to the
- * cluster's Kubernetes API once the cluster runs, and refused for an Autopilot cluster (Standard clusters only).
+ * cluster's Kubernetes API once the cluster runs, and refused for an Autopilot cluster (Standard clusters only) — and, under
+ * the fault {@code refuseIdentityService}, for a Standard cluster too, as in an organization GKE does not offer it to.
  */
 class IdentityServiceConfigTest {
     private static final Duration OPERATION = Duration.ofSeconds(20);
@@ -89,5 +91,27 @@ class IdentityServiceConfigTest {
         assertThatThrownBy(() -> client.updateCluster(UpdateClusterRequest.newBuilder().setName(PARENT + "/clusters/auto")
                 .setUpdate(ClusterUpdate.newBuilder().setDesiredIdentityServiceConfig(IdentityServiceConfig.newBuilder().setEnabled(true)))
                 .build())).isInstanceOf(InvalidArgumentException.class).hasMessageContaining("Autopilot");
+    }
+
+    @Test
+    void a_project_refused_it_gets_neither_a_standard_cluster_with_it_nor_the_update_and_creates_one_without() {
+        simulator.refuseIdentityService("p1");
+        assertThatThrownBy(() -> create(Cluster.newBuilder().setName("refused").setInitialNodeCount(1)
+                .setIdentityServiceConfig(IdentityServiceConfig.newBuilder().setEnabled(true))))
+                .isInstanceOf(FailedPreconditionException.class).hasMessageContaining("Identity Service for GKE is not available");
+        assertThat(simulator.clusters()).as("nothing was created").isEmpty();
+
+        create(Cluster.newBuilder().setName("refused").setInitialNodeCount(1));
+        clock.advance(OPERATION);
+        assertThat(client.getCluster(PARENT + "/clusters/refused").getIdentityServiceConfig().getEnabled()).isFalse();
+        UpdateClusterRequest enable = UpdateClusterRequest.newBuilder().setName(PARENT + "/clusters/refused").setUpdate(ClusterUpdate.newBuilder()
+                .setDesiredIdentityServiceConfig(IdentityServiceConfig.newBuilder().setEnabled(true))).build();
+        assertThatThrownBy(() -> client.updateCluster(enable))
+                .isInstanceOf(FailedPreconditionException.class).hasMessageContaining("Identity Service for GKE is not available");
+
+        simulator.clearFaults();
+        client.updateCluster(enable);
+        clock.advance(OPERATION);
+        assertThat(client.getCluster(PARENT + "/clusters/refused").getIdentityServiceConfig().getEnabled()).isTrue();
     }
 }

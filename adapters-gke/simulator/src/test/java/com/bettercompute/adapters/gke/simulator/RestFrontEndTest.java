@@ -194,6 +194,9 @@ class RestFrontEndTest {
         assertThat(refused.status()).isEqualTo(429);
         assertThat(refused.body()).contains("RESOURCE_EXHAUSTED");
 
+        call("POST", "/simulator/faults/refuse-identity-service", "{\"project\": \"p1\"}");
+        assertThat(tree(call("GET", "/simulator/faults", null).body()).get("identityServiceRefusedProjects").toString()).isEqualTo("[\"p1\"]");
+
         call("POST", "/simulator/faults/clear", "{}");
         assertThat(call("POST", "/v1/projects/p1/locations/us-central1-a/clusters", CREATE).status()).isEqualTo(200);
         assertThat(call("POST", "/simulator/faults/nonsense", "{}").status()).isEqualTo(404);
