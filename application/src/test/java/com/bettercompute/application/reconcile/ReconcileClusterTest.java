@@ -281,6 +281,55 @@ class ReconcileClusterTest {
         assertThat(back.progress().identityServiceRefusedAt()).isNull();
     }
 
+    /**
+     * GKE refuses the create because of Identity Service for GKE (an organization it does not offer it to): the next pass,
+     * at once, creates the cluster without it under the same name (a crash after that call adopts, nothing is created
+     * twice), the cluster is ready with GKE's reason as its message in its one {@code ready} event, and an hour after the
+     * refusal the update is asked again and its refusal changes nothing more.
+     */
+    @Test
+    void a_create_refused_for_identity_service_is_made_again_without_it_ready_with_the_refusal_and_asked_again_an_hour_later() {
+        fake.refuseIdentityService();
+        inserted();
+        Pass refused = pass();
+        Instant refusedAt = now();
+        assertThat(refused.outcome()).isEqualTo(Outcome.REFUSED);
+        assertThat(refused.next()).as("created again at once").isEqualTo(Duration.ZERO);
+        assertThat(fake.observe(AT).exists()).isFalse();
+        Cluster noted = stored();
+        assertThat(noted.state()).isEqualTo(ClusterState.PENDING);
+        assertThat(noted.message()).startsWith("GKE refused to turn on Identity Service for GKE: "
+                + InMemoryClusterProvider.IDENTITY_SERVICE_NOT_OFFERED).contains("cannot work until it is on");
+        assertThat(noted.progress().identityServiceRefusedAt()).isEqualTo(refusedAt);
+
+        provider.next(Answer.CRASH_AFTER_CALL);
+        assertThatThrownBy(this::pass).isInstanceOf(Crash.class);
+        assertThat(fake.observe(AT).exists()).isTrue();
+        assertThat(fake.observe(AT).identityService()).isFalse();
+        Cluster up = converge();
+        assertThat(fake.callsByMethod().get("createCluster")).as("the refused create and the one without, adopted after the crash")
+                .isEqualTo(2);
+        assertThat(up.state()).isEqualTo(ClusterState.READY);
+        assertThat(up.nodePools().get(0).state()).isEqualTo(ClusterState.READY);
+        assertThat(up.message()).isEqualTo(noted.message());
+        assertThat(eventTypes().stream().filter(t -> t.startsWith("kubernetes.cluster.")).toList()).containsExactly("kubernetes.cluster.ready");
+        assertThat(ports.outbox().all().stream().filter(e -> e.event().type().equals("kubernetes.cluster.ready")).findFirst().orElseThrow()
+                .event().data()).containsEntry("state", "ready").containsEntry("message", noted.message());
+        assertThat(fake.callsByMethod()).as("not asked by update within the hour").doesNotContainKey("updateCluster");
+
+        List<String> before = eventTypes();
+        ports.clock().advance(Duration.between(now(), refusedAt.plus(Duration.ofHours(1))));
+        Pass again = pass();
+        assertThat(provider.lastChange()).as("asked again an hour after the refusal").isEqualTo("set-identity-service on");
+        assertThat(again.outcome()).isEqualTo(Outcome.REFUSED);
+        Cluster still = stored();
+        assertThat(still.state()).isEqualTo(ClusterState.READY);
+        assertThat(still.message()).isEqualTo(noted.message());
+        assertThat(still.version()).as("nothing the API shows changed").isEqualTo(up.version());
+        assertThat(newEvents(before)).as("the same refusal is recorded once").isEmpty();
+        assertThat(still.progress().identityServiceRefusedAt()).isEqualTo(now());
+    }
+
     // ------------------------------------------------------------------ passes without a call
 
     static Stream<Arguments> looks() {
