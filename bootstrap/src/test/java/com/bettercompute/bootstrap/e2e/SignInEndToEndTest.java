@@ -662,6 +662,29 @@ class SignInEndToEndTest {
         assertThat(signIn(ALICE).get("id_token").asText()).isNotEmpty();
     }
 
+    /**
+     * GKE refuses Identity Service for GKE at create (an organization it does not offer it to): the cluster is created
+     * without it, with one more CreateCluster, and reads ready with GKE's reason as its message.
+     */
+    @Test
+    @Order(13)
+    void a_cluster_whose_create_gke_refuses_identity_service_for_is_created_without_it_and_ready_with_the_reason() {
+        GkeSimulator gke = server.server().simulator().orElseThrow();
+        gke.refuseIdentityService("*");
+        try {
+            long creates = gke.grpcCalls().getOrDefault("CreateCluster", 0L);
+            String id = create(ALICE, "acme", "no-identity-service");
+            awaitReady("acme", id);
+            JsonNode cluster = server.call("get", ALICE, Map.of("tenantId", "acme", "clusterId", id)).json();
+            assertThat(cluster.get("message").asText())
+                    .startsWith("GKE refused to turn on Identity Service for GKE: Identity Service for GKE is not available to the organization")
+                    .contains("cannot work until it is on");
+            assertThat(gke.grpcCalls().get("CreateCluster")).as("the refused create and the one without it").isEqualTo(creates + 2);
+        } finally {
+            gke.clearFaults();
+        }
+    }
+
     /** Somebody turns Identity Service for GKE off on {@code only-acme} through GKE's API; returns where the cluster is. */
     ClusterLocator identityServiceTurnedOffAtGke(GkeSimulator gke) {
         String[] path = audience().split("/");
