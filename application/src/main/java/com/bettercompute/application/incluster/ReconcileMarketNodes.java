@@ -119,13 +119,21 @@ public final class ReconcileMarketNodes {
      * left is saved by its own use case on the market as it is then).
      */
     public Outcome reconcile(Market market, String clusterId) {
-        Outcome outcome = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         Optional<Cluster> found = connections.cluster(clusterId);
         Optional<ClusterConnection> connection = connections.of(clusterId);
-        if (!market.hasCluster(clusterId) || found.isEmpty() || connection.isEmpty()) {
+        if (found.isEmpty() || connection.isEmpty()) {
+            return new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        }
+        return reconcile(market, found.get(), connection.get());
+    }
+
+    /** {@link #reconcile(Market, String)} of a cluster and its connection read already this pass. */
+    public Outcome reconcile(Market market, Cluster cluster, ClusterConnection connection) {
+        Outcome outcome = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        String clusterId = cluster.id();
+        if (!market.hasCluster(clusterId)) {
             return outcome;
         }
-        Cluster cluster = found.get();
         ProviderAccount account = accounts.account(cluster.providerAccountId()).orElse(null);
         if (account == null) {
             return outcome;
@@ -169,7 +177,7 @@ public final class ReconcileMarketNodes {
         changeOnePool(provider, at, market, cluster, wanted, block, kept, observed, outcome);
 
         Map<String, ClusterNode> nodesByPool = new HashMap<>();
-        for (ClusterNode n : clusters.nodes(connection.get())) {
+        for (ClusterNode n : clusters.nodes(connection)) {
             String pool = n.labels().get(MarketClusterClient.NODE_POOL_LABEL);
             if (pool != null && (wanted.containsKey(pool) || kept.contains(pool) || block.containsKey(pool))) {
                 nodesByPool.put(pool, n);
@@ -189,7 +197,7 @@ public final class ReconcileMarketNodes {
             ClusterNode node = nodesByPool.get(e.getKey());
             if (node != null) {
                 Instant deadline = e.getValue().lostGrant().endsAt().plus(market.timings().evictionGrace());
-                notice.outOfService(connection.get(), node, deadline, labels(e.getValue().pool().nodeClass(), null));
+                notice.outOfService(connection, node, deadline, labels(e.getValue().pool().nodeClass(), null));
             }
         }
         for (Map.Entry<String, Node> e : block.entrySet()) {
@@ -202,7 +210,7 @@ public final class ReconcileMarketNodes {
                 }
                 continue;
             }
-            notice.keep(connection.get(), node, blockLabels(blockNode.pool().nodeClass()));
+            notice.keep(connection, node, blockLabels(blockNode.pool().nodeClass()));
             if (node.ready() && blockNode.blockReadyAt() == null) {
                 reportBlock.ready(blockNode.id());
                 outcome.ready().add(blockNode.id());
@@ -225,14 +233,14 @@ public final class ReconcileMarketNodes {
             if (deadline != null) {
                 drains.add(new NodeNotice.Drain(node, deadline.minus(market.timings().notice()), deadline, labels));
             } else {
-                notice.keep(connection.get(), node, labels);
+                notice.keep(connection, node, labels);
             }
             if (node.ready() && grant.readyAt() == null) {
                 reportReady.report(new ReportNodeReady.Command(grant.nodeId()));
                 outcome.ready().add(grant.nodeId());
             }
         }
-        notice.drain(connection.get(), drains);
+        notice.drain(connection, drains);
         return outcome;
     }
 
