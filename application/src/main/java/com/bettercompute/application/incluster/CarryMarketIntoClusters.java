@@ -380,9 +380,10 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
             LOG.info("cluster {}: platform objects kept and its demand watch started", clusterId);
             return;
         }
-        if (w.maxGpusKept != maxGpus || !now.isBefore(w.objectsKeptAt.plus(objectsEvery))) {
+        boolean upkeep = !now.isBefore(w.objectsKeptAt.plus(objectsEvery));
+        if (w.maxGpusKept != maxGpus || upkeep) {
             // A new max cluster size reaches the ClusterQueue at this pass, not the next resync.
-            if (!now.isBefore(w.objectsKeptAt.plus(objectsEvery))) {
+            if (upkeep) {
                 // drift repaired, a new pinned version rolled out; the watch goes on while a controller restarts
                 addOnsReady(clusterId);
             }
@@ -395,7 +396,8 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
         }
         // The jobs the demand write read, so a verdict never runs ahead of what the market was told.
         steps.verdicts().publish(view, clusterId, connection.get(), observed.jobs());
-        steps.nodes().reconcile(view, cluster.get(), connection.get());
+        // the provider's view of its pools at each upkeep, else only when the market has a node there
+        steps.nodes().reconcile(view, cluster.get(), connection.get(), upkeep);
     }
 
     /**
