@@ -149,8 +149,19 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         for (GenericKubernetesResource workload : workloads.getStore().list()) {
             OwnerReference jobRef = controller(workload);
             String namespace = workload.getMetadata().getNamespace();
-            if (jobRef == null || byJob.containsKey(namespace + "/" + jobRef.getKind() + "/" + jobRef.getName())
-                    || !waitsForQuota(workload)) {
+            if (jobRef == null || byJob.containsKey(namespace + "/" + jobRef.getKind() + "/" + jobRef.getName())) {
+                continue;
+            }
+            if (betweenAttempts(workload)) {
+                // Kueue deletes an attempt's request just before it files the next: a pass that reads the caches
+                // between the two still sees the job, so its open market request is not withdrawn.
+                Map<String, String> labels = labels(namespace, jobRef);
+                out.add(new ObservedJob(new ObjectRef(jobRef.getApiVersion(), jobRef.getKind(), namespace, jobRef.getName(),
+                        jobRef.getUid()), null, 0, labels.get(MarketClusterClient.LIMIT_PRICE_LABEL),
+                        labels.get(MarketClusterClient.PRIORITY_LABEL), false, List.of(), false));
+                continue;
+            }
+            if (!waitsForQuota(workload)) {
                 continue;
             }
             Map<String, Object> spec = map(workload.getAdditionalProperties().get("spec"));
@@ -182,6 +193,26 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
      * Kueue holds the Workload back for quota: not admitted, not finished, active, and its QuotaReserved=False
      * names insufficient quota (the max cluster size is the GPU flavors' quota).
      */
+    /**
+     * Whether the Workload is active, not finished, and its market admission check waits for a request ({@code Retry}
+     * after a failed attempt, {@code Pending} until one is filed) after a first attempt.
+     */
+    static boolean betweenAttempts(GenericKubernetesResource workload) {
+        Map<String, Object> status = map(workload.getAdditionalProperties().get("status"));
+        if (finished(workload) || Boolean.FALSE.equals(map(workload.getAdditionalProperties().get("spec")).get("active"))) {
+            return false;
+        }
+        for (Object o : list(status.get("admissionChecks"))) {
+            Map<String, Object> check = map(o);
+            if (PlatformObjectManifests.CHECK.equals(check.get("name"))) {
+                Object state = check.get("state");
+                boolean retried = check.get("retryCount") instanceof Number n && n.longValue() > 0;
+                return "Retry".equals(state) || ("Pending".equals(state) && retried);
+            }
+        }
+        return false;
+    }
+
     static boolean waitsForQuota(GenericKubernetesResource workload) {
         Map<String, Object> status = map(workload.getAdditionalProperties().get("status"));
         if (!map(status.get("admission")).isEmpty() || finished(workload)
