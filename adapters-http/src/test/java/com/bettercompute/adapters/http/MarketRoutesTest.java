@@ -127,6 +127,26 @@ class MarketRoutesTest {
     }
 
     @Test
+    void an_outbid_attempts_episode_ends_where_its_successors_begins_at_the_revocations_instant() {
+        api.w.file(ACME_TRAIN + "/ml/outbid", ACME_TRAIN, 32, "2.00");
+        api.w.tickAndReady();
+        api.w.ports.clock().advance(Duration.ofHours(2).plusMinutes(1));   // past its protection window
+        api.w.file(MarketWorld.GLOBEX_TRAIN + "/ml/higher", MarketWorld.GLOBEX_TRAIN, 8, "5.00");
+        api.w.tickAndReady();   // the notice: one minute
+        api.w.ports.clock().advance(Duration.ofSeconds(67));   // the tick after the deadline comes late
+        api.w.tickAndReady();
+
+        JsonNode items = api.send("GET", "/api/k8s/requests?cluster=train", DAVE, null).json().get("items");
+        assertThat(items).extracting(i -> i.get("attempt").asInt(), i -> i.get("phase").asText())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(2, "waiting"), org.assertj.core.groups.Tuple.tuple(1, "revoked"));
+        String endedAt = items.at("/1/episodes/0/ended_at").asText();
+        assertThat(items.at("/1/episodes/0/end").asText()).isEqualTo("revoked");
+        assertThat(endedAt).as("the revocation's instant: the successor was filed then")
+                .isEqualTo(items.at("/0/episodes/0/queued_at").asText());
+        assertThat(java.time.Instant.parse(endedAt)).as("not the late tick's").isBefore(api.w.ports.clock().instant());
+    }
+
+    @Test
     void the_feed_pages_with_a_cursor() {
         api.w.tickAndReady();
         api.w.ports.clock().advance(Duration.ofSeconds(5));

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplate;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -17,8 +18,16 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.x_k8s.autoscaling.v1.ProvisioningRequest;
+import io.x_k8s.autoscaling.v1.ProvisioningRequestSpec;
+import io.x_k8s.autoscaling.v1.provisioningrequestspec.PodSets;
+import io.x_k8s.kueue.v1beta1.Workload;
+import io.x_k8s.kueue.v1beta1.WorkloadSpec;
+import io.x_k8s.kueue.v1beta1.WorkloadStatus;
+import io.x_k8s.kueue.v1beta1.workloadstatus.AdmissionChecks;
 
 import java.time.Instant;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,16 +44,12 @@ import java.util.concurrent.TimeoutException;
 /**
  * One market-managed cluster's demand, read through four informers on one long-lived client: the
  * ProvisioningRequests ({@code autoscaling.x-k8s.io/v1}), PodTemplates, {@code batch/v1} Jobs and Kueue's
- * Workloads (for the jobs its queue holds back for quota, which have no request yet). A request
+ * Workloads (both as the classes generated from their CRDs) (for the jobs its queue holds back for quota, which have no request yet). A request
  * leads to its job as Kueue links them: the request is owned by its Workload, the Workload by its job. The
  * Workload (at the API version its owner reference names, so any Kueue release serves) and a job of another
  * kind are read when {@link #jobs()} is asked, not informed.
  */
 final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
-    /** Kueue's Workloads, read for the jobs its queue holds back for quota (no request filed for them yet). */
-    static final ResourceDefinitionContext WORKLOADS = new ResourceDefinitionContext.Builder()
-            .withGroup("kueue.x-k8s.io").withVersion("v1beta1").withKind("Workload").withPlural("workloads")
-            .withNamespaced(true).build();
     static final ResourceDefinitionContext PROVISIONING_REQUESTS = new ResourceDefinitionContext.Builder()
             .withGroup(Fabric8MarketClusterClient.AUTOSCALING).withVersion("v1").withKind("ProvisioningRequest")
             .withPlural("provisioningrequests").withNamespaced(true).build();
@@ -54,10 +59,11 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
 
     private final ClusterApis.Lease lease;
     private final KubernetesClient client;
-    private final SharedIndexInformer<GenericKubernetesResource> requests;
+    private final SharedIndexInformer<ProvisioningRequest> requests;
     private final SharedIndexInformer<PodTemplate> templates;
     private final SharedIndexInformer<Job> batchJobs;
-    private final SharedIndexInformer<GenericKubernetesResource> workloads;
+    /** Kueue's Workloads, read for the jobs its queue holds back for quota (no request filed for them yet). */
+    private final SharedIndexInformer<Workload> workloads;
     /** The informers' first lists and watches: done (or failed) before the client may close under them. */
     private final CompletableFuture<Void> started;
 
@@ -65,10 +71,10 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         this.lease = lease;
         this.client = lease.client();
         ResourceEventHandler<HasMetadata> handler = onAnyChange(onChange);
-        requests = client.genericKubernetesResources(PROVISIONING_REQUESTS).inAnyNamespace().runnableInformer(resyncMillis);
+        requests = client.resources(ProvisioningRequest.class).inAnyNamespace().runnableInformer(resyncMillis);
         templates = client.v1().podTemplates().inAnyNamespace().runnableInformer(resyncMillis);
         batchJobs = client.batch().v1().jobs().inAnyNamespace().runnableInformer(resyncMillis);
-        workloads = client.genericKubernetesResources(WORKLOADS).inAnyNamespace().runnableInformer(resyncMillis);
+        workloads = client.resources(Workload.class).inAnyNamespace().runnableInformer(resyncMillis);
         requests.addEventHandler(handler);
         templates.addEventHandler(handler);
         batchJobs.addEventHandler(handler);
@@ -114,11 +120,11 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
 
     private List<ObservedJob> readJobs() {
         Map<String, Builder> byJob = new LinkedHashMap<>();
-        List<GenericKubernetesResource> all = new ArrayList<>(requests.getStore().list());
-        all.sort(Comparator.comparing((GenericKubernetesResource r) -> created(r)).thenComparing(r -> r.getMetadata().getName()));
-        for (GenericKubernetesResource request : all) {
-            Map<String, Object> spec = map(request.getAdditionalProperties().get("spec"));
-            if (!MarketClusterClient.PROVISIONING_CLASS.equals(spec.get("provisioningClassName"))) {
+        List<ProvisioningRequest> all = new ArrayList<>(requests.getStore().list());
+        all.sort(Comparator.comparing((ProvisioningRequest r) -> created(r)).thenComparing(r -> r.getMetadata().getName()));
+        for (ProvisioningRequest request : all) {
+            ProvisioningRequestSpec spec = request.getSpec();
+            if (spec == null || !MarketClusterClient.PROVISIONING_CLASS.equals(spec.getProvisioningClassName())) {
                 continue;
             }
             String namespace = request.getMetadata().getNamespace();
@@ -126,10 +132,11 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
             if (workloadRef == null) {
                 continue;
             }
-            GenericKubernetesResource workload = read(namespace, workloadRef.getApiVersion(), "Workload", workloadRef.getName());
-            if (workload == null) {
+            GenericKubernetesResource read = read(namespace, workloadRef.getApiVersion(), "Workload", workloadRef.getName());
+            if (read == null) {
                 continue;
             }
+            Workload workload = client.getKubernetesSerialization().convertValue(read, Workload.class);
             OwnerReference jobRef = controller(workload);
             if (jobRef == null) {
                 continue;
@@ -146,37 +153,38 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
             b.requests.add(observed(request));
         }
         List<ObservedJob> out = new ArrayList<>(byJob.values().stream().map(Builder::build).toList());
-        for (GenericKubernetesResource workload : workloads.getStore().list()) {
+        for (Workload workload : workloads.getStore().list()) {
             OwnerReference jobRef = controller(workload);
             String namespace = workload.getMetadata().getNamespace();
             if (jobRef == null || byJob.containsKey(namespace + "/" + jobRef.getKind() + "/" + jobRef.getName())) {
                 continue;
             }
-            if (betweenAttempts(workload)) {
-                // Kueue deletes an attempt's request just before it files the next: a pass that reads the caches
-                // between the two still sees the job, so its open market request is not withdrawn.
-                Map<String, String> labels = labels(namespace, jobRef);
-                out.add(new ObservedJob(new ObjectRef(jobRef.getApiVersion(), jobRef.getKind(), namespace, jobRef.getName(),
-                        jobRef.getUid()), null, 0, labels.get(MarketClusterClient.LIMIT_PRICE_LABEL),
-                        labels.get(MarketClusterClient.PRIORITY_LABEL), false, List.of(), false));
-                continue;
-            }
             if (!waitsForQuota(workload)) {
+                if (betweenAttempts(workload)) {
+                    // Kueue deletes an attempt's request just before it files the next: a pass that reads the caches
+                    // between the two still sees the job, so its open market request is not withdrawn.
+                    Map<String, String> labels = labels(namespace, jobRef);
+                    out.add(new ObservedJob(new ObjectRef(jobRef.getApiVersion(), jobRef.getKind(), namespace,
+                            jobRef.getName(), jobRef.getUid()), null, 0, labels.get(MarketClusterClient.LIMIT_PRICE_LABEL),
+                            labels.get(MarketClusterClient.PRIORITY_LABEL), false, List.of(), false));
+                }
                 continue;
             }
-            Map<String, Object> spec = map(workload.getAdditionalProperties().get("spec"));
             int gpus = 0;
             String nodeClass = null;
-            for (Object o : list(spec.get("podSets"))) {
-                Map<String, Object> podSet = map(o);
-                Map<String, Object> podSpec = map(map(podSet.get("template")).get("spec"));
-                int count = podSet.get("count") instanceof Number n ? n.intValue() : 1;
-                for (Object c : list(podSpec.get("containers"))) {
-                    gpus += count * gpus(map(map(c).get("resources")));
+            for (io.x_k8s.kueue.v1beta1.workloadspec.PodSets podSet : podSets(workload.getSpec())) {
+                PodSpec podSpec = podSet.getTemplate() == null ? null : podSet.getTemplate().getSpec();
+                if (podSpec == null) {
+                    continue;
                 }
-                Object selected = map(podSpec.get("nodeSelector")).get(MarketClusterClient.NODE_CLASS_LABEL);
+                int count = podSet.getCount() == null ? 1 : podSet.getCount();
+                for (Container c : podSpec.getContainers()) {
+                    gpus += count * gpus(c);
+                }
+                String selected = podSpec.getNodeSelector() == null ? null
+                        : podSpec.getNodeSelector().get(MarketClusterClient.NODE_CLASS_LABEL);
                 if (nodeClass == null && selected != null) {
-                    nodeClass = selected.toString();
+                    nodeClass = selected;
                 }
             }
             if (gpus > 0) {
@@ -190,51 +198,48 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
     }
 
     /**
+     * Whether the Workload is active, not finished, and its market admission check waits for a request: {@code Retry}
+     * after a failed attempt, {@code Pending} until the next (or first) is filed.
+     */
+    static boolean betweenAttempts(Workload workload) {
+        if (finished(workload) || workload.getSpec() != null && Boolean.FALSE.equals(workload.getSpec().getActive())
+                || workload.getStatus() == null || workload.getStatus().getAdmissionChecks() == null) {
+            return false;
+        }
+        for (AdmissionChecks check : workload.getStatus().getAdmissionChecks()) {
+            if (PlatformObjectManifests.CHECK.equals(check.getName())) {
+                return check.getState() == AdmissionChecks.State.RETRY || check.getState() == AdmissionChecks.State.PENDING;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Kueue holds the Workload back for quota: not admitted, not finished, active, and its QuotaReserved=False
      * names insufficient quota (the max cluster size is the GPU flavors' quota).
      */
-    /**
-     * Whether the Workload is active, not finished, and its market admission check waits for a request ({@code Retry}
-     * after a failed attempt, {@code Pending} until one is filed) after a first attempt.
-     */
-    static boolean betweenAttempts(GenericKubernetesResource workload) {
-        Map<String, Object> status = map(workload.getAdditionalProperties().get("status"));
-        if (finished(workload) || Boolean.FALSE.equals(map(workload.getAdditionalProperties().get("spec")).get("active"))) {
+    static boolean waitsForQuota(Workload workload) {
+        WorkloadStatus status = workload.getStatus();
+        if (status != null && status.getAdmission() != null || finished(workload)
+                || workload.getSpec() != null && Boolean.FALSE.equals(workload.getSpec().getActive())) {
             return false;
         }
-        for (Object o : list(status.get("admissionChecks"))) {
-            Map<String, Object> check = map(o);
-            if (PlatformObjectManifests.CHECK.equals(check.get("name"))) {
-                Object state = check.get("state");
-                boolean retried = check.get("retryCount") instanceof Number n && n.longValue() > 0;
-                return "Retry".equals(state) || ("Pending".equals(state) && retried);
+        for (io.x_k8s.kueue.v1beta1.workloadstatus.Conditions c : workloadConditions(workload)) {
+            if ("QuotaReserved".equals(c.getType())) {
+                return c.getStatus() == io.x_k8s.kueue.v1beta1.workloadstatus.Conditions.Status.FALSE
+                        && String.valueOf(c.getMessage()).contains("quota for " + GPU);
             }
         }
         return false;
     }
 
-    static boolean waitsForQuota(GenericKubernetesResource workload) {
-        Map<String, Object> status = map(workload.getAdditionalProperties().get("status"));
-        if (!map(status.get("admission")).isEmpty() || finished(workload)
-                || Boolean.FALSE.equals(map(workload.getAdditionalProperties().get("spec")).get("active"))) {
-            return false;
-        }
-        for (Object o : list(status.get("conditions"))) {
-            Map<String, Object> c = map(o);
-            if ("QuotaReserved".equals(c.get("type"))) {
-                return "False".equals(c.get("status")) && String.valueOf(c.get("message")).contains("quota for " + GPU);
-            }
-        }
-        return false;
+    private static List<io.x_k8s.kueue.v1beta1.workloadspec.PodSets> podSets(WorkloadSpec spec) {
+        return spec == null || spec.getPodSets() == null ? List.of() : spec.getPodSets();
     }
 
-    /** The GPUs a container's resources ask (limits, else requests), as the Workload's JSON holds them. */
-    private static int gpus(Map<String, Object> resources) {
-        Object q = map(resources.get("limits")).get(GPU);
-        if (q == null) {
-            q = map(resources.get("requests")).get(GPU);
-        }
-        return q == null ? 0 : new Quantity(q.toString()).getNumericalAmount().intValue();
+    private static List<io.x_k8s.kueue.v1beta1.workloadstatus.Conditions> workloadConditions(Workload workload) {
+        return workload.getStatus() == null || workload.getStatus().getConditions() == null ? List.of()
+                : workload.getStatus().getConditions();
     }
 
     private static final class Builder {
@@ -308,12 +313,11 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
     }
 
     /** GPUs per pod (limits, else requests, summed over containers) × count, summed over the pod sets. */
-    private int gpus(String namespace, Map<String, Object> spec) {
+    private int gpus(String namespace, ProvisioningRequestSpec spec) {
         int total = 0;
-        for (Object o : list(spec.get("podSets"))) {
-            Map<String, Object> podSet = map(o);
+        for (PodSets podSet : podSets(spec)) {
             PodTemplate template = template(namespace, podSet);
-            int count = podSet.get("count") instanceof Number n ? n.intValue() : 1;
+            int count = podSet.getCount() == null ? 1 : podSet.getCount();
             if (template == null || template.getTemplate() == null || template.getTemplate().getSpec() == null) {
                 continue;
             }
@@ -337,9 +341,9 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         return q == null ? 0 : q.getNumericalAmount().intValue();
     }
 
-    private String nodeClass(String namespace, Map<String, Object> spec) {
-        for (Object o : list(spec.get("podSets"))) {
-            PodTemplate template = template(namespace, map(o));
+    private String nodeClass(String namespace, ProvisioningRequestSpec spec) {
+        for (PodSets podSet : podSets(spec)) {
+            PodTemplate template = template(namespace, podSet);
             if (template != null && template.getTemplate() != null && template.getTemplate().getSpec() != null
                     && template.getTemplate().getSpec().getNodeSelector() != null) {
                 String c = template.getTemplate().getSpec().getNodeSelector().get(MarketClusterClient.NODE_CLASS_LABEL);
@@ -351,17 +355,21 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         return null;
     }
 
-    private PodTemplate template(String namespace, Map<String, Object> podSet) {
-        Object name = map(podSet.get("podTemplateRef")).get("name");
+    private static List<PodSets> podSets(ProvisioningRequestSpec spec) {
+        return spec.getPodSets() == null ? List.of() : spec.getPodSets();
+    }
+
+    private PodTemplate template(String namespace, PodSets podSet) {
+        String name = podSet.getPodTemplateRef() == null ? null : podSet.getPodTemplateRef().getName();
         if (name == null) {
             return null;
         }
-        PodTemplate cached = templates.getStore().getByKey(Cache.namespaceKeyFunc(namespace, name.toString()));
+        PodTemplate cached = templates.getStore().getByKey(Cache.namespaceKeyFunc(namespace, name));
         // Kueue writes the templates before the request, but their informer may not have seen them yet.
-        return cached != null ? cached : client.v1().podTemplates().inNamespace(namespace).withName(name.toString()).get();
+        return cached != null ? cached : client.v1().podTemplates().inNamespace(namespace).withName(name).get();
     }
 
-    static ObservedRequest observed(GenericKubernetesResource request) {
+    static ObservedRequest observed(ProvisioningRequest request) {
         Map<String, String> annotations = request.getMetadata().getAnnotations() == null ? Map.of()
                 : request.getMetadata().getAnnotations();
         int changes;
@@ -374,24 +382,22 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
                 annotations.get(MarketClusterClient.MARKET_REQUEST_ANNOTATION), changes, conditions(request));
     }
 
-    static List<Condition> conditions(GenericKubernetesResource request) {
+    static List<Condition> conditions(ProvisioningRequest request) {
+        if (request.getStatus() == null || request.getStatus().getConditions() == null) {
+            return List.of();
+        }
         List<Condition> out = new ArrayList<>();
-        for (Object o : list(map(request.getAdditionalProperties().get("status")).get("conditions"))) {
-            Map<String, Object> c = map(o);
-            out.add(new Condition(text(c.get("type")), text(c.get("status")), text(c.get("reason")), text(c.get("message")),
-                    instant(c.get("lastTransitionTime"))));
+        for (io.x_k8s.autoscaling.v1.provisioningrequeststatus.Conditions c : request.getStatus().getConditions()) {
+            ZonedDateTime at = c.getLastTransitionTime();
+            out.add(new Condition(c.getType(), c.getStatus() == null ? null : c.getStatus().getValue(), c.getReason(),
+                    c.getMessage(), at == null ? null : at.toInstant()));
         }
         return out;
     }
 
-    private static boolean finished(GenericKubernetesResource workload) {
-        for (Object o : list(map(workload.getAdditionalProperties().get("status")).get("conditions"))) {
-            Map<String, Object> c = map(o);
-            if ("Finished".equals(c.get("type")) && "True".equals(c.get("status"))) {
-                return true;
-            }
-        }
-        return false;
+    private static boolean finished(Workload workload) {
+        return workloadConditions(workload).stream().anyMatch(c -> "Finished".equals(c.getType())
+                && c.getStatus() == io.x_k8s.kueue.v1beta1.workloadstatus.Conditions.Status.TRUE);
     }
 
     private static OwnerReference owner(HasMetadata o, String kind) {
@@ -425,18 +431,6 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         }
     }
 
-    private static String text(Object o) {
-        return o == null ? null : o.toString();
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> map(Object o) {
-        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-    }
-
-    static List<Object> list(Object o) {
-        return o instanceof List<?> l ? new ArrayList<>(l) : List.of();
-    }
 
     /**
      * Stops the informers and closes the client once their first lists and watches are in (at most

@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.x_k8s.autoscaling.v1.ProvisioningRequest;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,9 +27,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * {@link MarketClusterClient} on fabric8: Kueue's and the autoscaler's objects as
- * {@link GenericKubernetesResource}s (no Kueue model), addressed with explicit resource contexts so no API
- * discovery is needed. No fabric8 type leaves this class.
+ * {@link MarketClusterClient} on fabric8: the autoscaler's ProvisioningRequests and Kueue's Workloads as the classes
+ * generated from their CRDs ({@code src/main/crds}); the platform's own Kueue objects and webhook configurations as
+ * {@link GenericKubernetesResource} manifests compared field by field ({@link #declaredIn}), addressed with explicit resource contexts so no API discovery is needed. No fabric8 type leaves this class.
  */
 public final class Fabric8MarketClusterClient implements MarketClusterClient, AutoCloseable {
     static final String AUTOSCALING = "autoscaling.x-k8s.io";
@@ -88,8 +89,8 @@ public final class Fabric8MarketClusterClient implements MarketClusterClient, Au
     @Override
     public void writeRequestStatus(ClusterConnection cluster, String namespace, String name, RequestStatus status) {
         apis.call(cluster, "write the status of ProvisioningRequest " + namespace + "/" + name, client -> {
-            var requests = client.genericKubernetesResources(Fabric8DemandWatch.PROVISIONING_REQUESTS).inNamespace(namespace);
-            GenericKubernetesResource request = requests.withName(name).get();
+            var requests = client.resources(ProvisioningRequest.class).inNamespace(namespace);
+            ProvisioningRequest request = requests.withName(name).get();
             if (request == null) {
                 return null;
             }

@@ -5,7 +5,6 @@ import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.NodeClass;
 import com.bettercompute.application.port.MarketClusterClient.PlatformObjects;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -93,7 +92,7 @@ final class PlatformObjectManifests {
         station.put("clientConfig", clientConfig(webhooks.validateUrl(), webhooks.caBundlePem()));
         station.put("rules", List.of(rule(KUEUE_GROUP, List.of("*"), KUEUE_OBJECTS, List.of("UPDATE", "DELETE"), "*")));
         // the API server matches an UPDATE when the old or the new object carries the label: removing it is caught
-        station.put("objectSelector", Map.of("matchLabels", Map.of(MarketClusterClient.OWNED_BY, "platform")));
+        station.put("objectSelector", Map.of("matchLabels", PlatformObjectMeta.OWNED));
         // Kueue's own finalizer writes must not wait on the platform; an edit that slips through while the
         // platform is unreachable is undone at the next keep pass
         station.put("failurePolicy", "Ignore");
@@ -164,7 +163,7 @@ final class PlatformObjectManifests {
         GenericKubernetesResource r = new GenericKubernetesResource();
         r.setApiVersion(ADMISSION);
         r.setKind(kind);
-        r.setMetadata(new ObjectMetaBuilder().withName(name).addToLabels(MarketClusterClient.OWNED_BY, "platform").build());
+        r.setMetadata(PlatformObjectMeta.owned(name, null));
         // a webhook configuration has no spec: its webhooks are top-level
         r.setAdditionalProperty("webhooks", webhooks);
         return r;
@@ -270,8 +269,7 @@ final class PlatformObjectManifests {
         GenericKubernetesResource r = new GenericKubernetesResource();
         r.setApiVersion(KUEUE);
         r.setKind(kind);
-        r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
-                .addToLabels(MarketClusterClient.OWNED_BY, "platform").build());
+        r.setMetadata(PlatformObjectMeta.owned(name, namespace));
         if (spec != null) {
             r.setAdditionalProperty("spec", spec);
         }

@@ -2,8 +2,11 @@ package com.bettercompute.adapters.k8s;
 
 import com.bettercompute.application.port.MarketClusterClient.Condition;
 import com.bettercompute.application.port.MarketClusterClient.RequestStatus;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.x_k8s.autoscaling.v1.ProvisioningRequest;
+import io.x_k8s.autoscaling.v1.ProvisioningRequestStatus;
+import io.x_k8s.autoscaling.v1.provisioningrequeststatus.Conditions;
 
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,27 +24,25 @@ final class RequestStatuses {
      *
      * @return whether anything changed
      */
-    static boolean merge(GenericKubernetesResource request, RequestStatus wanted) {
-        Map<String, Object> status = new LinkedHashMap<>(Fabric8DemandWatch.map(request.getAdditionalProperties().get("status")));
-        List<Object> conditions = new ArrayList<>(Fabric8DemandWatch.list(status.get("conditions")));
+    static boolean merge(ProvisioningRequest request, RequestStatus wanted) {
+        ProvisioningRequestStatus status = request.getStatus() == null ? new ProvisioningRequestStatus() : request.getStatus();
+        List<Conditions> conditions = new ArrayList<>(status.getConditions() == null ? List.of() : status.getConditions());
         boolean changed = false;
         for (Condition c : wanted.conditions()) {
             int at = indexOf(conditions, c.type());
-            Map<String, Object> had = at < 0 ? Map.of() : Fabric8DemandWatch.map(conditions.get(at));
-            if (c.status().equals(had.get("status")) && c.reason().equals(had.get("reason"))
-                    && Objects.equals(c.message(), had.get("message"))) {
+            Conditions had = at < 0 ? new Conditions() : conditions.get(at);
+            boolean sameStatus = had.getStatus() != null && c.status().equals(had.getStatus().getValue());
+            if (sameStatus && c.reason().equals(had.getReason()) && Objects.equals(c.message(), had.getMessage())) {
                 continue;
             }
-            Map<String, Object> next = new LinkedHashMap<>();
-            next.put("type", c.type());
-            next.put("status", c.status());
-            next.put("reason", c.reason());
-            next.put("message", c.message());
-            next.put("lastTransitionTime", c.status().equals(had.get("status")) && had.get("lastTransitionTime") != null
-                    ? had.get("lastTransitionTime") : c.lastTransition().toString());
-            if (request.getMetadata().getGeneration() != null) {
-                next.put("observedGeneration", request.getMetadata().getGeneration());
-            }
+            Conditions next = new Conditions();
+            next.setType(c.type());
+            next.setStatus(status(c.status()));
+            next.setReason(c.reason());
+            next.setMessage(c.message());
+            next.setLastTransitionTime(sameStatus && had.getLastTransitionTime() != null
+                    ? had.getLastTransitionTime() : c.lastTransition().atZone(ZoneOffset.UTC));
+            next.setObservedGeneration(request.getMetadata().getGeneration());
             if (at < 0) {
                 conditions.add(next);
             } else {
@@ -49,7 +50,8 @@ final class RequestStatuses {
             }
             changed = true;
         }
-        Map<String, Object> details = new LinkedHashMap<>(Fabric8DemandWatch.map(status.get("provisioningClassDetails")));
+        Map<String, String> details = new LinkedHashMap<>(status.getProvisioningClassDetails() == null
+                ? Map.of() : status.getProvisioningClassDetails());
         for (Map.Entry<String, String> d : wanted.classDetails().entrySet()) {
             if (!d.getValue().equals(details.get(d.getKey()))) {
                 details.put(d.getKey(), d.getValue());
@@ -57,18 +59,27 @@ final class RequestStatuses {
             }
         }
         if (changed) {
-            status.put("conditions", conditions);
+            status.setConditions(conditions);
             if (!details.isEmpty()) {
-                status.put("provisioningClassDetails", details);
+                status.setProvisioningClassDetails(details);
             }
-            request.setAdditionalProperty("status", status);
+            request.setStatus(status);
         }
         return changed;
     }
 
-    private static int indexOf(List<Object> conditions, String type) {
+    private static Conditions.Status status(String wire) {
+        for (Conditions.Status s : Conditions.Status.values()) {
+            if (s.getValue().equals(wire)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("A condition's status is True, False or Unknown, not " + wire);
+    }
+
+    private static int indexOf(List<Conditions> conditions, String type) {
         for (int i = 0; i < conditions.size(); i++) {
-            if (type.equals(Fabric8DemandWatch.map(conditions.get(i)).get("type"))) {
+            if (type.equals(conditions.get(i).getType())) {
                 return i;
             }
         }

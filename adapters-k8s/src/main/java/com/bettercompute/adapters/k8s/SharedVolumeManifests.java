@@ -5,7 +5,6 @@ import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.SharedVolumeMounts;
 import com.bettercompute.application.port.SharedVolumeMounts.VolumeMount;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -85,7 +84,7 @@ final class SharedVolumeManifests {
                 Map.of("name", "share", "nfs", Map.of("server", mount.server(), "path", mount.export())),
                 Map.of("name", "host", "hostPath", Map.of("path", mount.path(), "type", "DirectoryOrCreate"))));
         Map<String, Object> template = new LinkedHashMap<>();
-        template.put("metadata", Map.of("labels", Map.of(APP_LABEL, SharedVolumeMounts.DAEMON_SET, MarketClusterClient.OWNED_BY, "platform"),
+        template.put("metadata", Map.of("labels", PlatformObjectMeta.ownedLabels(Map.of(APP_LABEL, SharedVolumeMounts.DAEMON_SET)),
                 "annotations", Map.of(VOLUME_ANNOTATION, mount.storageName())));
         template.put("spec", podSpec);
         Map<String, Object> spec = new LinkedHashMap<>();
@@ -93,7 +92,7 @@ final class SharedVolumeManifests {
         spec.put("updateStrategy", Map.of("type", "RollingUpdate"));
         spec.put("template", template);
         GenericKubernetesResource r = resource("apps/v1", "DaemonSet", SharedVolumeMounts.DAEMON_SET, SharedVolumeMounts.DAEMON_SET_NAMESPACE);
-        r.getMetadata().getLabels().put(APP_LABEL, SharedVolumeMounts.DAEMON_SET);
+        r.getMetadata().setLabels(PlatformObjectMeta.ownedLabels(Map.of(APP_LABEL, SharedVolumeMounts.DAEMON_SET)));
         r.setAdditionalProperty("spec", spec);
         return r;
     }
@@ -115,7 +114,7 @@ final class SharedVolumeManifests {
         Map<String, Object> webhook = PlatformObjectManifests.webhook(WEBHOOK, webhooks.validateUrl(), webhooks.caBundlePem(),
                 List.of(PlatformObjectManifests.rule("", List.of("v1"), List.of("configmaps"), List.of("UPDATE", "DELETE"), "Namespaced")));
         webhook.put("namespaceSelector", Map.of("matchLabels", Map.of("kubernetes.io/metadata.name", SharedVolumeMounts.NAMESPACE)));
-        webhook.put("objectSelector", Map.of("matchLabels", Map.of(MarketClusterClient.OWNED_BY, "platform")));
+        webhook.put("objectSelector", Map.of("matchLabels", PlatformObjectMeta.OWNED));
         return PlatformObjectManifests.webhookConfiguration("ValidatingWebhookConfiguration", WEBHOOKS, List.of(webhook));
     }
 
@@ -123,8 +122,7 @@ final class SharedVolumeManifests {
         GenericKubernetesResource r = new GenericKubernetesResource();
         r.setApiVersion(apiVersion);
         r.setKind(kind);
-        r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(namespace)
-                .addToLabels(MarketClusterClient.OWNED_BY, "platform").build());
+        r.setMetadata(PlatformObjectMeta.owned(name, namespace));
         return r;
     }
 }

@@ -122,7 +122,7 @@ class DemandInformersOnFabric8MockTest {
         GenericKubernetesResource workload = workloads.withName("job-train-3f2a1").get();
         // requeued after a failed attempt: Kueue deletes the attempt's request just before it files the next
         workload.setAdditionalProperty("status", Map.of("admissionChecks", List.of(Map.of("name", "market", "state", "Pending",
-                "retryCount", 1, "message", "", "lastTransitionTime", "2026-03-01T12:00:00Z"))));
+                "message", "", "lastTransitionTime", "2026-03-01T12:00:00Z"))));
         workloads.resource(workload).updateStatus();
         cluster.admin().genericKubernetesResources(Fabric8DemandWatch.PROVISIONING_REQUESTS).inNamespace("research")
                 .withName(first.getMetadata().getName()).delete();

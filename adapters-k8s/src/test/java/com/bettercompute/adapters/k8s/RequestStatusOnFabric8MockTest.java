@@ -8,6 +8,7 @@ import com.bettercompute.application.port.MarketClusterClient.PostedEvent;
 import com.bettercompute.application.port.MarketClusterClient.RequestStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.x_k8s.autoscaling.v1.ProvisioningRequest;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -50,9 +51,8 @@ class RequestStatusOnFabric8MockTest {
         cluster.close();
     }
 
-    GenericKubernetesResource request() {
-        return cluster.admin().genericKubernetesResources(Fabric8DemandWatch.PROVISIONING_REQUESTS).inNamespace("research")
-                .withName(NAME).get();
+    ProvisioningRequest request() {
+        return cluster.admin().resources(ProvisioningRequest.class).inNamespace("research").withName(NAME).get();
     }
 
     static RequestStatus waiting(String reason, Instant at) {
@@ -95,12 +95,12 @@ class RequestStatusOnFabric8MockTest {
                 List.of(new Condition("Provisioned", "True", "Provisioned", "all 2 granted nodes ready", T0.plusSeconds(90))),
                 Map.of("nationalcompute.com/request", "r-0123456789abcdef0123")));
 
-        GenericKubernetesResource r = request();
+        ProvisioningRequest r = request();
         ObservedRequest read = Fabric8DemandWatch.observed(r);
         assertThat(read.condition("Provisioned").status()).isEqualTo("True");
         assertThat(read.condition("Provisioned").lastTransition()).isEqualTo(T0.plusSeconds(90));
         assertThat(read.condition("Accepted")).isNotNull();
-        assertThat(Fabric8DemandWatch.map(r.getAdditionalProperties().get("status")).get("provisioningClassDetails"))
+        assertThat(r.getStatus().getProvisioningClassDetails())
                 .isEqualTo(Map.of("nationalcompute.com/request", "r-0123456789abcdef0123"));
     }
 

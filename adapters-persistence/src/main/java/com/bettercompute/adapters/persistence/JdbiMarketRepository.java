@@ -422,8 +422,8 @@ public final class JdbiMarketRepository implements MarketRepository {
     /**
      * The requests the market recorded, by filing sequence (the key of the rows since the first schema; request ids
      * are unique too, a job filed again going on at its next attempt): a new one is inserted; a changed one updated, and marked running when
-     * first provisioned; one gone is closed as an episode, {@code revoked} when its job goes on as a later
-     * attempt. A request filed and gone between two saves is inserted closed: every request ever filed has its
+     * first provisioned; one gone is closed as an episode at the instant the market ended it, {@code revoked} when its
+     * job goes on as a later attempt. A request filed and gone between two saves is inserted closed: every request ever filed has its
      * row, which is where a load finds the attempts a job id has had. Returns the rows written.
      */
     private static int writeRequests(Handle h, Saved before, MarketChanges changes, Instant now) {
@@ -449,7 +449,7 @@ public final class JdbiMarketRepository implements MarketRepository {
                 .collect(Collectors.joining(", ")) + ", FALSE, :ended_at, :end_kind)");
         for (MarketChanges.Gone gone : changes.gone()) {
             PreparedBatch batch = before.requests().containsKey(gone.sequence()) ? close : insertClosed;
-            MarketRows.bindRequest(batch, gone.last()).bindByType("ended_at", now, Instant.class)
+            MarketRows.bindRequest(batch, gone.last()).bindByType("ended_at", gone.endedAt(), Instant.class)
                     .bind("end_kind", gone.revoked() ? Episode.REVOKED : Episode.ENDED).add();
         }
         int written = 0;

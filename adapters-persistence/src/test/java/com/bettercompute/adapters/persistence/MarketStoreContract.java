@@ -289,12 +289,13 @@ abstract class MarketStoreContract extends PortsContract {
         Market ticked = ports.markets().load();
         tickReady(ticked, T0.plusSeconds(5));
         saved(ticked);
-        // the node leaves the cluster: the gang is revoked and the job requeues as attempt 2
-        ports.clock().set(T0.plusSeconds(60));
+        // the node leaves the cluster: the gang is revoked and the job requeues as attempt 2. Each change is saved a
+        // moment after the market decided it: an attempt ends at the decision's instant, where its successor begins.
+        ports.clock().set(T0.plusSeconds(61));
         Market left = ports.markets().load();
         left.removeNode("n1", T0.plusSeconds(60));
         saved(left);
-        ports.clock().set(T0.plusSeconds(90));
+        ports.clock().set(T0.plusSeconds(92));
         Market ended = ports.markets().load();
         ended.endJob("train", T0.plusSeconds(90));
         ended.file(new JobDemand("train", "acme-c", EU, 8, null, PriorityClass.NONE), T0.plusSeconds(90));

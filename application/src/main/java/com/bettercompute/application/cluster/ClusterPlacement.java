@@ -68,21 +68,33 @@ public final class ClusterPlacement {
 
     /** A zone the account is configured with, or the region of one; else {@code INVALID_INPUT} with the allowed ones. */
     public static Location location(ProviderAccount account, String location) {
-        if (account.zones().contains(location)) {
-            return new Location(location, Locations.regionOfZone(location), LocationType.ZONAL);
-        }
-        if (account.regions().contains(location)) {
-            return new Location(location, location, LocationType.REGIONAL);
-        }
-        DomainException invalid = Input.invalid(List.of(new FieldProblem("location",
-                "must be a zone of the pool's account or the region of one")));
-        Map<String, Object> details = new LinkedHashMap<>(invalid.details());
-        details.put("allowedZones", account.zones().stream().sorted().toList());
-        details.put("allowedRegions", account.regions());
-        return throwing(new DomainException(ErrorCode.INVALID_INPUT, invalid.getMessage(), details));
+        return find(account, location).orElseThrow(() -> {
+            DomainException invalid = Input.invalid(List.of(locationProblem()));
+            return new DomainException(ErrorCode.INVALID_INPUT, invalid.getMessage(), withAllowedLocations(invalid.details(), account));
+        });
     }
 
-    private static <T> T throwing(DomainException e) {
-        throw e;
+    /** The location if it is a zone the account is configured with, or the region of one. */
+    static Optional<Location> find(ProviderAccount account, String location) {
+        if (account.zones().contains(location)) {
+            return Optional.of(new Location(location, Locations.regionOfZone(location), LocationType.ZONAL));
+        }
+        if (account.regions().contains(location)) {
+            return Optional.of(new Location(location, location, LocationType.REGIONAL));
+        }
+        return Optional.empty();
+    }
+
+    /** What is wrong with a location {@link #find} does not know. */
+    static FieldProblem locationProblem() {
+        return new FieldProblem("location", "must be a zone of the pool's account or the region of one");
+    }
+
+    /** An {@code INVALID_INPUT}'s details with the account's zones and regions beside its fields, for a bad location. */
+    static Map<String, Object> withAllowedLocations(Map<String, Object> details, ProviderAccount account) {
+        Map<String, Object> out = new LinkedHashMap<>(details);
+        out.put("allowedZones", account.zones().stream().sorted().toList());
+        out.put("allowedRegions", account.regions());
+        return out;
     }
 }

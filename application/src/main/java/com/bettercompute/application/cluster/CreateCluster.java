@@ -96,8 +96,9 @@ public final class CreateCluster {
     /** Steps 4 to 7 and the new cluster, for a key not seen before (or one the insert will find). */
     private ClusterRepository.NewCluster checked(Caller caller, CreateClusterCommand cmd, String id) {
         ClusterPlacement.VisiblePool pool = placement.pool(cmd.tenantId(), cmd.poolId());
-        ClusterPlacement.Location location = ClusterPlacement.location(pool.account(), cmd.location());
-        Optional<Subnet> subnet = checkShape(cmd, pool, location);
+        Optional<ClusterPlacement.Location> found = ClusterPlacement.find(pool.account(), cmd.location());
+        Optional<Subnet> subnet = checkShape(cmd, pool, found);
+        ClusterPlacement.Location location = found.orElseThrow(); // checkShape refused an unknown one
         authorizer.require(caller, Action.CREATE, resource(cmd, id, pool));
         checkNotRetired(cmd, pool);
         checkOffer(pool.offer(), location);
@@ -126,9 +127,15 @@ public final class CreateCluster {
         return earlier;
     }
 
-    /** Step 5: mode and node pools, their zones, the project and the network. Returns the subnet the nodes use. */
-    private Optional<Subnet> checkShape(CreateClusterCommand cmd, ClusterPlacement.VisiblePool pool, ClusterPlacement.Location location) {
+    /**
+     * Step 5: the location, mode and node pools, their zones, the project and the network, every bad one named in one
+     * answer. Returns the subnet the nodes use.
+     */
+    private Optional<Subnet> checkShape(CreateClusterCommand cmd, ClusterPlacement.VisiblePool pool, Optional<ClusterPlacement.Location> found) {
         List<FieldProblem> problems = new ArrayList<>();
+        if (found.isEmpty()) {
+            problems.add(ClusterPlacement.locationProblem());
+        }
         if (cmd.mode() == ClusterMode.STANDARD && cmd.nodePools().isEmpty()) {
             problems.add(new FieldProblem("nodePools", "a standard cluster needs 1 to 10 node pools"));
         }
@@ -139,9 +146,14 @@ public final class CreateCluster {
             List<String> zones = cmd.nodePools().get(i).zones();
             for (int z = 0; z < zones.size(); z++) {
                 String zone = zones.get(z);
-                if (!pool.account().zones().contains(zone) || !location.region().equals(Locations.regionOfZone(zone))) {
+                if (found.isEmpty()) {
+                    if (!pool.account().zones().contains(zone)) {
+                        problems.add(new FieldProblem("nodePools[" + i + "].zones[" + z + "]",
+                                "must be a zone of the cluster's region that the pool's account is configured with"));
+                    }
+                } else if (!pool.account().zones().contains(zone) || !found.get().region().equals(Locations.regionOfZone(zone))) {
                     problems.add(new FieldProblem("nodePools[" + i + "].zones[" + z + "]",
-                            "must be a zone of the cluster's region " + location.region() + " that the pool's account is configured with"));
+                            "must be a zone of the cluster's region " + found.get().region() + " that the pool's account is configured with"));
                 }
             }
         }
@@ -156,6 +168,7 @@ public final class CreateCluster {
             } else if (!network.get().accountId().equals(pool.account().id())) {
                 problems.add(new FieldProblem("networkId", "is on another provider account than the pool"));
             } else if (problems.isEmpty()) {
+                ClusterPlacement.Location location = found.orElseThrow();
                 subnet = network.get().readySubnetIn(location.region());
                 if (!network.get().provisioned()) {
                     throw new DomainException(ErrorCode.INVALID_STATE,
@@ -174,7 +187,9 @@ public final class CreateCluster {
             }
         }
         if (!problems.isEmpty()) {
-            throw Input.invalid(problems);
+            DomainException invalid = Input.invalid(problems);
+            throw found.isPresent() ? invalid : new DomainException(ErrorCode.INVALID_INPUT, invalid.getMessage(),
+                    ClusterPlacement.withAllowedLocations(invalid.details(), pool.account()));
         }
         return subnet;
     }

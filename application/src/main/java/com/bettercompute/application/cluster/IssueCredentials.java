@@ -16,7 +16,6 @@ import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.catalog.ProviderAccount;
 import com.bettercompute.domain.cluster.Cluster;
-import com.bettercompute.domain.cluster.ClusterState;
 import com.bettercompute.domain.cluster.Ids;
 import com.bettercompute.domain.event.DomainEvent;
 import org.slf4j.Logger;
@@ -41,7 +40,6 @@ public final class IssueCredentials {
     private final Transactions tx;
     private final CatalogRepository catalog;
     private final EventOutbox outbox;
-    private final Authorizer authorizer;
     private final ClusterLookup lookup;
     private final ClusterProviders providers;
     private final TenantClusterClient clusters;
@@ -63,7 +61,6 @@ public final class IssueCredentials {
         this.tx = tx;
         this.catalog = catalog;
         this.outbox = outbox;
-        this.authorizer = authorizer;
         this.lookup = new ClusterLookup(repository, authorizer);
         this.providers = providers;
         this.clusters = clusters;
@@ -82,7 +79,7 @@ public final class IssueCredentials {
     public Credentials issue(Caller caller, CredentialsCommand command) {
         Cluster cluster = lookup.require(caller, command.ref(), Action.CONNECT);
         if (command.role().alsoNeeds() != Action.CONNECT) {
-            authorizer.require(caller, command.role().alsoNeeds(), ClusterResources.of(cluster));
+            lookup.require(caller, command.role().alsoNeeds(), cluster);
         }
         requireReachable(cluster);
         int ttl = command.ttlSeconds() == null ? defaultTtlSeconds : command.ttlSeconds();
@@ -126,15 +123,12 @@ public final class IssueCredentials {
     }
 
     private static void requireReachable(Cluster c) {
-        boolean state = c.state() == ClusterState.READY || (c.state() == ClusterState.UPDATING && c.readyAt() != null);
-        if (!state) {
-            throw new DomainException(ErrorCode.INVALID_STATE,
-                    "Credentials are issued for a ready cluster; this one is " + c.state().wire() + ".",
-                    Map.of("state", c.state().wire()));
-        }
-        if (c.endpoint() == null || c.endpoint().isBlank() || c.progress().caCertificate() == null) {
-            throw new DomainException(ErrorCode.INVALID_STATE,
-                    "The provider has not reported the cluster's endpoint and CA yet.", Map.of("state", c.state().wire()));
+        switch (ClusterLookup.reach(c)) {
+            case NOT_READY -> throw ClusterLookup.notConnectable(c,
+                    "Credentials are issued for a ready cluster; this one is " + c.state().wire() + ".");
+            case NO_ENDPOINT -> throw ClusterLookup.notConnectable(c,
+                    "The provider has not reported the cluster's endpoint and CA yet.");
+            case CONNECTABLE -> { }
         }
     }
 

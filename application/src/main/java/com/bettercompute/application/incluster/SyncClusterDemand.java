@@ -41,7 +41,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * compares what the cluster shows with what the market saved, it is idempotent: a restart files nothing
  * twice, and a missed watch event is caught at the next pass. Each change writes the outbox event its use
  * case writes ({@code market.request.received}, {@code market.job.ended}, {@code market.request.withdrawn},
- * {@code market.request.limit-changed}, {@code market.request.priority-changed}) in the same transaction.
+ * {@code market.request.limit-changed}, {@code market.request.priority-changed}) in the same transaction; a job
+ * held over the max cluster size writes {@code market.request.held} instead of received, and
+ * {@code market.request.released} when it files.
  *
  * <p>A job's attempts share one market job id ({@link InClusterNames#jobId}): when the market revokes a
  * gang it requeues the job itself, so Kueue's next attempt finds the request open and files nothing new.
@@ -205,13 +207,16 @@ public final class SyncClusterDemand {
                 } else if (!open || market.held(jobId)) {
                     // No GPUs read (its PodTemplates are not there yet): not demand yet, filed at a later pass.
                     if (job.gpus() > 0 && job.requests().stream().anyMatch(r -> !r.failed())) {
+                        // open here means held: its hold ends as it files, and its feed said held, not received
                         MarketRequest request = market.file(demand(market, clusterId, site, jobId, job), clock.instant());
-                        events.add(MarketOutboxEvents.received(market, request, clock.instant()));
+                        events.add(open ? MarketOutboxEvents.released(market, request, clock.instant())
+                                : MarketOutboxEvents.received(market, request, clock.instant()));
                         filed.add(jobId);
                         refusedAt.remove(fingerprint(jobId, job));
                     } else if (!open && job.quotaWait() && job.gpus() > 0) {
                         // Listed with the quota as its cause until its cluster's queue lets it file.
-                        market.hold(demand(market, clusterId, site, jobId, job), clock.instant());
+                        MarketRequest request = market.hold(demand(market, clusterId, site, jobId, job), clock.instant());
+                        events.add(MarketOutboxEvents.held(market, request, clock.instant()));
                         held.add(jobId);
                     }
                 } else {

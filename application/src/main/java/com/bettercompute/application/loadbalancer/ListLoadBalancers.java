@@ -2,7 +2,7 @@ package com.bettercompute.application.loadbalancer;
 
 import com.bettercompute.application.access.Authorizer;
 import com.bettercompute.application.access.Caller;
-import com.bettercompute.application.cluster.ClusterResources;
+import com.bettercompute.application.cluster.ClusterLookup;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.application.port.LoadBalancerRepository;
 import com.bettercompute.domain.DomainException;
@@ -24,12 +24,12 @@ import java.util.Optional;
 public final class ListLoadBalancers {
     private final LoadBalancerRepository rows;
     private final ClusterRepository clusters;
-    private final Authorizer authorizer;
+    private final ClusterLookup lookup;
 
     public ListLoadBalancers(LoadBalancerRepository rows, ClusterRepository clusters, Authorizer authorizer) {
         this.rows = rows;
         this.clusters = clusters;
-        this.authorizer = authorizer;
+        this.lookup = new ClusterLookup(clusters, authorizer);
     }
 
     /** A load balancer with its cluster's name (null once the cluster's row is gone). */
@@ -55,7 +55,7 @@ public final class ListLoadBalancers {
 
     /** The cluster's load balancers, oldest first, for a caller who may read the cluster ({@code ACCESS_DENIED} else). */
     public List<Held> ofCluster(Caller caller, Cluster cluster) {
-        authorizer.require(caller, Action.READ, ClusterResources.of(cluster));
+        lookup.require(caller, Action.READ, cluster);
         return rows.ofCluster(cluster.id()).stream().map(lb -> new Held(lb, cluster.name())).toList();
     }
 }

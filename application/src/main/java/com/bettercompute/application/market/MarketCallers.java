@@ -2,16 +2,13 @@ package com.bettercompute.application.market;
 
 import com.bettercompute.application.access.Caller;
 import com.bettercompute.application.cluster.ClusterLookup;
-import com.bettercompute.application.cluster.ClusterRef;
 import com.bettercompute.application.port.AccessRepository;
-import com.bettercompute.application.port.ClusterFilter;
 import com.bettercompute.application.port.ClusterRepository;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.access.RoleBinding;
 import com.bettercompute.domain.cluster.Cluster;
-import com.bettercompute.domain.cluster.ClusterState;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -22,8 +19,6 @@ import java.util.TreeSet;
  * operator principal.
  */
 public final class MarketCallers {
-    private static final int SCAN_LIMIT = 20_000;
-
     private final AccessRepository access;
     private final ClusterRepository clusters;
     private final ClusterLookup lookup;
@@ -71,18 +66,7 @@ public final class MarketCallers {
      * API decides it; {@code NOT_FOUND} when the organization has no such cluster.
      */
     public Cluster cluster(Caller caller, String org, String name, Action action) {
-        String tenant = org(caller, org);
-        Cluster found = null;
-        for (Cluster c : clusters.list(new ClusterFilter(tenant, null, null, false), SCAN_LIMIT)) {
-            if (c.name().equals(name) && c.state() != ClusterState.DELETED) {
-                found = c;
-            }
-        }
-        if (found == null) {
-            throw new DomainException(ErrorCode.NOT_FOUND, "No cluster " + name + " in your organization.",
-                    Map.of("field", "cluster"));
-        }
-        return lookup.require(caller, new ClusterRef(tenant, found.id()), action);
+        return lookup.named(caller, org(caller, org), name, action);
     }
 
     /** {@code ACCESS_DENIED} unless the caller is an operator principal. */

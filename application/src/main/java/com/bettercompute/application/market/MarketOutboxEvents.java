@@ -128,6 +128,31 @@ public final class MarketOutboxEvents {
                 "limit", usd(request.jobLimit()), "priority", request.priority().name());
     }
 
+    /**
+     * {@code market.request.held}: a job its cluster's own queue holds back over the max cluster size, recorded in
+     * place of {@code market.request.received}: what that event carries, with the max cluster size and the message
+     * naming it (the quota is the cause, which the tenant reads and an operator may act on by raising it).
+     */
+    public static DomainEvent held(Market market, MarketRequest request, Instant at) {
+        return input(market, "market.request.held", request.clusterId(), request.id(), at, "jobId", request.jobId(),
+                "clusterId", request.clusterId(), "pool", request.pool().toString(), "gpus", request.gpus(),
+                "limit", usd(request.jobLimit()), "priority", request.priority().name(),
+                "reason", request.reason().wire(), "maxClusterGpus", market.cluster(request.clusterId()).maxGpus(),
+                "message", request.message());
+    }
+
+    /**
+     * {@code market.request.released}: a held job's cluster queue let it file (room freed, or the max cluster size was
+     * raised): the hold is over and the request joins the market's queue; {@code market.request.filed} follows as for
+     * every request. A held job deleted instead ends its hold with {@code market.request.withdrawn}.
+     */
+    public static DomainEvent released(Market market, MarketRequest request, Instant at) {
+        return input(market, "market.request.released", request.clusterId(), request.id(), at, "jobId", request.jobId(),
+                "clusterId", request.clusterId(), "pool", request.pool().toString(), "gpus", request.gpus(),
+                "limit", usd(request.jobLimit()), "priority", request.priority().name(),
+                "heldSince", text(request.createdAt()));
+    }
+
     /** {@code market.request.limit-changed}: a job's own limit price changed while its request is open. */
     public static DomainEvent limitChanged(Market market, MarketRequest request, Instant at) {
         return input(market, "market.request.limit-changed", request.clusterId(), request.id(), at,

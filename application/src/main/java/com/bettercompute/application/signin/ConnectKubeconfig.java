@@ -1,13 +1,13 @@
 package com.bettercompute.application.signin;
 
 import com.bettercompute.application.access.Caller;
+import com.bettercompute.application.cluster.ClusterLookup;
 import com.bettercompute.application.cluster.Kubeconfig;
 import com.bettercompute.application.market.MarketCallers;
 import com.bettercompute.domain.DomainException;
 import com.bettercompute.domain.ErrorCode;
 import com.bettercompute.domain.access.Action;
 import com.bettercompute.domain.cluster.Cluster;
-import com.bettercompute.domain.cluster.ClusterState;
 
 import java.util.List;
 import java.util.Map;
@@ -59,11 +59,9 @@ public final class ConnectKubeconfig {
     }
 
     private Kubeconfig write(Cluster c) {
-        boolean reachable = c.state() == ClusterState.READY || (c.state() == ClusterState.UPDATING && c.readyAt() != null);
         String audience = clusters.audience(c).orElse(null);
-        if (!reachable || c.endpoint() == null || c.endpoint().isBlank() || c.progress().caCertificate() == null || audience == null) {
-            throw new DomainException(ErrorCode.INVALID_STATE, "The cluster is not ready to connect to yet; it is " + c.state().wire() + ".",
-                    Map.of("state", c.state().wire()));
+        if (ClusterLookup.reach(c) != ClusterLookup.Reach.CONNECTABLE || audience == null) {
+            throw ClusterLookup.notConnectable(c, "The cluster is not ready to connect to yet; it is " + c.state().wire() + ".");
         }
         String server = platformUrl.get();
         return Kubeconfig.withPlugin(c.name(), "https://" + c.endpoint(), c.progress().caCertificate(), PLUGIN,

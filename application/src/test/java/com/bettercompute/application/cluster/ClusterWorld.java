@@ -112,6 +112,16 @@ public final class ClusterWorld {
         dave = authenticate.byToken("token-user:dave@acme.example");
     }
 
+    /** One of the world's people by first name: alice, bob, carol, or dave for any other. */
+    Caller caller(String who) {
+        return switch (who) {
+            case "alice" -> alice;
+            case "bob" -> bob;
+            case "carol" -> carol;
+            default -> dave;
+        };
+    }
+
     /** Loads a catalog over the one there, as a restart with another catalog file does. */
     void reload(Catalog c) {
         new LoadCatalog(ports.transactions(), ports.catalog(), ports.access()).load(c);

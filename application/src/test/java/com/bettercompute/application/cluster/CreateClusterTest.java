@@ -138,6 +138,18 @@ class CreateClusterTest {
     }
 
     @Test
+    void a_bad_location_is_named_beside_every_other_bad_field_of_the_shape() {
+        ClusterWorld w = new ClusterWorld();
+        ClusterWorld.Create create = standard("a").location("us-east1-b").projectId("prj_00000000000000000000000000")
+                .nodePools(nodePool("x").zones("us-central1-a", "us-east1-c"));
+        assertThatThrownBy(() -> w.create(w.alice, create)).isInstanceOfSatisfying(DomainException.class, e -> {
+            assertThat(ClusterWorld.fields(e)).containsExactly("location", "nodePools[0].zones[1]", "projectId");
+            assertThat(e.getMessage()).isEqualTo("Invalid input: location must be a zone of the pool's account or the region of one (and 2 more).");
+            assertThat(e.details().get("allowedRegions")).isEqualTo(List.of("europe-west4", "us-central1"));
+        });
+    }
+
+    @Test
     void a_bad_location_lists_the_allowed_zones_and_regions() {
         ClusterWorld w = new ClusterWorld();
         assertThatThrownBy(() -> w.create(w.alice, standard("a").location("us-east1-b")))

@@ -50,7 +50,7 @@ class IssueCredentialsTest {
     })
     void each_role_needs_its_action_with_the_callers_own_bindings(String who, String role, String outcome) {
         Cluster c = ready(w.create(w.alice, autopilot("auto").location("us-central1")));
-        Caller caller = caller(who);
+        Caller caller = w.caller(who);
         CredentialsCommand body = credentials(c, CredentialRole.BY_WIRE.get(role), null);
         if (outcome.equals("ok")) {
             IssueCredentials.Credentials cred = issue.issue(caller, body);
@@ -203,15 +203,6 @@ class IssueCredentialsTest {
         assertThatThrownBy(() -> issue.issue(w.alice, credentials(c)))
                 .isInstanceOf(DomainException.class).hasFieldOrPropertyWithValue("code", ErrorCode.INTERNAL);
         assertThat(credentialEvents()).isEmpty();
-    }
-
-    private Caller caller(String who) {
-        return switch (who) {
-            case "alice" -> w.alice;
-            case "bob" -> w.bob;
-            case "carol" -> w.carol;
-            default -> w.dave;
-        };
     }
 
     private Cluster ready(Cluster c) {

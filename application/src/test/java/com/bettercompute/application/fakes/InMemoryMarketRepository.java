@@ -88,10 +88,10 @@ public final class InMemoryMarketRepository implements MarketRepository {
                 Episode known = s.episodes.get(g.sequence());
                 s.episodes.put(g.sequence(), known != null
                         ? new Episode(known.requestId(), known.jobId(), known.attempt(), known.clusterId(),
-                                known.pool(), known.queuedAt(), known.runningAt(), now, end)
+                                known.pool(), known.queuedAt(), known.runningAt(), g.endedAt(), end)
                         : new Episode(r.id(), r.jobId(), r.attempt(), r.clusterId(), r.pool().toString(), r.createdAt(),
-                                null, now, end));
-                s.closed.put(g.sequence(), new Closed(r, now, end));
+                                null, g.endedAt(), end));
+                s.closed.put(g.sequence(), new Closed(r, g.endedAt(), end));
             }
             recordEpisodes(s, next, now);
             s.market = next;

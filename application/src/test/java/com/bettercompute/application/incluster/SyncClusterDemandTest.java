@@ -80,6 +80,55 @@ class SyncClusterDemandTest {
         assertThat(market().openRequest("kcl_a/research/train").phase()).isEqualTo(RequestPhase.WAITING);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            filed at once: never held                                    | at-once | market.request.received
+            held, and it still waits                                     | waits   | market.request.held
+            held, then its request appears (room freed or the cap raised) | filed   | market.request.held, market.request.released
+            held, then its job is deleted                                | deleted | market.request.held, market.request.withdrawn
+            held, then its job ends                                      | ended   | market.request.held, market.job.ended
+            """)
+    void a_held_jobs_feed_reads_held_once_with_the_max_cluster_size_then_how_the_hold_ended(String story, String then,
+                                                                                           String expected) {
+        Job job = w.cluster.job("research", "train", 16, "h100-8x");
+        job.limitLabel = "2.50";
+        job.quotaWait = !then.equals("at-once");
+        if (then.equals("at-once")) {
+            w.cluster.request(job, "job-train-3f2a1-market-1", T0);
+        }
+        w.sync.sync(A, SITE, w.cluster.observed());
+        w.sync.sync(A, SITE, w.cluster.observed());   // a pass that changes nothing writes nothing
+        w.clock.advance(java.time.Duration.ofSeconds(30));
+        switch (then) {
+            case "filed" -> w.cluster.request(job, "job-train-3f2a1-market-1", w.clock.instant());
+            case "deleted" -> w.cluster.jobs.values().remove(job);
+            case "ended" -> job.ended = true;
+            default -> {
+            }
+        }
+        w.sync.sync(A, SITE, w.cluster.observed());
+
+        var events = w.outbox.all().stream().map(e -> e.event()).toList();
+        assertThat(events).extracting(e -> e.type()).as(story).containsExactly(expected.split(",\\s*"));
+        assertThat(events).allSatisfy(e -> {
+            assertThat(e.subjectId()).as("one request throughout").isEqualTo("kcl_a/research/train");
+            assertThat(e.tenantId()).as("the tenant's feed").isEqualTo("acme");
+        });
+        if (job.quotaWait) {
+            assertThat(events.get(0).data()).containsEntry("jobId", "kcl_a/research/train").containsEntry("gpus", 16)
+                    .containsEntry("limit", "2.50").containsEntry("reason", "InsufficientQuota")
+                    .containsEntry("maxClusterGpus", 64L)
+                    .containsEntry("message", "waiting for quota: the max cluster size of 64 GPUs binds");
+            assertThat(events.get(0).occurredAt()).isEqualTo(T0);
+        }
+        if (then.equals("filed")) {
+            assertThat(events.get(1).data()).containsEntry("heldSince", T0.toString()).containsEntry("gpus", 16)
+                    .containsEntry("limit", "2.50");
+            assertThat(events.get(1).occurredAt()).isEqualTo(T0.plusSeconds(30));
+            assertThat(market().held("kcl_a/research/train")).isFalse();
+        }
+    }
+
     @Test
     void each_change_writes_its_outbox_event_and_a_pass_that_changes_nothing_writes_none() {
         Job job = train(16);

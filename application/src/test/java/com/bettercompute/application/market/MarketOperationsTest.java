@@ -10,6 +10,7 @@ import com.bettercompute.domain.market.MarketTimings;
 import com.bettercompute.domain.market.Money;
 import com.bettercompute.domain.market.PoolId;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -207,6 +208,31 @@ class MarketOperationsTest {
             assertThat(e.runningAt()).isNotNull();
         });
         assertThat(w.requests.list(w.caller(CAROL), null, "train")).as("globex's train has none").isEmpty();
+    }
+
+    @Test
+    void an_outbid_attempt_ends_at_its_revocations_instant_where_its_successor_begins_even_when_the_tick_comes_late() {
+        w.file(ACME_TRAIN + "/ml/outbid", ACME_TRAIN, 32, "2.00");
+        w.tickAndReady();
+        w.ports.clock().advance(Duration.ofHours(2).plusMinutes(1));   // past its protection window
+        w.file(MarketWorld.GLOBEX_TRAIN + "/ml/higher", MarketWorld.GLOBEX_TRAIN, 8, "5.00");
+        w.tickAndReady();
+        Instant deadline = w.markets.load().openRequest(ACME_TRAIN + "/ml/outbid").noticeDeadline();
+        assertThat(deadline).as("noticed").isNotNull();
+        w.ports.clock().advance(Duration.ofSeconds(67));   // the tick that finds the notice run out comes late
+        w.tickAndReady();
+
+        List<ListClusterRequests.Item> items = w.requests.list(w.caller(DAVE), null, "train");
+        assertThat(items).extracting(ListClusterRequests.Item::attempt, ListClusterRequests.Item::phase)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(2, "waiting"), org.assertj.core.groups.Tuple.tuple(1, "revoked"));
+        ListClusterRequests.Episode first = items.get(1).episodes().get(0);
+        ListClusterRequests.Episode second = items.get(0).episodes().get(0);
+        assertThat(first.end()).isEqualTo("revoked");
+        assertThat(first.endedAt()).as("the revocation's instant, not the late tick's").isEqualTo(deadline)
+                .isBefore(w.ports.clock().instant());
+        assertThat(second.queuedAt()).as("the next attempt begins where the revoked one ended").isEqualTo(first.endedAt());
+        assertThat(w.requests.read(w.caller(DAVE), null, "train").runs().get(0).episodes())
+                .extracting(ListClusterRequests.Episode::endedAt).containsExactly(deadline, null);
     }
 
     @Test

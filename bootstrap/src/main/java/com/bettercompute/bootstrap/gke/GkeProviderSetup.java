@@ -286,7 +286,16 @@ public final class GkeProviderSetup implements AutoCloseable {
     @Override
     public void close() {
         if (controllers != null) {
-            controllers.shutdownNow();
+            // a round under way finishes and saves (an interrupt would cut its file write short); none starts after
+            controllers.shutdown();
+            try {
+                if (!controllers.awaitTermination(10, TimeUnit.SECONDS)) {
+                    controllers.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                controllers.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
         }
         byCredentials.values().forEach(GkeClusterProvider::close);
         compute.values().forEach(ComputeLoadBalancerProvider::close);

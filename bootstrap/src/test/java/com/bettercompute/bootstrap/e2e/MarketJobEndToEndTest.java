@@ -29,7 +29,7 @@ import static com.bettercompute.bootstrap.e2e.MarketInTenantClusterEndToEndTest.
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 15's story on the real server (embedded H2, the in-process GKE simulator whose clusters play Kueue,
+ * A tenant's job through the market on the real server (embedded H2, the in-process GKE simulator whose clusters play Kueue,
  * the Job controller, the scheduler and the kubelets; the market ticking every second with fast durations):
  * no Kueue object is written by hand. Acme applies a 16-GPU Job (with the real {@code kubectl} when it is on
  * the PATH): Kueue's Workload and ProvisioningRequest appear and the request reads {@code BidTooLow}; a limit
@@ -37,7 +37,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * charges. Globex, in its own cluster, outbids it on the two-node pool: acme's request gets the notice, its
  * pods the annotation and the eviction (every NodePreempting Event of its nodes and pods at the notice's one moment), its
  * Job is requeued at once as the next attempt, globex's pods run; globex's
- * Job ends, and its nodes leave after the minimum hold and the idle grace.
+ * Job ends, and its nodes leave after the minimum hold and the idle grace. Beside it, a Job larger than acme's max
+ * cluster size is held in its queue throughout: listed queued with the quota as its cause, its Workload's message
+ * naming the quota, never filed.
  */
 class MarketJobEndToEndTest {
     /** The market API test's pool with supply for one 16-GPU gang only, and holds and windows of seconds. */
@@ -80,12 +82,15 @@ class MarketJobEndToEndTest {
                 GenericKubernetesResource workload = await("acme's Workload", () -> only(a.genericKubernetesResources(WORKLOADS)
                         .inNamespace("default").list().getItems()));
                 assertThat(workload.getMetadata().getOwnerReferences()).anySatisfy(o -> assertThat(o.getName()).isEqualTo("train"));
+                // a job larger than acme's max cluster size on its own (48 GPUs over 32): held in its queue, never filed
+                apply(a, dir.resolve("acme.kubeconfig"), Manifests.gpuJob("too-big", 6, "8", null));
                 GenericKubernetesResource tooLow = await("BidTooLow", () -> {
                     GenericKubernetesResource r = only(requests(a));
                     return "BidTooLow".equals(reason(r, "Provisioned")) ? r : null;
                 });
                 String firstAttempt = tooLow.getMetadata().getName();
                 assertThat(firstAttempt).isEqualTo(workload.getMetadata().getName() + "-market-1");
+                theJobOverTheMaxClusterSizeIsListedQueuedWithTheQuotaAsItsCause(s, a, dir.resolve("acme.kubeconfig"));
 
                 assertThat(MarketApiEndToEndTest.send(s, "PUT", "/api/k8s/bid", RunningServer.ALICE,
                         "{\"cluster\":\"train\",\"limit_price\":\"2.40\"}").status()).isEqualTo(200);
@@ -161,7 +166,16 @@ class MarketJobEndToEndTest {
                     return p.size() == 2 && p.stream().allMatch(x -> "Running".equals(x.getStatus().getPhase())) ? p : null;
                 });
                 // the requests API: the job by its kind, each attempt with its own times
-                JsonNode items = s.get("/api/k8s/requests?cluster=train", RunningServer.ALICE).json().get("items");
+                JsonNode all = s.get("/api/k8s/requests?cluster=train", RunningServer.ALICE).json().get("items");
+                JsonNode stillHeld = heldJob(all);
+                assertThat(stillHeld).as("the held job is listed").isNotNull();
+                assertThat(stillHeld.get("phase").asText()).as("it never reached the market").isEqualTo("queued");
+                List<JsonNode> items = new java.util.ArrayList<>();
+                all.forEach(i -> {
+                    if (!i.at("/job/name").asText().equals("too-big")) {
+                        items.add(i);
+                    }
+                });
                 assertThat(items).hasSize(2).allSatisfy(i -> {
                     assertThat(i.at("/job/kind").asText()).isEqualTo("Job");
                     assertThat(i.at("/job/namespace").asText()).isEqualTo("default");
@@ -174,14 +188,49 @@ class MarketJobEndToEndTest {
                 assertThat(first.at("/episodes/0/end").asText()).isEqualTo("revoked");
                 assertThat(second.get("attempt").asInt()).isEqualTo(2);
                 assertThat(second.at("/episodes/0/end").isNull()).isTrue();
-                // each attempt its own times: the first ran, then ended; the second was filed after the first ran. The
-                // market files the successor at the revocation's instant and records the end as that change is saved,
-                // so the first's end may read a moment after the second's filing: the two are not compared.
+                // each attempt its own times: the first ran, then ended at the revocation's instant, which is when the
+                // second was filed
                 java.time.Instant firstRan = java.time.Instant.parse(first.at("/episodes/0/running_at").asText());
                 assertThat(java.time.Instant.parse(first.at("/episodes/0/ended_at").asText())).isAfter(firstRan);
-                assertThat(java.time.Instant.parse(second.at("/episodes/0/queued_at").asText())).isAfter(firstRan);
+                assertThat(second.at("/episodes/0/queued_at").asText()).isEqualTo(first.at("/episodes/0/ended_at").asText());
             }
         }
+    }
+
+    /**
+     * A job over the max cluster size as its tenant sees it: the requests API lists it queued with the quota as its
+     * cause, naming the max cluster size; with the real {@code kubectl}, its Workload's {@code QuotaReserved=False}
+     * names the GPU flavor's quota (the max cluster size), and no ProvisioningRequest is filed for it.
+     */
+    private static void theJobOverTheMaxClusterSizeIsListedQueuedWithTheQuotaAsItsCause(RunningServer s, KubernetesClient a,
+                                                                                       Path kubeconfig) {
+        JsonNode held = await("the held job listed", () -> heldJob(s.get("/api/k8s/requests?cluster=train",
+                RunningServer.ALICE).json().get("items")));
+        assertThat(held.get("phase").asText()).isEqualTo("queued");
+        assertThat(held.get("reason").asText()).isEqualTo("InsufficientQuota");
+        assertThat(held.get("message").asText()).isEqualTo("48 GPUs is more than the max cluster size of 32 GPUs");
+        assertThat(held.get("granted_nodes").asInt()).isZero();
+        String workload = only(a.genericKubernetesResources(WORKLOADS).inNamespace("default").list().getItems().stream()
+                .filter(w -> w.getMetadata().getOwnerReferences().stream().anyMatch(o -> o.getName().equals("too-big")))
+                .toList()).getMetadata().getName();
+        assertThat(requests(a)).extracting(r -> r.getMetadata().getName()).noneMatch(n -> n.startsWith(workload));
+        if (Programs.find("kubectl").isPresent()) {
+            String quota = "insufficient quota for nvidia.com/gpu in flavor gpu-h100-8x, request > maximum capacity (48 > 32)";
+            LaunchAdmissionKubectlTest.Run message = kubectl(kubeconfig, "get", "workload", workload, "-o",
+                    "jsonpath={.status.conditions[?(@.type==\"QuotaReserved\")].message}");
+            assertThat(message.out()).as(message.out()).contains(quota);
+            String described = kubectl(kubeconfig, "describe", "workload", workload).out();
+            assertThat(described).as(described).contains("QuotaReserved").contains(quota);
+        }
+    }
+
+    private static JsonNode heldJob(JsonNode items) {
+        for (JsonNode i : items) {
+            if (i.at("/job/name").asText().equals("too-big")) {
+                return i;
+            }
+        }
+        return null;
     }
 
     /**

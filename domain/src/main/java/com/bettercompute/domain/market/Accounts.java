@@ -62,6 +62,7 @@ final class Accounts {
         book.cluster.maxGpus = maxGpus;
         book.cluster.packing = packing;
         queues.admit(book, at, state.betweenTicks);
+        queues.restateHeld(book, at, state.betweenTicks);
     }
 
     /** Only an empty cluster leaves (no open request, no grant); its block nodes return to supply. */

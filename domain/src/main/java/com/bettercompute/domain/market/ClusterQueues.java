@@ -77,6 +77,18 @@ final class ClusterQueues {
         changes.touch(r);
     }
 
+    /** The cluster's max cluster size changed: its held requests' messages name the new one. */
+    void restateHeld(ClusterBook book, Instant at, List<MarketEvent> events) {
+        for (MarketRequest r : state.requests.values()) {
+            if (r.cluster == book.cluster && held(r)) {
+                String message = quotaMessage(r, book.cluster);
+                if (!message.equals(r.message)) {
+                    state.setReason(r, Reason.QUOTA_WAIT, message, at, events);
+                }
+            }
+        }
+    }
+
     private static String quotaMessage(MarketRequest r, TenantCluster c) {
         return r.gpus > c.maxGpus
                 ? r.gpus + " GPUs is more than the max cluster size of " + c.maxGpus + " GPUs"

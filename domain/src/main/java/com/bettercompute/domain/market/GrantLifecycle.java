@@ -206,6 +206,7 @@ final class GrantLifecycle {
         r.grants.clear();
         boolean wasFiled = r.phase.filed();
         r.phase = RequestPhase.CLOSED;
+        r.endedAt = at;
         changes.touch(r);
         if (wasFiled) {
             state.book(r.pool).markGone(r);
@@ -288,6 +289,7 @@ final class GrantLifecycle {
         }
         r.grants.clear();
         r.phase = RequestPhase.REVOKED;
+        r.endedAt = at;
         changes.touch(r);
         state.book(r.pool).markGone(r);
         r.noticeDeadline = null;

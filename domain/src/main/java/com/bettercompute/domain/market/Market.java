@@ -127,7 +127,8 @@ public final class Market {
 
     /**
      * The operator changes a cluster's max cluster size and packing. A larger size files queued requests
-     * at once; a smaller one never takes back what is filed (only new filings wait).
+     * at once; a smaller one never takes back what is filed (only new filings wait). A held job's message names
+     * the new size (its cluster's queue, not the market, decides when it files).
      */
     public void changeCluster(String clusterId, long maxGpus, boolean packing, Instant at) {
         accounts.changeCluster(clusterId, maxGpus, packing, at);

@@ -1,5 +1,6 @@
 package com.bettercompute.domain.market;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -28,9 +29,11 @@ public record MarketChanges(MarketSnapshot rest, List<MarketSnapshot.RequestStat
 
     /**
      * A request that left the market: {@code revoked} when its job goes on as a later attempt; {@code last}
-     * its state as it left (phase {@code REVOKED} or {@code CLOSED}, its last reason and message).
+     * its state as it left (phase {@code REVOKED} or {@code CLOSED}, its last reason and message); {@code endedAt}
+     * the instant the market decided it left (a revocation's own instant, at which its successor was filed), which
+     * is what an adapter records as its end, never the time of the save.
      */
-    public record Gone(String id, long sequence, boolean revoked, MarketSnapshot.RequestState last) {
+    public record Gone(String id, long sequence, boolean revoked, MarketSnapshot.RequestState last, Instant endedAt) {
     }
 
     /** A node's state with the pool it belongs to (the node's state alone does not say). */

@@ -38,6 +38,11 @@ public final class MarketRequest {
     Instant noticeDeadline;
     boolean provisioned;
     Node blockNode;
+    /**
+     * When it left the market (closed or revoked), as the call that ended it was given: a revoked attempt ends at
+     * the instant its successor was filed, never at the moment the change happens to be saved.
+     */
+    Instant endedAt;
 
     MarketRequest(String id, String jobId, int attempt, TenantCluster cluster, PoolId pool, int gpus, int nodes,
                   PriorityClass priority, long sequence, Instant createdAt, Money jobLimit) {

@@ -31,7 +31,7 @@ final class MarketSnapshotCodec {
             if (m.requests.get(r.id) == r) {
                 open.add(requestState(r));
             } else {
-                gone.add(new MarketChanges.Gone(r.id, r.sequence, r.phase == RequestPhase.REVOKED, requestState(r)));
+                gone.add(new MarketChanges.Gone(r.id, r.sequence, r.phase == RequestPhase.REVOKED, requestState(r), r.endedAt));
             }
         }
         List<Node> nodes = new ArrayList<>();

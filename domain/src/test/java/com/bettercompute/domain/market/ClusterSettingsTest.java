@@ -92,6 +92,29 @@ class ClusterSettingsTest {
         assertThat(restored.held("j2")).isFalse();
     }
 
+    @ParameterizedTest(name = "{0} GPUs held at a max cluster size of 8, changed to {1}: {2}")
+    @CsvSource(delimiter = '|', value = {
+            "48 | 32 | 48 GPUs is more than the max cluster size of 32 GPUs",
+            "16 | 32 | waiting for quota: the max cluster size of 32 GPUs binds",
+            "8  | 4  | 8 GPUs is more than the max cluster size of 4 GPUs",
+            "16 | 8  | 16 GPUs is more than the max cluster size of 8 GPUs",
+    })
+    void a_held_jobs_message_names_the_max_cluster_size_as_it_is_changed(int gpus, long max, String message) {
+        Market m = Market.restore(market(4).snapshot());
+        m.file(new JobDemand("j1", "c1", POOL, 8, null, PriorityClass.NONE), T0);
+        m.hold(new JobDemand("j2", "c1", POOL, gpus, null, PriorityClass.NONE), T0);
+        m.clearChanges();
+
+        m.changeCluster("c1", max, false, T0.plusSeconds(30));
+
+        assertThat(m.openRequest("j2").message()).isEqualTo(message);
+        assertThat(m.openRequest("j2").reason()).isEqualTo(Reason.QUOTA_WAIT);
+        assertThat(m.held("j2")).as("still its cluster's queue's to release").isTrue();
+        assertThat(m.changes().requests()).extracting(MarketSnapshot.RequestState::id)
+                .as("recorded only when the message changed").containsExactlyElementsOf(
+                        message.contains("of 8 GPUs") ? java.util.List.of() : java.util.List.of("j2"));
+    }
+
     @ParameterizedTest(name = "{0} free nodes, block of {1}: supply {2}, refused {3}")
     @CsvSource({
             "4, 2, 2, false",

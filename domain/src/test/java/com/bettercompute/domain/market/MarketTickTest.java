@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The tick end to end on small markets: who gets nodes, at what price, who is reclaimed and how. */
 class MarketTickTest {
@@ -123,6 +125,45 @@ class MarketTickTest {
         assertThat(b.lockedRate()).as("a did not fit after b, so b's limit is the lowest accepted")
                 .isEqualTo(Money.parse("3.00"));
         assertThat(market.openRequest("a").reason()).isEqualTo(Reason.OUTBID);
+    }
+
+    /** The ways a running request leaves the market. */
+    enum Leaving { NOTICE_RAN_OUT, RECLAIMED_AT_ONCE, NODE_LEFT, JOB_ENDED }
+
+    @ParameterizedTest
+    @EnumSource(Leaving.class)
+    void aRequestThatLeavesEndsAtTheInstantTheMarketDecidedItWhichIsWhenItsSuccessorWasFiled(Leaving how) {
+        file("a", "acme-c", 2, null);
+        Ticks.tickReady(market, T0);
+        Market live = Market.restore(market.snapshot());   // records what leaves, as a store reads it
+        Instant after = at(Duration.ofHours(2).plusMinutes(1));
+        Instant decided = after;
+        switch (how) {
+            case NOTICE_RAN_OUT -> {
+                live.file(new JobDemand("b", "beta-c", POOL, 32, null, PriorityClass.NONE), after);
+                Ticks.tickReady(live, after);
+                decided = after.plusSeconds(60);
+                // the tick that finds the notice run out comes late, as on a loaded machine
+                Ticks.tickReady(live, decided.plusSeconds(7));
+            }
+            case RECLAIMED_AT_ONCE -> {
+                live.setClusterLimit("acme-c", null);
+                live.tick(after);
+            }
+            case NODE_LEFT -> live.removeNode(live.openRequest("a").grantedNodeIds().get(0), after);
+            case JOB_ENDED -> live.endJob("a", after);
+        }
+
+        MarketChanges.Gone gone = live.changes().gone().stream().filter(g -> g.id().equals("a")).findFirst().orElseThrow();
+        assertThat(gone.endedAt()).isEqualTo(decided);
+        assertThat(gone.revoked()).isEqualTo(how != Leaving.JOB_ENDED);
+        if (how == Leaving.JOB_ENDED) {
+            assertThat(live.hasOpenRequest("a")).isFalse();
+        } else {
+            MarketRequest next = live.openRequest("a");
+            assertThat(next.id()).isEqualTo("a#2");
+            assertThat(next.createdAt()).as("the successor is filed at the instant its predecessor ended").isEqualTo(gone.endedAt());
+        }
     }
 
     @Test
