@@ -145,18 +145,20 @@ public final class MarketModule implements AutoCloseable {
      * Starts carrying the market out inside its tenant clusters (docs/decisions/market-in-cluster.md,
      * docs/decisions/in-cluster-loop.md): platform objects (with the admission webhooks' configurations of
      * {@code admission}), demand in, verdicts out, nodes; this replica works the clusters it holds a lease on, as
-     * {@code replicaId}. Only where the reconcilers run. Its loop and client are closed through {@code closer}: before
-     * the admission webhooks, which its writes into the clusters go through.
+     * {@code replicaId}, {@code concurrency} clusters at once. Only where the reconcilers run. Its loop (with its
+     * pool) and client are closed through {@code closer}: before the admission webhooks, which its writes into the
+     * clusters go through.
      */
     void startInCluster(ClusterRepository clusters, CatalogRepository catalog, ClusterProviders providers,
-                        MarketCatalog marketCatalog, AdmissionEndpoints admission, String replicaId, Closer closer) {
+                        MarketCatalog marketCatalog, AdmissionEndpoints admission, String replicaId, int concurrency,
+                        Closer closer) {
         Fabric8MarketClusterClient clusterClient = closer.add("market-cluster-client", newClusterClient());
         ClusterConnections connections = new ClusterConnections(clusters, catalog, providers);
         CarryMarketIntoClusters.Steps steps = inClusterSteps(db, markets, clock, connections, clusterClient, catalog,
                 providers, marketCatalog, admission);
         InClusterMarketLoop inCluster = closer.add("market-in-clusters", new InClusterMarketLoop(
                 wake -> new CarryMarketIntoClusters(markets, db.inClusterLeases(), connections, clusterClient, steps, clock,
-                        replicaId, IN_CLUSTER_LEASE, OBJECTS_EVERY, wake), IN_CLUSTER_EVERY));
+                        replicaId, IN_CLUSTER_LEASE, OBJECTS_EVERY, concurrency, wake), IN_CLUSTER_EVERY));
         effects.wake = inCluster::wake;
     }
 

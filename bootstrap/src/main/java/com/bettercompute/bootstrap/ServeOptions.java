@@ -3,6 +3,7 @@ package com.bettercompute.bootstrap;
 import com.bettercompute.adapters.http.RequestLimits;
 import com.bettercompute.adapters.persistence.Database;
 import com.bettercompute.adapters.persistence.KeyEncryptionKey;
+import com.bettercompute.application.incluster.CarryMarketIntoClusters;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -109,6 +110,12 @@ final class ServeOptions {
             description = "how often the market clears (one replica at a time ticks) (default: ${DEFAULT-VALUE})")
     int marketTickSeconds;
 
+    @Option(names = "--in-cluster-concurrency", paramLabel = "VALUE",
+            defaultValue = "" + CarryMarketIntoClusters.DEFAULT_CONCURRENCY,
+            description = "how many of its tenant clusters a replica's in-cluster market works at once, each on a thread of its"
+                    + " own (1 to 1024) (default: ${DEFAULT-VALUE})")
+    int inClusterConcurrency;
+
     @Option(names = "--log-format", paramLabel = "VALUE", defaultValue = "text",
             description = "text, or json: one JSON object a line (default: ${DEFAULT-VALUE})")
     String logFormat;
@@ -166,7 +173,8 @@ final class ServeOptions {
                         range("principal-rate", principalRate, 1, 1_000_000),
                         Duration.ofSeconds(range("body-timeout-seconds", bodyTimeoutSeconds, 1, 3_600))),
                 range("market-tick-seconds", marketTickSeconds, 1, 3_600), ServeCommand.publicUrl(text(publicUrl)), text(filestoreEndpoint),
-                key == null ? null : KeyEncryptionKey.fromBase64(key, "option --key-encryption-key (BC_KEY_ENCRYPTION_KEY)"));
+                key == null ? null : KeyEncryptionKey.fromBase64(key, "option --key-encryption-key (BC_KEY_ENCRYPTION_KEY)"),
+                range("in-cluster-concurrency", inClusterConcurrency, 1, 1024));
     }
 
     AdmissionConfig admission(ServerConfig config) {

@@ -71,7 +71,7 @@ public final class Server implements AutoCloseable {
             if (config.reconcile()) {
                 // the market and the load balancers inside the tenant clusters run where the reconcilers run
                 market.startInCluster(data.db().clusters(), data.cache().catalog(), provider.providers(), catalog.parsed().market(),
-                        admission.endpoints(), config.replicaId(), closer);
+                        admission.endpoints(), config.replicaId(), config.inClusterConcurrency(), closer);
                 LoadBalancerModule.start(data, provider, catalog.parsed().loadBalancers(), admission, metrics, clock, closer);
             }
             VolumeModule volumes = VolumeModule.start(config, data, provider, market, admission, catalog.parsed().storage(), clock, closer);

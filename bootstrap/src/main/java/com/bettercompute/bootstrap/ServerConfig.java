@@ -17,6 +17,7 @@ import java.nio.file.Path;
  * {@code keyEncryptionKey} seals the ID token signing keys in the database; every replica on one database needs
  * the same one. Null: the one kept under {@code dataDir} ({@code secrets/key-encryption-key}, made at the first
  * start), and without a data directory one the process makes and holds alone (tests, load runs).
+ * {@code inClusterConcurrency} is how many of its clusters this replica's in-cluster market works at once.
  */
 public record ServerConfig(
         String host,
@@ -36,10 +37,12 @@ public record ServerConfig(
         int marketTickSeconds,
         String publicUrl,
         String filestoreEndpoint,
-        KeyEncryptionKey keyEncryptionKey) {
+        KeyEncryptionKey keyEncryptionKey,
+        int inClusterConcurrency) {
 
     public static ServerConfig defaults() {
-        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600, null, RequestLimits.Settings.defaults(), 5, null, null, null);
+        return new ServerConfig("127.0.0.1", 8080, com.bettercompute.adapters.persistence.Database.DEFAULT_URL, null, "simulator", null, 20, 30, 300, null, true, 3600, null, RequestLimits.Settings.defaults(), 5, null, null, null,
+                com.bettercompute.application.incluster.CarryMarketIntoClusters.DEFAULT_CONCURRENCY);
     }
 
     /**
@@ -67,49 +70,49 @@ public record ServerConfig(
     }
 
     public ServerConfig withPort(int p) {
-        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey);
+        return new ServerConfig(host, p, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey, inClusterConcurrency);
     }
 
     public ServerConfig withDb(String url) {
-        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey);
+        return new ServerConfig(host, port, url, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey, inClusterConcurrency);
     }
 
     public ServerConfig withProvider(String p, String endpoint, int operationSeconds, int converging, int settled) {
-        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey);
+        return new ServerConfig(host, port, db, catalog, p, endpoint, operationSeconds, converging, settled, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey, inClusterConcurrency);
     }
 
     /** Without the reconciler: an API-only replica (clusters stay as the API left them). */
     public ServerConfig withoutReconciler() {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey);
+                reconcileSettledSeconds, replicaId, false, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey, inClusterConcurrency);
     }
 
     public ServerConfig withCatalog(Path file) {
-        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey);
+        return new ServerConfig(host, port, db, file, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds, reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey, inClusterConcurrency);
     }
 
     /** How long a kubeconfig's token lives when {@code credentials} is not told (the module's {@code credentialTtlSeconds}). */
     public ServerConfig withCredentialTtlSeconds(int seconds) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, seconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey);
+                reconcileSettledSeconds, replicaId, reconcile, seconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey, inClusterConcurrency);
     }
 
     /** Each principal's share of the API and the deadline of a request body. */
     public ServerConfig withRequestLimits(RequestLimits.Settings limits) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, limits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, limits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey, inClusterConcurrency);
     }
 
     /** How often the market clears, in seconds ({@code --market-tick-seconds}). */
     public ServerConfig withMarketTickSeconds(int seconds) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, seconds, publicUrl, filestoreEndpoint, keyEncryptionKey);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, seconds, publicUrl, filestoreEndpoint, keyEncryptionKey, inClusterConcurrency);
     }
 
     /** With the embedded simulator's state kept under {@code dir} (null: in memory). */
     public ServerConfig withDataDir(Path dir) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, keyEncryptionKey, inClusterConcurrency);
     }
 
     /** Where the embedded GKE simulator keeps its world, or null to keep it in memory. */
@@ -120,18 +123,25 @@ public record ServerConfig(
     /** The platform's public base URL (the OpenID Connect issuer); null: the API's own address. */
     public ServerConfig withPublicUrl(String url) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, url, filestoreEndpoint, keyEncryptionKey);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, url, filestoreEndpoint, keyEncryptionKey, inClusterConcurrency);
     }
 
     /** The Filestore API (and its Cloud Monitoring read) the shared volumes are made at ({@code --filestore-endpoint}). */
     public ServerConfig withFilestoreEndpoint(String url) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, url, keyEncryptionKey);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, url, keyEncryptionKey, inClusterConcurrency);
     }
 
     /** With the key that seals the ID token signing keys in the database (null: the data directory's, or none). */
     public ServerConfig withKeyEncryptionKey(KeyEncryptionKey key) {
         return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
-                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, key);
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl, filestoreEndpoint, key, inClusterConcurrency);
+    }
+
+    /** How many clusters the in-cluster market works at once ({@code --in-cluster-concurrency}). */
+    public ServerConfig withInClusterConcurrency(int n) {
+        return new ServerConfig(host, port, db, catalog, provider, gkeEndpoint, simOperationSeconds, reconcileConvergingSeconds,
+                reconcileSettledSeconds, replicaId, reconcile, credentialTtlSeconds, dataDir, requestLimits, marketTickSeconds, publicUrl,
+                filestoreEndpoint, keyEncryptionKey, n);
     }
 }

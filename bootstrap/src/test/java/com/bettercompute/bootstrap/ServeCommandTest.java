@@ -81,13 +81,19 @@ class ServeCommandTest {
 
     @Test
     void options_come_from_the_environment_and_the_command_line_wins() {
-        CommandLine cli = ServeOptions.commandLine(Map.of("BC_PORT", "7", "BC_SIM_OPERATION_SECONDS", "1", "BC_CATALOG", ""));
+        CommandLine cli = ServeOptions.commandLine(Map.of("BC_PORT", "7", "BC_SIM_OPERATION_SECONDS", "1", "BC_CATALOG", "",
+                "BC_IN_CLUSTER_CONCURRENCY", "64"));
         cli.parseArgs("--port=9");
         ServerConfig config = cli.<ServeOptions>getCommand().config();
         assertThat(config.port()).isEqualTo(9);
         assertThat(config.simOperationSeconds()).isEqualTo(1);
         assertThat(config.provider()).isEqualTo("simulator");
         assertThat(config.catalog()).as("an empty value is none").isNull();
+        assertThat(config.inClusterConcurrency()).isEqualTo(64);
+        CommandLine defaults = ServeOptions.commandLine(Map.of());
+        defaults.parseArgs();
+        assertThat(defaults.<ServeOptions>getCommand().config().inClusterConcurrency()).as("the default")
+                .isEqualTo(ServerConfig.defaults().inClusterConcurrency()).isEqualTo(16);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -96,6 +102,7 @@ class ServeCommandTest {
             "--port http                    | '--port': 'http' is not an int",
             "--credential-ttl-seconds 60    | option --credential-ttl-seconds must be from 600 to 86400",
             "--reconcile maybe              | option --reconcile must be true or false",
+            "--in-cluster-concurrency 0     | option --in-cluster-concurrency must be from 1 to 1024",
             "--log-format xml               | option --log-format must be text or json",
             "--admission-url http://x:1     | option --admission-url must start with https://",
             "--public-url ftp://x           | option --public-url must be an http or https URL",

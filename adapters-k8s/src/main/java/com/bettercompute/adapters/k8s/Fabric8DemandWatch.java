@@ -24,6 +24,7 @@ import io.x_k8s.autoscaling.v1.provisioningrequestspec.PodSets;
 import io.x_k8s.kueue.v1beta1.Workload;
 import io.x_k8s.kueue.v1beta1.WorkloadSpec;
 import io.x_k8s.kueue.v1beta1.WorkloadStatus;
+import io.x_k8s.kueue.v1beta1.workloadstatus.AdmissionChecks;
 
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -155,8 +156,18 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
         for (Workload workload : workloads.getStore().list()) {
             OwnerReference jobRef = controller(workload);
             String namespace = workload.getMetadata().getNamespace();
-            if (jobRef == null || byJob.containsKey(namespace + "/" + jobRef.getKind() + "/" + jobRef.getName())
-                    || !waitsForQuota(workload)) {
+            if (jobRef == null || byJob.containsKey(namespace + "/" + jobRef.getKind() + "/" + jobRef.getName())) {
+                continue;
+            }
+            if (!waitsForQuota(workload)) {
+                if (betweenAttempts(workload)) {
+                    // Kueue deletes an attempt's request just before it files the next: a pass that reads the caches
+                    // between the two still sees the job, so its open market request is not withdrawn.
+                    Map<String, String> labels = labels(namespace, jobRef);
+                    out.add(new ObservedJob(new ObjectRef(jobRef.getApiVersion(), jobRef.getKind(), namespace,
+                            jobRef.getName(), jobRef.getUid()), null, 0, labels.get(MarketClusterClient.LIMIT_PRICE_LABEL),
+                            labels.get(MarketClusterClient.PRIORITY_LABEL), false, List.of(), false));
+                }
                 continue;
             }
             int gpus = 0;
@@ -184,6 +195,23 @@ final class Fabric8DemandWatch implements MarketClusterClient.DemandWatch {
             }
         }
         return out;
+    }
+
+    /**
+     * Whether the Workload is active, not finished, and its market admission check waits for a request: {@code Retry}
+     * after a failed attempt, {@code Pending} until the next (or first) is filed.
+     */
+    static boolean betweenAttempts(Workload workload) {
+        if (finished(workload) || workload.getSpec() != null && Boolean.FALSE.equals(workload.getSpec().getActive())
+                || workload.getStatus() == null || workload.getStatus().getAdmissionChecks() == null) {
+            return false;
+        }
+        for (AdmissionChecks check : workload.getStatus().getAdmissionChecks()) {
+            if (PlatformObjectManifests.CHECK.equals(check.getName())) {
+                return check.getState() == AdmissionChecks.State.RETRY || check.getState() == AdmissionChecks.State.PENDING;
+            }
+        }
+        return false;
     }
 
     /**

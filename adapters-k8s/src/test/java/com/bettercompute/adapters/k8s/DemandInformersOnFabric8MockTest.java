@@ -114,6 +114,31 @@ class DemandInformersOnFabric8MockTest {
     }
 
     @Test
+    void a_job_between_two_attempts_stays_listed_without_a_request_until_its_next_is_filed() throws InterruptedException {
+        Job job = KueueObjects.job(cluster.admin(), "research", "train", Map.of("nationalcompute.com/limit-price", "2.50"));
+        GenericKubernetesResource first = kueueFiles(job, "1");
+        until(j -> !j.isEmpty());
+        var workloads = cluster.admin().genericKubernetesResources(KueueObjects.WORKLOADS).inNamespace("research");
+        GenericKubernetesResource workload = workloads.withName("job-train-3f2a1").get();
+        // requeued after a failed attempt: Kueue deletes the attempt's request just before it files the next
+        workload.setAdditionalProperty("status", Map.of("admissionChecks", List.of(Map.of("name", "market", "state", "Pending",
+                "message", "", "lastTransitionTime", "2026-03-01T12:00:00Z"))));
+        workloads.resource(workload).updateStatus();
+        cluster.admin().genericKubernetesResources(Fabric8DemandWatch.PROVISIONING_REQUESTS).inNamespace("research")
+                .withName(first.getMetadata().getName()).delete();
+
+        List<ObservedJob> between = until(j -> !j.isEmpty() && j.get(0).requests().isEmpty());
+
+        assertThat(between).singleElement().satisfies(j -> {
+            assertThat(j.job().name()).isEqualTo("train");
+            assertThat(j.requests()).isEmpty();
+            assertThat(j.limitLabel()).isEqualTo("2.50");
+            assertThat(j.ended()).isFalse();
+            assertThat(j.quotaWait()).isFalse();
+        });
+    }
+
+    @Test
     void requests_of_another_class_or_without_a_workload_are_not_demand_and_a_deleted_request_leaves() throws InterruptedException {
         Job job = KueueObjects.job(cluster.admin(), "research", "train", Map.of());
         GenericKubernetesResource workload = KueueObjects.workload(cluster.admin(), job, "job-train-3f2a1");

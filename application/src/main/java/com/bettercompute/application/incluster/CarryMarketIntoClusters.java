@@ -4,7 +4,6 @@ import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.InClusterLeases;
 import com.bettercompute.application.port.MarketClusterClient;
 import com.bettercompute.application.port.MarketClusterClient.DemandWatch;
-import com.bettercompute.application.port.MarketClusterClient.ObservedJob;
 import com.bettercompute.application.port.MarketRepository;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.Ids;
@@ -18,16 +17,25 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
 
 /**
- * One replica's share of the market inside its tenant clusters, one {@link #pass()} at a time (one thread).
+ * One replica's share of the market inside its tenant clusters, one {@link #pass()} at a time, each pass working
+ * its clusters on a bounded pool of threads.
  *
  * <p><b>Which clusters.</b> Each replica that carries the market out says so at every pass
  * ({@link InClusterLeases#replicas}); each enrolled cluster belongs to the replica that scores highest for it
@@ -42,6 +50,13 @@ import java.util.TreeMap;
  * which the view is read again once, so the verdicts and nodes that follow see the new requests. So a pass
  * reads the market at most twice outside its one write, whatever the number of clusters.
  *
+ * <p><b>Clusters at once.</b> A pass goes over its clusters twice, each time on at most {@code concurrency}
+ * threads: first it reads each synced watch's demand from the watch's caches (no call into a cluster, so no
+ * cluster holds up the one demand write), then, after the write, it works each cluster: add-ons, platform objects
+ * and watch, verdicts, nodes. A cluster that is slow holds one thread, not the others; one that fails is logged
+ * and tried again at the next pass. A pass returns once every cluster of its share was worked (each once), so a
+ * pass lasts as long as its slowest cluster, whose calls the client's timeout bounds.
+ *
  * <p><b>Per cluster</b>, as before: a cluster is taken into the market inside it — platform objects, demand
  * watch, nodes — only once its add-ons are ready; every {@code objectsEvery} (or when its max cluster size
  * changed) its add-ons and platform objects are kept; when its watch has synced, demand in, verdicts out,
@@ -49,6 +64,10 @@ import java.util.TreeMap;
  */
 public final class CarryMarketIntoClusters implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CarryMarketIntoClusters.class);
+    /** How many clusters a pass works at once unless configured: calls into clusters mostly wait on the network. */
+    public static final int DEFAULT_CONCURRENCY = 16;
+    /** How long {@link #close()} waits for a call into a cluster the pool interrupted. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
     /** The per-cluster use cases a pass runs. */
     public record Steps(KeepClusterComponents components, KeepPlatformObjects objects, SyncClusterDemand demand,
@@ -78,10 +97,6 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
         }
     }
 
-    /** A cluster ready for demand in, verdicts out and nodes this pass. */
-    private record Ready(String clusterId, String site, ClusterConnection connection, List<ObservedJob> jobs) {
-    }
-
     private final MarketRepository markets;
     private final InClusterLeases leases;
     private final ClusterConnections connections;
@@ -92,10 +107,14 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
     private final Duration lease;
     private final Duration objectsEvery;
     private final Runnable onChange;
-    private final Map<String, Watched> watched = new HashMap<>();
+    private final int concurrency;
+    private final ExecutorService pool;
+    /** By cluster; each entry's fields are touched only by the thread working its cluster in a pass. */
+    private final Map<String, Watched> watched = new ConcurrentHashMap<>();
     /** By cluster: what its add-ons waited for at the last look, so a standing wait is logged once. */
-    private final Map<String, String> waiting = new HashMap<>();
-    private Set<String> held = new LinkedHashSet<>();
+    private final Map<String, String> waiting = new ConcurrentHashMap<>();
+    /** Replaced whole, never changed in place, under this object's lock; read by the pool's threads. */
+    private volatile Set<String> held = new LinkedHashSet<>();
     private Instant renewedAt = Instant.MIN;
     private int reads;
 
@@ -104,11 +123,21 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
      * @param lease        how long a lease and a replica's word run without renewal: how long a dead replica's
      *                     clusters wait; longer than a pass between renewals (a third of it)
      * @param objectsEvery how often each cluster's add-ons and platform objects are kept
+     * @param concurrency  how many clusters a pass works at once, each on a thread of a pool this object owns
+     *                     (closed with it)
      * @param onChange     run by a watch that saw a change (asks for a pass now)
      */
     public CarryMarketIntoClusters(MarketRepository markets, InClusterLeases leases, ClusterConnections connections,
                                    MarketClusterClient clusters, Steps steps, Clock clock, String owner, Duration lease,
-                                   Duration objectsEvery, Runnable onChange) {
+                                   Duration objectsEvery, int concurrency, Runnable onChange) {
+        this(markets, leases, connections, clusters, steps, clock, owner, lease, objectsEvery, concurrency,
+                Executors.newFixedThreadPool(positive(concurrency), new WorkerThreads(owner)), onChange);
+    }
+
+    /** With the pool the clusters are worked on ({@code concurrency} of its threads at most); closed with this object. */
+    CarryMarketIntoClusters(MarketRepository markets, InClusterLeases leases, ClusterConnections connections,
+                            MarketClusterClient clusters, Steps steps, Clock clock, String owner, Duration lease,
+                            Duration objectsEvery, int concurrency, ExecutorService pool, Runnable onChange) {
         this.markets = markets;
         this.leases = leases;
         this.connections = connections;
@@ -118,7 +147,33 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
         this.owner = owner;
         this.lease = lease;
         this.objectsEvery = objectsEvery;
+        this.concurrency = positive(concurrency);
+        this.pool = pool;
         this.onChange = onChange;
+    }
+
+    private static int positive(int concurrency) {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be at least 1, not " + concurrency);
+        }
+        return concurrency;
+    }
+
+    /** The pool's threads: named for the replica, daemons so a pool left open never keeps the JVM up. */
+    private static final class WorkerThreads implements ThreadFactory {
+        private final String owner;
+        private final AtomicInteger count = new AtomicInteger();
+
+        WorkerThreads(String owner) {
+            this.owner = owner;
+        }
+
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = new Thread(r, "market-in-cluster-" + owner + "-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }
     }
 
     /**
@@ -165,7 +220,9 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
             giveBack.removeAll(mine);
             if (!giveBack.isEmpty()) {
                 giveBack.forEach(this::stopWatch);
-                held.removeAll(giveBack);
+                Set<String> kept = new LinkedHashSet<>(held);
+                kept.removeAll(giveBack);
+                held = kept;
                 leases.release(giveBack, owner);
                 LOG.info("in-cluster market: {} clusters given back to the other replicas ({} replicas now)",
                         giveBack.size(), replicas.size());
@@ -176,52 +233,83 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
             throw e;
         }
 
-        List<Ready> ready = new ArrayList<>();
-        List<SyncClusterDemand.Observed> observed = new ArrayList<>();
-        for (String clusterId : List.copyOf(held)) {
-            if (!stillHeld(clusterId)) {
-                continue;
-            }
-            try {
-                prepare(view, clusterId, enrolled.get(clusterId)).ifPresent(r -> {
-                    ready.add(r);
-                    observed.add(new SyncClusterDemand.Observed(r.clusterId(), r.site(), r.jobs()));
-                });
-            } catch (RuntimeException e) {
-                LOG.warn("cluster {}: in-cluster market pass failed: {}", clusterId, e.getMessage());
-            }
-        }
-
         Set<String> changed = new LinkedHashSet<>();
-        if (!observed.isEmpty()) {
-            try {
-                steps.demand().sync(view, observed).forEach((clusterId, outcome) -> {
-                    if (outcome.changed()) {
-                        changed.add(clusterId);
-                        LOG.info("cluster {}: demand filed {} ended {} withdrawn {} limits {} priorities {}", clusterId,
-                                outcome.filed(), outcome.ended(), outcome.withdrawn(), outcome.limitsChanged(),
-                                outcome.prioritiesChanged());
-                    }
-                });
-            } catch (RuntimeException e) {
-                LOG.warn("in-cluster market: demand could not be written; the next pass tries again: {}", e.getMessage());
+        try {
+            // What each synced watch shows, read from its caches: no call into any cluster, so no cluster holds the write.
+            List<String> share = List.copyOf(held);
+            SyncClusterDemand.Observed[] seen = new SyncClusterDemand.Observed[share.size()];
+            each(share, i -> seen[i] = observe(share.get(i)));
+            List<SyncClusterDemand.Observed> observed = new ArrayList<>();
+            Map<String, SyncClusterDemand.Observed> byCluster = new HashMap<>();
+            for (SyncClusterDemand.Observed o : seen) {
+                if (o != null) {
+                    observed.add(o);
+                    byCluster.put(o.clusterId(), o);
+                }
             }
-        }
-        if (!changed.isEmpty()) {
-            view = read();
-        }
-        for (Ready r : ready) {
-            if (!stillHeld(r.clusterId())) {
-                continue;
+            if (!observed.isEmpty()) {
+                try {
+                    steps.demand().sync(view, observed).forEach((clusterId, outcome) -> {
+                        if (outcome.changed()) {
+                            changed.add(clusterId);
+                            LOG.info("cluster {}: demand filed {} ended {} withdrawn {} limits {} priorities {}", clusterId,
+                                    outcome.filed(), outcome.ended(), outcome.withdrawn(), outcome.limitsChanged(),
+                                    outcome.prioritiesChanged());
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    LOG.warn("in-cluster market: demand could not be written; the next pass tries again: {}", e.getMessage());
+                }
             }
-            try {
-                steps.verdicts().publish(view, r.clusterId(), r.connection(), r.jobs());
-                steps.nodes().reconcile(view, r.clusterId());
-            } catch (RuntimeException e) {
-                LOG.warn("cluster {}: in-cluster market pass failed: {}", r.clusterId(), e.getMessage());
+            Market after = changed.isEmpty() ? view : read();
+            // Everything that calls into a cluster, each cluster on its own: a slow or failing one holds only itself.
+            each(share, i -> work(after, share.get(i), enrolled.get(share.get(i)), byCluster.get(share.get(i))));
+        } finally {
+            // A watch a worker opened while its cluster's lease was lost, or after a failed renewal stopped all.
+            for (String id : List.copyOf(watched.keySet())) {
+                if (!held.contains(id)) {
+                    stopWatch(id);
+                }
             }
         }
         return new Pass(replicas.size(), held, changed, reads);
+    }
+
+    /**
+     * Runs {@code step} for each index of {@code share} still held, on at most {@link #concurrency} of the pool's
+     * threads at once (each pulling the next cluster when done with one), and returns when every one is done. A
+     * cluster's failure is logged and stops only that cluster; a failed renewal of the leases stops the pass.
+     */
+    private void each(List<String> share, IntConsumer step) {
+        AtomicInteger next = new AtomicInteger();
+        AtomicReference<RuntimeException> leasesFailed = new AtomicReference<>();
+        Runnable worker = () -> {
+            for (int i = next.getAndIncrement(); i < share.size() && leasesFailed.get() == null; i = next.getAndIncrement()) {
+                String clusterId = share.get(i);
+                try {
+                    if (!stillHeld(clusterId)) {
+                        continue;
+                    }
+                } catch (RuntimeException e) {
+                    leasesFailed.compareAndSet(null, e);
+                    return;
+                }
+                try {
+                    step.accept(i);
+                } catch (RuntimeException e) {
+                    LOG.warn("cluster {}: in-cluster market pass failed: {}", clusterId, e.getMessage());
+                }
+            }
+        };
+        int workers = Math.min(concurrency, share.size());
+        CompletableFuture<?>[] done = new CompletableFuture<?>[workers];
+        for (int w = 0; w < workers; w++) {
+            done[w] = CompletableFuture.runAsync(worker, pool);
+        }
+        CompletableFuture.allOf(done).join();
+        if (leasesFailed.get() != null) {
+            throw leasesFailed.get();
+        }
     }
 
     private Market read() {
@@ -230,7 +318,7 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
     }
 
     /** Takes or renews the leases of {@code wanted}; a cluster whose lease another replica holds is stopped. */
-    private void renew(Set<String> wanted) {
+    private synchronized void renew(Set<String> wanted) {
         Instant now = clock.instant();
         Set<String> taken = leases.claim(wanted, owner, now, now.plus(lease));
         renewedAt = now;
@@ -244,7 +332,7 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
     }
 
     /** Whether this replica still holds the cluster, renewing every lease first when a third of one has gone by. */
-    private boolean stillHeld(String clusterId) {
+    private synchronized boolean stillHeld(String clusterId) {
         if (!clock.instant().isBefore(renewedAt.plus(lease.dividedBy(3)))) {
             try {
                 renew(Set.copyOf(held));
@@ -256,33 +344,46 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
         return held.contains(clusterId);
     }
 
+    /** The cluster's demand as its watch shows it, when the watch has synced; a cluster gone has its watch stopped. */
+    private SyncClusterDemand.Observed observe(String clusterId) {
+        Optional<Cluster> cluster = connections.cluster(clusterId);
+        if (cluster.isEmpty()) {
+            stopWatch(clusterId);
+            return null;
+        }
+        Watched w = watched.get(clusterId);
+        if (w == null || !w.watch.synced()) {
+            return null;
+        }
+        return new SyncClusterDemand.Observed(clusterId, cluster.get().region(), w.watch.jobs());
+    }
+
     /**
-     * Add-ons, platform objects and the watch of one cluster; the cluster with its demand when its watch has
-     * synced.
+     * Add-ons, platform objects and the watch of one cluster; then, for a cluster whose demand was read this pass
+     * ({@code observed}), its verdicts and its nodes.
      */
-    private Optional<Ready> prepare(Market view, String clusterId, long maxGpus) {
+    private void work(Market view, String clusterId, Long maxGpus, SyncClusterDemand.Observed observed) {
         Optional<Cluster> cluster = connections.cluster(clusterId);
         Optional<ClusterConnection> connection = cluster.isEmpty() ? Optional.empty() : connections.of(clusterId);
-        if (connection.isEmpty()) {
-            if (cluster.isEmpty()) {
-                stopWatch(clusterId);
-            }
-            return Optional.empty();
+        if (connection.isEmpty() || maxGpus == null) {
+            return;
         }
         Instant now = clock.instant();
         Watched w = watched.get(clusterId);
         if (w == null) {
             if (!addOnsReady(clusterId)) {
-                return Optional.empty();
+                return;
             }
             // The CRD and Kueue's objects before the watch: its ProvisioningRequest informer needs the API served.
             steps.objects().keep(view, clusterId);
-            w = new Watched(clusters.watchDemand(connection.get(), onChange), now, maxGpus);
-            watched.put(clusterId, w);
+            watched.put(clusterId, new Watched(clusters.watchDemand(connection.get(), onChange), now, maxGpus));
             LOG.info("cluster {}: platform objects kept and its demand watch started", clusterId);
-        } else if (w.maxGpusKept != maxGpus || !now.isBefore(w.objectsKeptAt.plus(objectsEvery))) {
-            // A new max cluster size reaches the ClusterQueue at the next pass, not the next resync.
-            if (!now.isBefore(w.objectsKeptAt.plus(objectsEvery))) {
+            return;
+        }
+        boolean upkeep = !now.isBefore(w.objectsKeptAt.plus(objectsEvery));
+        if (w.maxGpusKept != maxGpus || upkeep) {
+            // A new max cluster size reaches the ClusterQueue at this pass, not the next resync.
+            if (upkeep) {
                 // drift repaired, a new pinned version rolled out; the watch goes on while a controller restarts
                 addOnsReady(clusterId);
             }
@@ -290,10 +391,13 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
             w.objectsKeptAt = now;
             w.maxGpusKept = maxGpus;
         }
-        if (!w.watch.synced()) {
-            return Optional.empty();
+        if (observed == null) {
+            return;
         }
-        return Optional.of(new Ready(clusterId, cluster.get().region(), connection.get(), w.watch.jobs()));
+        // The jobs the demand write read, so a verdict never runs ahead of what the market was told.
+        steps.verdicts().publish(view, clusterId, connection.get(), observed.jobs());
+        // the provider's view of its pools at each upkeep, else only when the market has a node there
+        steps.nodes().reconcile(view, cluster.get(), connection.get(), upkeep);
     }
 
     /**
@@ -324,7 +428,7 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
         }
     }
 
-    private void stopAll() {
+    private synchronized void stopAll() {
         List.copyOf(watched.keySet()).forEach(this::stopWatch);
         held = new LinkedHashSet<>();
         renewedAt = Instant.MIN;
@@ -335,9 +439,20 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
         return Set.copyOf(watched.keySet());
     }
 
-    /** Closes every watch and gives back every lease, so the other replicas take the clusters at their next pass. */
+    /**
+     * Stops the pool (a pass must not be under way: its loop ends first), closes every watch and gives back every
+     * lease, so the other replicas take the clusters at their next pass.
+     */
     @Override
     public void close() {
+        pool.shutdownNow();
+        try {
+            if (!pool.awaitTermination(CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("in-cluster market: a cluster's call still runs after {}; its watches are closed anyway", CLOSE_WAIT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         stopAll();
         try {
             leases.leave(owner);

@@ -119,13 +119,27 @@ public final class ReconcileMarketNodes {
      * left is saved by its own use case on the market as it is then).
      */
     public Outcome reconcile(Market market, String clusterId) {
-        Outcome outcome = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         Optional<Cluster> found = connections.cluster(clusterId);
         Optional<ClusterConnection> connection = connections.of(clusterId);
-        if (!market.hasCluster(clusterId) || found.isEmpty() || connection.isEmpty()) {
+        if (found.isEmpty() || connection.isEmpty()) {
+            return new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        }
+        return reconcile(market, found.get(), connection.get(), true);
+    }
+
+    /**
+     * {@link #reconcile(Market, String)} of a cluster and its connection read already this pass. The provider is
+     * asked for the cluster's node pools only when the market has a node for the cluster (granted, on its base
+     * load block, draining or out of service), when a market node shows in the cluster, or with {@code sweep}: a
+     * cluster with none of these has nothing to create, keep or report, and a pool left over without a node is
+     * found at the next sweep. Every pass would otherwise ask the provider once per cluster for nothing.
+     */
+    public Outcome reconcile(Market market, Cluster cluster, ClusterConnection connection, boolean sweep) {
+        Outcome outcome = new Outcome(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        String clusterId = cluster.id();
+        if (!market.hasCluster(clusterId)) {
             return outcome;
         }
-        Cluster cluster = found.get();
         ProviderAccount account = accounts.account(cluster.providerAccountId()).orElse(null);
         if (account == null) {
             return outcome;
@@ -142,26 +156,38 @@ public final class ReconcileMarketNodes {
         for (String nodeId : market.cluster(clusterId).blockNodeIds()) {
             block.put(poolName(clusterId, nodeId), market.node(nodeId));
         }
+        // A node whose grant ended with its pods running drains first: its pool stays until the grace is over.
+        // A node health checks took out of service stays in the cluster that lost it while it is investigated.
+        Instant now = clock.instant();
+        List<Node> leaving = new ArrayList<>();
+        for (Pool pool : market.pools()) {
+            for (Node n : market.nodes(pool.id())) {
+                if (outOfServiceFrom(n, clusterId) || (n.drainingUntil() != null && n.drainingUntil().isAfter(now))) {
+                    leaving.add(n);
+                }
+            }
+        }
+        List<ClusterNode> inCluster = clusters.nodes(connection);
+        boolean marketNodeShows = inCluster.stream().anyMatch(n -> n.labels()
+                .getOrDefault(MarketClusterClient.NODE_POOL_LABEL, "").startsWith(POOL_PREFIX));
+        if (wanted.isEmpty() && block.isEmpty() && leaving.isEmpty() && !marketNodeShows && !sweep) {
+            return outcome;
+        }
         ClusterObservation observed = provider.observe(at);
         if (!observed.exists()) {
             return outcome;
         }
-        // A node whose grant ended with its pods running drains first: its pool stays until the grace is over.
-        // A node health checks took out of service stays in the cluster that lost it while it is investigated.
         Map<String, Node> draining = new LinkedHashMap<>();
         Map<String, Node> outOfService = new LinkedHashMap<>();
-        Instant now = clock.instant();
-        for (Pool pool : market.pools()) {
-            for (Node n : market.nodes(pool.id())) {
-                String name = poolName(clusterId, n.id());
-                if (wanted.containsKey(name) || observed.nodePool(name).isEmpty()) {
-                    continue;
-                }
-                if (!n.inService() && n.lostGrant() != null && n.lostGrant().clusterId().equals(clusterId)) {
-                    outOfService.put(name, n);
-                } else if (n.drainingUntil() != null && n.drainingUntil().isAfter(now)) {
-                    draining.put(name, n);
-                }
+        for (Node n : leaving) {
+            String name = poolName(clusterId, n.id());
+            if (wanted.containsKey(name) || observed.nodePool(name).isEmpty()) {
+                continue;
+            }
+            if (outOfServiceFrom(n, clusterId)) {
+                outOfService.put(name, n);
+            } else {
+                draining.put(name, n);
             }
         }
         Set<String> kept = new HashSet<>(draining.keySet());
@@ -169,7 +195,7 @@ public final class ReconcileMarketNodes {
         changeOnePool(provider, at, market, cluster, wanted, block, kept, observed, outcome);
 
         Map<String, ClusterNode> nodesByPool = new HashMap<>();
-        for (ClusterNode n : clusters.nodes(connection.get())) {
+        for (ClusterNode n : inCluster) {
             String pool = n.labels().get(MarketClusterClient.NODE_POOL_LABEL);
             if (pool != null && (wanted.containsKey(pool) || kept.contains(pool) || block.containsKey(pool))) {
                 nodesByPool.put(pool, n);
@@ -189,7 +215,7 @@ public final class ReconcileMarketNodes {
             ClusterNode node = nodesByPool.get(e.getKey());
             if (node != null) {
                 Instant deadline = e.getValue().lostGrant().endsAt().plus(market.timings().evictionGrace());
-                notice.outOfService(connection.get(), node, deadline, labels(e.getValue().pool().nodeClass(), null));
+                notice.outOfService(connection, node, deadline, labels(e.getValue().pool().nodeClass(), null));
             }
         }
         for (Map.Entry<String, Node> e : block.entrySet()) {
@@ -202,7 +228,7 @@ public final class ReconcileMarketNodes {
                 }
                 continue;
             }
-            notice.keep(connection.get(), node, blockLabels(blockNode.pool().nodeClass()));
+            notice.keep(connection, node, blockLabels(blockNode.pool().nodeClass()));
             if (node.ready() && blockNode.blockReadyAt() == null) {
                 reportBlock.ready(blockNode.id());
                 outcome.ready().add(blockNode.id());
@@ -225,14 +251,14 @@ public final class ReconcileMarketNodes {
             if (deadline != null) {
                 drains.add(new NodeNotice.Drain(node, deadline.minus(market.timings().notice()), deadline, labels));
             } else {
-                notice.keep(connection.get(), node, labels);
+                notice.keep(connection, node, labels);
             }
             if (node.ready() && grant.readyAt() == null) {
                 reportReady.report(new ReportNodeReady.Command(grant.nodeId()));
                 outcome.ready().add(grant.nodeId());
             }
         }
-        notice.drain(connection.get(), drains);
+        notice.drain(connection, drains);
         return outcome;
     }
 
@@ -298,6 +324,11 @@ public final class ReconcileMarketNodes {
         Map<String, String> labels = labels(nodeClass, null);
         labels.put(MarketClusterClient.BLOCK_NODE_LABEL, "true");
         return labels;
+    }
+
+    /** Whether health checks took {@code n} out of service while it was granted to {@code clusterId}. */
+    private static boolean outOfServiceFrom(Node n, String clusterId) {
+        return !n.inService() && n.lostGrant() != null && n.lostGrant().clusterId().equals(clusterId);
     }
 
     /** The job of a request: its id up to the attempt ({@code <job>#<n>}). */

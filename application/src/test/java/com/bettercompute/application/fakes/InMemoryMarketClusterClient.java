@@ -9,11 +9,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * One tenant cluster's jobs and ProvisioningRequests in memory, as Kueue would have filed them, with what
  * the market wrote back: request statuses (conditions merged by type, as the adapter does), Events (kept
- * once per name, as the API server does) and the platform objects last ensured.
+ * once per name, as the API server does) and the platform objects last ensured. Each call holds the fake's lock, so
+ * a pass's threads may call it at once; {@link #beforeComponents} runs outside it.
  */
 public final class InMemoryMarketClusterClient implements MarketClusterClient {
     /** A job as the fake cluster holds it. */
@@ -68,8 +70,10 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     public int componentPasses;
     /** When set, every call fails with it. */
     public RuntimeException failure;
+    /** Run at the start of every {@link #ensureComponents}, outside the lock: a test holds or fails a cluster's call there. */
+    public volatile Consumer<ClusterConnection> beforeComponents = cluster -> { };
 
-    public Job job(String namespace, String name, int gpus, String nodeClass) {
+    public synchronized Job job(String namespace, String name, int gpus, String nodeClass) {
         Job j = new Job(new ObjectRef("batch/v1", "Job", namespace, name, "uid-" + name));
         j.gpus = gpus;
         j.nodeClass = nodeClass;
@@ -78,7 +82,7 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     }
 
     /** A GPU pod Kueue's pod integration holds gated (a bare pod or a replica): a job of its own, kind Pod. */
-    public Job gatedPod(String namespace, String name, int gpus, String nodeClass) {
+    public synchronized Job gatedPod(String namespace, String name, int gpus, String nodeClass) {
         Job j = new Job(new ObjectRef("v1", "Pod", namespace, name, "uid-" + name));
         j.gpus = gpus;
         j.nodeClass = nodeClass;
@@ -87,23 +91,23 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     }
 
     /** The job and its requests gone, as when its pod or Job is deleted (Kueue's Workload and requests go with it). */
-    public void delete(Job job) {
+    public synchronized void delete(Job job) {
         jobs.values().remove(job);
         job.requests.forEach(name -> requests.remove(job.ref.namespace() + "/" + name));
     }
 
-    public Request request(Job job, String name, Instant created) {
+    public synchronized Request request(Job job, String name, Instant created) {
         Request r = new Request(name, created);
         requests.put(job.ref.namespace() + "/" + name, r);
         job.requests.add(name);
         return r;
     }
 
-    public Request request(String namespace, String name) {
+    public synchronized Request request(String namespace, String name) {
         return requests.get(namespace + "/" + name);
     }
 
-    public List<ObservedJob> observed() {
+    public synchronized List<ObservedJob> observed() {
         List<ObservedJob> out = new ArrayList<>();
         for (Job j : jobs.values()) {
             List<ObservedRequest> rs = new ArrayList<>();
@@ -122,35 +126,38 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
         return out;
     }
 
-    public List<PostedEvent> eventsWithReason(String reason) {
+    public synchronized List<PostedEvent> eventsWithReason(String reason) {
         return events.values().stream().filter(e -> e.reason().equals(reason)).toList();
     }
 
     /** The events posted on objects of that kind, in the order posted. */
-    public List<PostedEvent> eventsOn(String kind) {
+    public synchronized List<PostedEvent> eventsOn(String kind) {
         return events.entrySet().stream().filter(e -> eventObjects.get(e.getKey()).kind().equals(kind)).map(Map.Entry::getValue).toList();
     }
 
     /** The objects events of that reason were posted on. */
-    public List<ObjectRef> objectsOf(String reason) {
+    public synchronized List<ObjectRef> objectsOf(String reason) {
         return events.entrySet().stream().filter(e -> e.getValue().reason().equals(reason)).map(e -> eventObjects.get(e.getKey())).toList();
     }
 
     @Override
     public List<ComponentStatus> ensureComponents(ClusterConnection cluster) {
-        failIfAsked();
-        componentPasses++;
-        return List.copyOf(components);
+        beforeComponents.accept(cluster);
+        synchronized (this) {
+            failIfAsked();
+            componentPasses++;
+            return List.copyOf(components);
+        }
     }
 
     @Override
-    public void ensurePlatformObjects(ClusterConnection cluster, PlatformObjects objects) {
+    public synchronized void ensurePlatformObjects(ClusterConnection cluster, PlatformObjects objects) {
         failIfAsked();
         ensured.add(objects);
     }
 
     @Override
-    public DemandWatch watchDemand(ClusterConnection cluster, Runnable onChange) {
+    public synchronized DemandWatch watchDemand(ClusterConnection cluster, Runnable onChange) {
         failIfAsked();
         return new DemandWatch() {
             @Override
@@ -170,7 +177,7 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     }
 
     @Override
-    public void writeRequestStatus(ClusterConnection cluster, String namespace, String name, RequestStatus status) {
+    public synchronized void writeRequestStatus(ClusterConnection cluster, String namespace, String name, RequestStatus status) {
         failIfAsked();
         Request r = requests.get(namespace + "/" + name);
         if (r == null) {
@@ -186,25 +193,25 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     }
 
     @Override
-    public void postEvent(ClusterConnection cluster, ObjectRef on, PostedEvent event) {
+    public synchronized void postEvent(ClusterConnection cluster, ObjectRef on, PostedEvent event) {
         failIfAsked();
         events.putIfAbsent(on.namespace() + "/" + event.eventName(), event);
         eventObjects.putIfAbsent(on.namespace() + "/" + event.eventName(), on);
     }
 
     /** A node joins, as the provider's pool would make it: the pool label, Ready or not. */
-    public void node(String name, String pool, boolean ready) {
+    public synchronized void node(String name, String pool, boolean ready) {
         nodes.put(name, new ClusterNode(name, Map.of(NODE_POOL_LABEL, pool), Map.of(), ready, false, List.of()));
     }
 
     @Override
-    public List<ClusterNode> nodes(ClusterConnection cluster) {
+    public synchronized List<ClusterNode> nodes(ClusterConnection cluster) {
         failIfAsked();
         return List.copyOf(nodes.values());
     }
 
     @Override
-    public void markNode(ClusterConnection cluster, String node, NodeMarking marking) {
+    public synchronized void markNode(ClusterConnection cluster, String node, NodeMarking marking) {
         failIfAsked();
         ClusterNode n = nodes.get(node);
         if (n == null) {
@@ -232,7 +239,7 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     }
 
     @Override
-    public int labelPoolNodes(ClusterConnection cluster, String nodePool, Map<String, String> labels) {
+    public synchronized int labelPoolNodes(ClusterConnection cluster, String nodePool, Map<String, String> labels) {
         failIfAsked();
         int written = 0;
         for (ClusterNode n : List.copyOf(nodes.values())) {
@@ -249,19 +256,19 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     }
 
     /** A running pod on a node. */
-    public void pod(String node, String namespace, String name) {
+    public synchronized void pod(String node, String namespace, String name) {
         pods.computeIfAbsent(node, n -> new ArrayList<>()).add(new PodOnNode(new ObjectRef("v1", "Pod", namespace, name,
                 "uid-" + name), Map.of(), false));
     }
 
     @Override
-    public List<PodOnNode> podsOn(ClusterConnection cluster, String node) {
+    public synchronized List<PodOnNode> podsOn(ClusterConnection cluster, String node) {
         failIfAsked();
         return List.copyOf(pods.getOrDefault(node, List.of()));
     }
 
     @Override
-    public void annotatePod(ClusterConnection cluster, ObjectRef pod, Map<String, String> annotations) {
+    public synchronized void annotatePod(ClusterConnection cluster, ObjectRef pod, Map<String, String> annotations) {
         failIfAsked();
         for (List<PodOnNode> onNode : pods.values()) {
             onNode.replaceAll(p -> {
@@ -276,7 +283,7 @@ public final class InMemoryMarketClusterClient implements MarketClusterClient {
     }
 
     @Override
-    public void evictPod(ClusterConnection cluster, ObjectRef pod, long graceSeconds) {
+    public synchronized void evictPod(ClusterConnection cluster, ObjectRef pod, long graceSeconds) {
         failIfAsked();
         evictions.add(Map.entry(pod.name(), graceSeconds));
         for (List<PodOnNode> onNode : pods.values()) {

@@ -4,6 +4,7 @@ import com.bettercompute.application.fakes.InMemoryInClusterLeases;
 import com.bettercompute.application.fakes.InMemoryMarketClusterClient;
 import com.bettercompute.application.market.MarketWorld;
 import com.bettercompute.application.port.InMemoryClusterProvider;
+import com.bettercompute.application.port.ProviderException;
 import com.bettercompute.domain.cluster.Cluster;
 import com.bettercompute.domain.cluster.ClusterMode;
 import com.bettercompute.domain.cluster.ClusterState;
@@ -18,17 +19,31 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The in-cluster market shared by replicas through per-cluster leases, and read once a pass: on the fakes, with
- * the clock moved by hand.
+ * The in-cluster market shared by replicas through per-cluster leases, read once a pass, its clusters worked on a
+ * bounded pool: on the fakes, with the clock moved by hand and the pool's threads held by latches.
  */
 class CarryMarketIntoClustersTest {
     static final Duration LEASE = Duration.ofSeconds(30);
     static final int CLUSTERS = 20;
+    static final int CONCURRENCY = 4;
+    static final Duration OBJECTS_EVERY = Duration.ofSeconds(60);
+    /** How long a test waits for the pass's threads before it fails: never reached when the rule holds. */
+    static final long PATIENCE_SECONDS = 10;
 
     final MarketWorld w = new MarketWorld();
     final InMemoryMarketClusterClient cluster = new InMemoryMarketClusterClient();
@@ -39,19 +54,26 @@ class CarryMarketIntoClustersTest {
 
     CarryMarketIntoClustersTest() {
         Market market = w.markets.load();
-        for (String id : ids) {
-            insertReachable(id);
+        for (int i = 0; i < ids.size(); i++) {
+            String id = ids.get(i);
+            insertReachable(id, "127.0.0.1:" + (7000 + i));
             market.addCluster(id, "acme", 64, null);
         }
         w.markets.save(market);
+        int port = 8000;
         for (String id : enrolled()) {
             if (!ids.contains(id)) {
-                ReachableClusters.reachable(w.ports, id);
+                // an endpoint of its own, as each of this test's clusters has: the fake's calls say which cluster they are for
+                ReachableClusters.reachable(w.ports, id, "127.0.0.1:" + port++);
             }
         }
     }
 
     CarryMarketIntoClusters replica(String owner) {
+        return replica(owner, CONCURRENCY, Executors.newFixedThreadPool(CONCURRENCY));
+    }
+
+    CarryMarketIntoClusters replica(String owner, int concurrency, ExecutorService pool) {
         var p = w.ports;
         var steps = new CarryMarketIntoClusters.Steps(new KeepClusterComponents(connections, cluster),
                 new KeepPlatformObjects(w.markets, connections, cluster),
@@ -60,7 +82,7 @@ class CarryMarketIntoClustersTest {
                 new ReconcileMarketNodes(p.transactions(), w.markets, w.catalog, connections, p.catalog(),
                         account -> new InMemoryClusterProvider(p.clock(), Duration.ofSeconds(1)), cluster, p.outbox(), p.clock()));
         return new CarryMarketIntoClusters(w.markets, leases, connections, cluster, steps, p.clock(), owner, LEASE,
-                Duration.ofSeconds(60), () -> { });
+                OBJECTS_EVERY, concurrency, pool, () -> { });
     }
 
     /** Every enrolled cluster of the market (the world's own and this test's). */
@@ -221,11 +243,120 @@ class CarryMarketIntoClustersTest {
         assertThat(leases.owners()).containsEntry(ids.get(0), "r9");
     }
 
-    private void insertReachable(String id) {
+    @Test
+    void a_slow_cluster_holds_only_its_own_thread_while_every_other_cluster_is_worked() throws Exception {
+        CarryMarketIntoClusters only = replica("r1");
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<String> slow = new AtomicReference<>();
+        CountDownLatch others = new CountDownLatch(enrolled().size() - 1);
+        cluster.beforeComponents = c -> {
+            if (slow.compareAndSet(null, c.endpointUrl())) {
+                await(release);
+            } else {
+                others.countDown();
+            }
+        };
+
+        CompletableFuture<CarryMarketIntoClusters.Pass> pass = CompletableFuture.supplyAsync(only::pass);
+
+        assertThat(others.await(PATIENCE_SECONDS, TimeUnit.SECONDS)).as("every other cluster reached while one is held").isTrue();
+        assertThat(pass).as("the pass waits for its slow cluster").isNotDone();
+        release.countDown();
+        assertThat(pass.get(PATIENCE_SECONDS, TimeUnit.SECONDS).held()).isEqualTo(enrolled());
+        assertThat(only.watching()).as("the slow cluster too, once it answered").isEqualTo(enrolled());
+        only.close();
+    }
+
+    @Test
+    void a_failing_cluster_stops_no_other_and_is_tried_again_at_the_next_pass() {
+        CarryMarketIntoClusters only = replica("r1");
+        AtomicReference<String> failing = new AtomicReference<>();
+        cluster.beforeComponents = c -> {
+            if (failing.compareAndSet(null, c.endpointUrl()) || c.endpointUrl().equals(failing.get())) {
+                throw new ProviderException(ProviderException.Kind.UNAVAILABLE, "the cluster's API is down");
+            }
+        };
+
+        CarryMarketIntoClusters.Pass first = only.pass();
+
+        assertThat(first.held()).isEqualTo(enrolled());
+        assertThat(only.watching()).as("all but the failing one").hasSize(enrolled().size() - 1);
+        cluster.beforeComponents = c -> { };
+        only.pass();
+        assertThat(only.watching()).isEqualTo(enrolled());
+        only.close();
+    }
+
+    @Test
+    void each_cluster_is_worked_once_a_pass_on_at_most_the_configured_threads_at_once() throws Exception {
+        int concurrency = 3;
+        ThreadPoolExecutor pool = (ThreadPoolExecutor) Executors.newCachedThreadPool();
+        CarryMarketIntoClusters only = replica("r1", concurrency, pool);
+        Map<String, Integer> worked = new ConcurrentHashMap<>();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        CountDownLatch full = new CountDownLatch(concurrency);
+        CountDownLatch release = new CountDownLatch(1);
+        cluster.beforeComponents = c -> {
+            worked.merge(c.endpointUrl(), 1, Integer::sum);
+            most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            full.countDown();
+            await(release);
+            inFlight.decrementAndGet();
+        };
+
+        CompletableFuture<CarryMarketIntoClusters.Pass> pass = CompletableFuture.supplyAsync(only::pass);
+        assertThat(full.await(PATIENCE_SECONDS, TimeUnit.SECONDS)).as("%d clusters at once", concurrency).isTrue();
+        assertThat(pool.getPoolSize()).as("threads the pass asked for while %d clusters are held", concurrency)
+                .isEqualTo(concurrency);
+        release.countDown();
+        pass.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
+
+        assertThat(most.get()).isEqualTo(concurrency);
+        assertThat(pool.getLargestPoolSize()).isEqualTo(concurrency);
+        assertThat(worked.keySet()).hasSize(enrolled().size());
+        assertThat(worked.values()).containsOnly(1);
+
+        // past the add-ons' interval every cluster's add-ons are kept again: once each in the next pass too
+        w.ports.clock().advance(OBJECTS_EVERY);
+        only.pass();
+        assertThat(worked.values()).containsOnly(2);
+        only.close();
+        assertThat(pool.isShutdown()).as("the pool is closed with the replica").isTrue();
+    }
+
+    @Test
+    void the_market_is_read_and_demand_written_once_a_pass_whatever_the_threads() {
+        CarryMarketIntoClusters only = replica("r1", 8, Executors.newFixedThreadPool(8));
+        only.pass();
+        var job = cluster.job("ml", "train", 8, "h100-8x");
+        cluster.request(job, "train-1", w.ports.clock().instant());
+        int saves = w.markets.saves();
+
+        CarryMarketIntoClusters.Pass pass = only.pass();
+
+        assertThat(pass.marketReads()).isEqualTo(2);
+        assertThat(w.markets.saves() - saves).isEqualTo(1);
+        assertThat(pass.demandChanged()).isEqualTo(enrolled());
+        only.close();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("not released within " + PATIENCE_SECONDS + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void insertReachable(String id, String endpoint) {
         Instant now = w.ports.clock().instant();
         Cluster c = new Cluster(id, "acme", null, "pool_01hzx8k3v4w5y6z7a8b9c0d1e2", "acct_platform", "shard-" + id.substring(id.length() - 6), null,
                 ClusterMode.STANDARD, "us-central1-a", "us-central1", LocationType.ZONAL, ReleaseChannel.REGULAR, null, null, null,
-                "127.0.0.1:6443", List.of(), false, null, null, ClusterState.READY, null, Ids.providerName(id),
+                endpoint, List.of(), false, null, null, ClusterState.READY, null, Ids.providerName(id),
                 "user:alice@acme.example", "fp", 1, now, now, now, null, List.of(),
                 new Cluster.Progress(null, null, null, 0, null, "Y2E=", null));
         w.ports.transactions().inTransaction(() -> {

@@ -9,10 +9,15 @@ public final class ReachableClusters {
     }
 
     public static void reachable(InMemoryPorts ports, String clusterId) {
+        reachable(ports, clusterId, "127.0.0.1:6443");
+    }
+
+    /** At {@code endpoint} ({@code host:port}), where a test tells clusters apart by their endpoints. */
+    public static void reachable(InMemoryPorts ports, String clusterId, String endpoint) {
         Cluster c = ports.clusters().find(clusterId).orElseThrow();
         Cluster withEndpoint = new Cluster(c.id(), c.tenantId(), c.projectId(), c.poolId(), c.providerAccountId(), c.name(),
                 c.description(), c.mode(), c.location(), c.region(), c.locationType(), c.releaseChannel(),
-                c.requestedVersion(), c.kubernetesVersion(), c.nodeVersion(), "127.0.0.1:6443", c.authorizedNetworks(),
+                c.requestedVersion(), c.kubernetesVersion(), c.nodeVersion(), endpoint, c.authorizedNetworks(),
                 c.privateNodes(), c.networkId(), c.subnetName(), c.state(), c.message(), c.providerName(), c.ownerId(),
                 c.requestFingerprint(), c.version(), c.createdAt(), c.updatedAt(), c.readyAt(), c.deletedAt(), c.nodePools(),
                 new Cluster.Progress(null, null, null, 0, null, "Y2E=", null));

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -82,6 +83,25 @@ class ReconcileMarketNodesTest {
         cluster.pod("gke-a-0", "research", "train-0");
         nodes.reconcile(MarketWorld.ACME_TRAIN);
         return pools;
+    }
+
+    @Test
+    void a_cluster_the_market_has_no_node_in_asks_the_provider_only_at_a_sweep_or_when_a_market_node_shows() {
+        w.enrol.enrol(new EnrolCluster.Command(MarketWorld.GLOBEX_TRAIN, null, null, null));
+        ReachableClusters.reachable(w.ports, MarketWorld.GLOBEX_TRAIN);
+        ClusterConnections connections = new ClusterConnections(w.ports.clusters(), w.ports.catalog(), account -> provider);
+        Cluster idle = connections.cluster(MarketWorld.GLOBEX_TRAIN).orElseThrow();
+        var connection = connections.of(MarketWorld.GLOBEX_TRAIN).orElseThrow();
+        IntSupplier observes = () -> provider.callsByMethod().getOrDefault("observe", 0);
+        int before = observes.getAsInt();
+
+        nodes.reconcile(w.markets.load(), idle, connection, false);
+        assertThat(observes.getAsInt()).as("nothing of the market's there: not asked").isEqualTo(before);
+        nodes.reconcile(w.markets.load(), idle, connection, true);
+        assertThat(observes.getAsInt()).as("a sweep asks").isEqualTo(before + 1);
+        cluster.node("gke-left-0", ReconcileMarketNodes.POOL_PREFIX + "0123456789abcdef0123", true);
+        nodes.reconcile(w.markets.load(), idle, connection, false);
+        assertThat(observes.getAsInt()).as("a market node left over in it: asked").isEqualTo(before + 2);
     }
 
     @Test

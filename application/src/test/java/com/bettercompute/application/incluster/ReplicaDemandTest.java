@@ -63,7 +63,7 @@ class ReplicaDemandTest {
                 new ReconcileMarketNodes(p.transactions(), w.markets, w.catalog, connections, p.catalog(), account -> provider,
                         cluster, p.outbox(), p.clock()));
         loop = new CarryMarketIntoClusters(w.markets, new InMemoryInClusterLeases(), connections, cluster, steps, p.clock(),
-                "r1", Duration.ofMinutes(10), Duration.ofMinutes(1), () -> { });
+                "r1", Duration.ofMinutes(10), Duration.ofMinutes(1), 4, () -> { });
     }
 
     /** A gated pod Kueue filed a request for, as its pod integration does for a replica or a bare pod. */

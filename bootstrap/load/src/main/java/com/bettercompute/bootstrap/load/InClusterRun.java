@@ -91,7 +91,7 @@ import java.util.function.Supplier;
  * then the same with two replicas on the one database (two {@link CarryMarketIntoClusters} of different owners, each
  * with its share of the clusters).
  *
- * <pre>java -Xmx4g -cp bootstrap/load/target/better-compute-load.jar com.bettercompute.bootstrap.load.InClusterRun [--clusters N] [--passes P] [--jobs J] [--operation-millis M]</pre>
+ * <pre>java -Xmx4g -cp bootstrap/load/target/better-compute-load.jar com.bettercompute.bootstrap.load.InClusterRun [--clusters N] [--passes P] [--jobs J] [--operation-millis M] [--concurrency C]</pre>
  */
 public final class InClusterRun {
     private static final ResourceDefinitionContext PROVISIONING_REQUESTS = new ResourceDefinitionContext.Builder()
@@ -103,20 +103,22 @@ public final class InClusterRun {
     private InClusterRun() {}
 
     public static void main(String[] args) throws Exception {
-        Map<String, Integer> o = new LinkedHashMap<>(Map.of("clusters", 1000, "passes", 5, "jobs", 5, "operation-millis", 1000));
+        Map<String, Integer> o = new LinkedHashMap<>(Map.of("clusters", 1000, "passes", 5, "jobs", 5, "operation-millis", 1000,
+                "concurrency", CarryMarketIntoClusters.DEFAULT_CONCURRENCY));
         for (int i = 0; i + 1 < args.length; i += 2) {
             String name = args[i].replaceFirst("^--", "");
             if (!o.containsKey(name)) {
-                System.err.println("options: --clusters N --passes P --jobs J --operation-millis M");
+                System.err.println("options: --clusters N --passes P --jobs J --operation-millis M --concurrency C");
                 System.exit(2);
             }
             o.put(name, Integer.parseInt(args[i + 1]));
         }
-        run(o.get("clusters"), o.get("passes"), o.get("jobs"), Duration.ofMillis(o.get("operation-millis")), System.out);
+        run(o.get("clusters"), o.get("passes"), o.get("jobs"), Duration.ofMillis(o.get("operation-millis")), o.get("concurrency"),
+                System.out);
         System.exit(0);
     }
 
-    static void run(int n, int passes, int jobs, Duration operation, PrintStream out) throws Exception {
+    static void run(int n, int passes, int jobs, Duration operation, int concurrency, PrintStream out) throws Exception {
         Path dir = Files.createTempDirectory("in-cluster-run");
         Clock clock = Clock.systemUTC();
         // the market's clock as the server's: milliseconds
@@ -167,7 +169,7 @@ public final class InClusterRun {
                 // ---- one replica ----
                 Hook hookA = new Hook();
                 CarryMarketIntoClusters a = new CarryMarketIntoClusters(markets, db.inClusterLeases(), connections, client, steps,
-                        marketClock, "replica-a", MarketModule.IN_CLUSTER_LEASE, MarketModule.OBJECTS_EVERY, hookA);
+                        marketClock, "replica-a", MarketModule.IN_CLUSTER_LEASE, MarketModule.OBJECTS_EVERY, concurrency, hookA);
                 long syncStart = System.nanoTime();
                 int setupPasses = 0;
                 while (client.synced() < n) {
@@ -191,9 +193,9 @@ public final class InClusterRun {
                 Hook hookB = new Hook();
                 Hook hookC = new Hook();
                 CarryMarketIntoClusters b = new CarryMarketIntoClusters(markets, db.inClusterLeases(), connections, client, steps,
-                        marketClock, "replica-b", MarketModule.IN_CLUSTER_LEASE, MarketModule.OBJECTS_EVERY, hookB);
+                        marketClock, "replica-b", MarketModule.IN_CLUSTER_LEASE, MarketModule.OBJECTS_EVERY, concurrency, hookB);
                 CarryMarketIntoClusters c = new CarryMarketIntoClusters(markets, db.inClusterLeases(), connections, client, steps,
-                        marketClock, "replica-c", MarketModule.IN_CLUSTER_LEASE, MarketModule.OBJECTS_EVERY, hookC);
+                        marketClock, "replica-c", MarketModule.IN_CLUSTER_LEASE, MarketModule.OBJECTS_EVERY, concurrency, hookC);
                 long heapBeforeTwo = usedHeapAfterGc();
                 while (client.synced() < n || b.watching().size() + c.watching().size() != n
                         || b.watching().isEmpty() || c.watching().isEmpty()) {
@@ -215,8 +217,8 @@ public final class InClusterRun {
                 double mib = 1024.0 * 1024.0;
                 double platformKib = (heapWith - heapWithout) / 1024.0 / n;
                 double simulatedKib = (heapWithout - heapBefore) / 1024.0 / n;
-                out.printf(Locale.ROOT, "in-cluster run: %d market-managed clusters, the GKE simulator's operations of %d ms, H2 file%n",
-                        n, operation.toMillis());
+                out.printf(Locale.ROOT, "in-cluster run: %d market-managed clusters, %d at once, the GKE simulator's operations of %d ms,"
+                        + " H2 file%n", n, concurrency, operation.toMillis());
                 out.printf(Locale.ROOT, "  set-up: ready and enrolled in %.0f s; add-ons ready and every watch synced %.0f s later (%d passes)%n",
                         toReady, toSynced, setupPasses);
                 out.printf(Locale.ROOT, "  one replica:%n");
