@@ -58,7 +58,7 @@ import java.util.function.IntConsumer;
  * pass lasts as long as its slowest cluster, whose calls the client's timeout bounds.
  *
  * <p><b>Per cluster</b>, as before: a cluster is taken into the market inside it — platform objects, demand
- * watch, nodes — only once its add-ons are ready; every {@code objectsEvery} (or when its max cluster size
+ * watch, nodes — only once its add-ons are ready; every {@code objectsEvery}, at a phase of its own (or when its max cluster size
  * changed) its add-ons and platform objects are kept; when its watch has synced, demand in, verdicts out,
  * nodes. Everything follows from saved state, so a pass after a crash or a hand-over catches up.
  */
@@ -376,7 +376,8 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
             }
             // The CRD and Kueue's objects before the watch: its ProvisioningRequest informer needs the API served.
             steps.objects().keep(view, clusterId);
-            watched.put(clusterId, new Watched(clusters.watchDemand(connection.get(), onChange), now, maxGpus));
+            watched.put(clusterId, new Watched(clusters.watchDemand(connection.get(), onChange), now.minus(upkeepPhase(clusterId)),
+                    maxGpus));
             LOG.info("cluster {}: platform objects kept and its demand watch started", clusterId);
             return;
         }
@@ -398,6 +399,17 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
         steps.verdicts().publish(view, clusterId, connection.get(), observed.jobs());
         // the provider's view of its pools at each upkeep, else only when the market has a node there
         steps.nodes().reconcile(view, cluster.get(), connection.get(), upkeep);
+    }
+
+    /**
+     * How far into its first {@code objectsEvery} a cluster's upkeep falls, fixed by its id: clusters taken in one
+     * pass (a replica's start, a hand-over) would otherwise keep their upkeep in one pass every {@code objectsEvery}
+     * for as long as they are held, and that pass — every cluster's add-ons, objects and provider read at once — would
+     * hold back the verdicts that wait on it. Spread, each pass keeps about its share.
+     */
+    private Duration upkeepPhase(String clusterId) {
+        long millis = objectsEvery.toMillis();
+        return millis <= 0 ? Duration.ZERO : Duration.ofMillis(Math.floorMod(Ids.sha256Hex(clusterId).hashCode(), millis));
     }
 
     /**

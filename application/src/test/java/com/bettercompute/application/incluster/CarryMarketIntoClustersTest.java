@@ -108,6 +108,28 @@ class CarryMarketIntoClustersTest {
     }
 
     @Test
+    void clusters_taken_in_one_pass_have_their_upkeep_spread_over_the_interval_not_in_one_pass() {
+        CarryMarketIntoClusters only = replica("r1");
+        only.pass();
+        int clusters = enrolled().size();
+        int kept = cluster.ensured.size();
+        assertThat(kept).as("each cluster's objects kept as its watch starts").isEqualTo(clusters);
+
+        List<Integer> perPass = new java.util.ArrayList<>();
+        Duration tick = Duration.ofSeconds(5);
+        for (long t = 0; t < OBJECTS_EVERY.dividedBy(tick); t++) {
+            w.ports.clock().advance(tick);
+            only.pass();
+            perPass.add(cluster.ensured.size() - kept);
+            kept = cluster.ensured.size();
+        }
+
+        assertThat(perPass.stream().mapToInt(Integer::intValue).sum()).as("each cluster kept once in an interval").isEqualTo(clusters);
+        assertThat(perPass.stream().filter(n -> n > 0).count()).as("passes that kept any, of %s", perPass).isGreaterThanOrEqualTo(6);
+        assertThat(perPass).as("no pass keeps most clusters at once").allMatch(n -> n <= clusters / 3);
+    }
+
+    @Test
     void demand_in_every_cluster_is_written_in_one_transaction_and_the_market_read_again_once() {
         CarryMarketIntoClusters only = replica("r1");
         only.pass();
