@@ -57,10 +57,10 @@ import java.util.function.IntConsumer;
  * and tried again at the next pass. A pass returns once every cluster of its share was worked (each once), so a
  * pass lasts as long as its slowest cluster, whose calls the client's timeout bounds.
  *
- * <p><b>Per cluster</b>, as before: a cluster is taken into the market inside it — platform objects, demand
- * watch, nodes — only once its add-ons are ready; every {@code objectsEvery}, at a phase of its own (or when its max cluster size
- * changed) its add-ons and platform objects are kept; when its watch has synced, demand in, verdicts out,
- * nodes. Everything follows from saved state, so a pass after a crash or a hand-over catches up.
+ * <p><b>Per cluster</b>: a cluster is taken into the market inside it — platform objects, demand watch, nodes —
+ * only once its add-ons are ready; every {@code objectsEvery}, at a phase of its own (and when its max cluster size
+ * changed), its platform objects are kept, and its add-ons every {@link #UPKEEPS_PER_ADD_ON_LOOK}th time; when its
+ * watch has synced, demand in, verdicts out, nodes. Everything follows from saved state, so a pass after a crash or a hand-over catches up.
  */
 public final class CarryMarketIntoClusters implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CarryMarketIntoClusters.class);
@@ -85,15 +85,25 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
         }
     }
 
+    /**
+     * How many of a cluster's upkeeps go by between two looks at its add-ons. Each look reads every object of the
+     * add-ons' manifests (Kueue's CRDs among them) from the cluster, many times the work of the rest of an upkeep; a
+     * drifted add-on waits some minutes for repair, and a new pinned version reaches clusters as they are taken.
+     */
+    static final int UPKEEPS_PER_ADD_ON_LOOK = 10;
+
     private static final class Watched {
         final DemandWatch watch;
         Instant objectsKeptAt;
         long maxGpusKept;
+        /** Upkeeps until the next look at the add-ons. */
+        int upkeepsToAddOnLook;
 
-        Watched(DemandWatch watch, Instant objectsKeptAt, long maxGpusKept) {
+        Watched(DemandWatch watch, Instant objectsKeptAt, long maxGpusKept, int upkeepsToAddOnLook) {
             this.watch = watch;
             this.objectsKeptAt = objectsKeptAt;
             this.maxGpusKept = maxGpusKept;
+            this.upkeepsToAddOnLook = upkeepsToAddOnLook;
         }
     }
 
@@ -376,17 +386,19 @@ public final class CarryMarketIntoClusters implements AutoCloseable {
             }
             // The CRD and Kueue's objects before the watch: its ProvisioningRequest informer needs the API served.
             steps.objects().keep(view, clusterId);
+            int phase = Math.floorMod(Ids.sha256Hex(clusterId).hashCode(), UPKEEPS_PER_ADD_ON_LOOK);
             watched.put(clusterId, new Watched(clusters.watchDemand(connection.get(), onChange), now.minus(upkeepPhase(clusterId)),
-                    maxGpus));
+                    maxGpus, phase));
             LOG.info("cluster {}: platform objects kept and its demand watch started", clusterId);
             return;
         }
         boolean upkeep = !now.isBefore(w.objectsKeptAt.plus(objectsEvery));
         if (w.maxGpusKept != maxGpus || upkeep) {
             // A new max cluster size reaches the ClusterQueue at this pass, not the next resync.
-            if (upkeep) {
+            if (upkeep && --w.upkeepsToAddOnLook <= 0) {
                 // drift repaired, a new pinned version rolled out; the watch goes on while a controller restarts
                 addOnsReady(clusterId);
+                w.upkeepsToAddOnLook = UPKEEPS_PER_ADD_ON_LOOK;
             }
             steps.objects().keep(view, clusterId);
             w.objectsKeptAt = now;

@@ -130,6 +130,31 @@ class CarryMarketIntoClustersTest {
     }
 
     @Test
+    void the_add_ons_are_looked_at_once_in_ten_upkeeps_and_the_platform_objects_at_every_one() {
+        CarryMarketIntoClusters only = replica("r1");
+        only.pass();
+        int clusters = enrolled().size();
+        int looks = cluster.componentPasses;
+        int kept = cluster.ensured.size();
+
+        int upkeeps = CarryMarketIntoClusters.UPKEEPS_PER_ADD_ON_LOOK;
+        Duration tick = Duration.ofSeconds(5);
+        List<Integer> looksPerInterval = new java.util.ArrayList<>();
+        for (int interval = 0; interval < upkeeps; interval++) {
+            int before = cluster.componentPasses;
+            for (long t = 0; t < OBJECTS_EVERY.dividedBy(tick); t++) {
+                w.ports.clock().advance(tick);
+                only.pass();
+            }
+            looksPerInterval.add(cluster.componentPasses - before);
+        }
+
+        assertThat(cluster.ensured.size() - kept).as("platform objects at every upkeep").isEqualTo(clusters * upkeeps);
+        assertThat(cluster.componentPasses - looks).as("add-ons once in %d upkeeps", upkeeps).isEqualTo(clusters);
+        assertThat(looksPerInterval).as("looks per interval, spread over the clusters").allMatch(n -> n < clusters);
+    }
+
+    @Test
     void demand_in_every_cluster_is_written_in_one_transaction_and_the_market_read_again_once() {
         CarryMarketIntoClusters only = replica("r1");
         only.pass();
@@ -339,9 +364,11 @@ class CarryMarketIntoClustersTest {
         assertThat(worked.keySet()).hasSize(enrolled().size());
         assertThat(worked.values()).containsOnly(1);
 
-        // past the add-ons' interval every cluster's add-ons are kept again: once each in the next pass too
-        w.ports.clock().advance(OBJECTS_EVERY);
-        only.pass();
+        // over the upkeeps between two looks at the add-ons every cluster's are looked at again, once each
+        for (int i = 0; i < CarryMarketIntoClusters.UPKEEPS_PER_ADD_ON_LOOK; i++) {
+            w.ports.clock().advance(OBJECTS_EVERY);
+            only.pass();
+        }
         assertThat(worked.values()).containsOnly(2);
         only.close();
         assertThat(pool.isShutdown()).as("the pool is closed with the replica").isTrue();
