@@ -583,7 +583,7 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         final Set<String> nodes = new TreeSet<>();
         /** Whether the nodes were synced once since this cluster's API started (or was restored). */
         boolean synced;
-        /** Whether a whole round of the controllers has run since this cluster's API started (or was restored). */
+        /** Whether the controllers have stepped once since this cluster's API started (or was restored). */
         private volatile boolean stepped;
         final ClusterStore store = new ClusterStore(crud, json);
         final SimulatedPods pods = new SimulatedPods(store, settings.nodeReadyAfter(), this::podAdmissionWanted);
@@ -683,8 +683,9 @@ public final class SimulatedKubernetesApis implements AutoCloseable {
         }
 
         /**
-         * The first round, before the first request is answered: a request arriving while another runs it waits for it,
-         * so no caller sees the cluster before its nodes and add-ons (the Identity Service kinds among them) are there.
+         * The controllers' first step, before the first request is answered: a request arriving while another runs it
+         * waits for it, so no caller sees the cluster before its nodes and add-ons (the Identity Service kinds among them)
+         * are there.
          */
         void stepFirst(Map<String, NodePool> pools) {
             if (stepped) {
