@@ -88,7 +88,8 @@ public final class ClusterLookup {
         if (!ready) {
             return Reach.NOT_READY;
         }
-        boolean reported = c.endpoint() != null && !c.endpoint().isBlank() && c.progress().caCertificate() != null;
+        boolean reported = c.endpoint() != null && !c.endpoint().isBlank() && c.progress() != null
+                && c.progress().caCertificate() != null;
         return reported ? Reach.CONNECTABLE : Reach.NO_ENDPOINT;
     }
 

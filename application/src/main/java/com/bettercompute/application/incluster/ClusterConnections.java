@@ -1,5 +1,6 @@
 package com.bettercompute.application.incluster;
 
+import com.bettercompute.application.cluster.ClusterLookup;
 import com.bettercompute.application.port.CatalogRepository;
 import com.bettercompute.application.port.ClusterConnection;
 import com.bettercompute.application.port.ClusterRepository;
@@ -41,9 +42,8 @@ public final class ClusterConnections {
         return clusters.find(clusterId);
     }
 
+    /** Connectable, as {@link ClusterLookup#reach} decides for every use case that reaches a cluster. */
     static boolean reachable(Cluster c) {
-        boolean state = c.state() == ClusterState.READY || (c.state() == ClusterState.UPDATING && c.readyAt() != null);
-        return state && c.endpoint() != null && !c.endpoint().isBlank() && c.progress() != null
-                && c.progress().caCertificate() != null;
+        return ClusterLookup.reach(c) == ClusterLookup.Reach.CONNECTABLE;
     }
 }

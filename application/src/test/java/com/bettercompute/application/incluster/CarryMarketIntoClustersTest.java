@@ -354,13 +354,12 @@ class CarryMarketIntoClustersTest {
 
         CompletableFuture<CarryMarketIntoClusters.Pass> pass = CompletableFuture.supplyAsync(only::pass);
         assertThat(full.await(PATIENCE_SECONDS, TimeUnit.SECONDS)).as("%d clusters at once", concurrency).isTrue();
-        assertThat(pool.getPoolSize()).as("threads the pass asked for while %d clusters are held", concurrency)
-                .isEqualTo(concurrency);
+        // (the pool's own thread count is no measure: a cached pool may start a thread while one that just finished
+        // the pass's first round is not yet idle; what is held at once is)
         release.countDown();
         pass.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
 
-        assertThat(most.get()).isEqualTo(concurrency);
-        assertThat(pool.getLargestPoolSize()).isEqualTo(concurrency);
+        assertThat(most.get()).as("clusters worked at once").isEqualTo(concurrency);
         assertThat(worked.keySet()).hasSize(enrolled().size());
         assertThat(worked.values()).containsOnly(1);
 
