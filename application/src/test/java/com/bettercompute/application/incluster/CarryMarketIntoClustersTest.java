@@ -355,7 +355,7 @@ class CarryMarketIntoClustersTest {
         CompletableFuture<CarryMarketIntoClusters.Pass> pass = CompletableFuture.supplyAsync(only::pass);
         assertThat(full.await(PATIENCE_SECONDS, TimeUnit.SECONDS)).as("%d clusters at once", concurrency).isTrue();
         // (the pool's own thread count is no measure: a cached pool may start a thread while one that just finished
-        // the pass's first round is not yet idle; what is held at once is)
+        // the pass's first sweep is not yet idle; what is held at once is)
         release.countDown();
         pass.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
 
